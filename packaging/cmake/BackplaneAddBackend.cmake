@@ -1,0 +1,351 @@
+# backplane_add_backend(): builds a Backplane backend as a plugin with its manifest, and/or links
+# it into the runtime. Used by the bundled backends (plugins/*) and, after
+# find_package(Backplane), by out-of-tree backend authors.
+#
+#   backplane_add_backend(<target>
+#     ID <Name> VENDOR <Vendor> VERSION <semver>
+#     SOURCES <file>...
+#     CAPABILITIES <json file holding the capabilities object of the manifest>
+#     [DESCRIPTION <one line>]
+#     [LINK_LIBRARIES <library>...]
+#     [NO_SHA256])
+#
+# As a plugin (BACKPLANE_BACKENDS_AS_PLUGINS ON, or always outside the Backplane build):
+#   <target> is a MODULE library <Vendor>_<Name>_backend.so / .dll / .dylib (no "lib" prefix),
+#   built with hidden visibility and exporting only the four entry points of plugin.hpp, into
+#   BACKPLANE_BACKEND_OUTPUT_DIR; <Vendor>_<Name>_backend.json is written beside it after every
+#   link (with the library's sha256 unless NO_SHA256). Both are installed into
+#   BACKPLANE_BACKEND_INSTALL_DIR (component backend-<name in lower case>), and the installed
+#   manifest is rewritten against the installed file, so its sha256 holds after install
+#   rewrote the RPATH or stripped the library.
+# Linked into the runtime (BACKPLANE_BACKENDS_STATIC ON, only inside the Backplane build):
+#   <target>_static is an OBJECT library of the same sources compiled with
+#   BACKPLANE_STATIC_BACKEND, whose objects and LINK_LIBRARIES are added to backplane_runtime;
+#   the BACKPLANE_BACKEND_PLUGIN line then registers the backend in the static list instead.
+#
+# Every target gets the compile definitions BACKPLANE_BACKEND_ID (the bare id token),
+# BACKPLANE_BACKEND_VENDOR and BACKPLANE_BACKEND_VERSION (string literals), so the plugin's
+#   BACKPLANE_BACKEND_PLUGIN(BACKPLANE_BACKEND_ID, BACKPLANE_BACKEND_VENDOR,
+#                            BACKPLANE_BACKEND_VERSION, my::Backend)
+# cannot disagree with its manifest.
+#
+# The manifest's platform, abi and api_version come from compiling and running abi_probe.cpp
+# once per build tree with the same compiler and flags (cache variables BACKPLANE_PLATFORM_TAG,
+# BACKPLANE_ABI_TAG, BACKPLANE_BACKEND_API_VERSION; set all three when cross-compiling).
+#
+# Configuration errors (a missing argument, a malformed id, a duplicate id) stop configuration
+# with a message naming the target.
+include_guard(GLOBAL)
+include(GNUInstallDirs)
+
+# The manifest tools (write_manifest.cmake, backend-manifest.json.in, abi_probe.cpp) lie beside
+# this file once installed (lib/cmake/Backplane/), in manifests/ of the source tree otherwise.
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/write_manifest.cmake")
+  set_property(GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR "${CMAKE_CURRENT_LIST_DIR}")
+else()
+  get_filename_component(_backplane_tools_dir "${CMAKE_CURRENT_LIST_DIR}/../../manifests" ABSOLUTE)
+  set_property(GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR "${_backplane_tools_dir}")
+  unset(_backplane_tools_dir)
+endif()
+
+# Fills the cache variables BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG and
+# BACKPLANE_BACKEND_API_VERSION, leaving values the user set alone. Runs the probe at most once
+# per build tree.
+function(_backplane_detect_manifest_tags)
+  if(BACKPLANE_PLATFORM_TAG AND BACKPLANE_ABI_TAG AND BACKPLANE_BACKEND_API_VERSION)
+    return()
+  endif()
+  if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+    message(FATAL_ERROR
+      "Backplane: cross-compiling, so abi_probe.cpp cannot run here. Set BACKPLANE_PLATFORM_TAG "
+      "(e.g. linux-aarch64), BACKPLANE_ABI_TAG (e.g. itanium-libstdc++-cxx11) and "
+      "BACKPLANE_BACKEND_API_VERSION (e.g. 1.0) to what plugin.hpp gives on the target.")
+  endif()
+
+  # The SDK's header folder: the build-tree one inside the Backplane build, the installed one
+  # for an imported Backplane::sdk.
+  get_target_property(_entries Backplane::sdk INTERFACE_INCLUDE_DIRECTORIES)
+  set(_includes "")
+  foreach(_entry IN LISTS _entries)
+    if(_entry MATCHES "^\\$<BUILD_INTERFACE:(.+)>$")
+      list(APPEND _includes "${CMAKE_MATCH_1}")
+    elseif(NOT _entry MATCHES "^\\$<" AND IS_ABSOLUTE "${_entry}")
+      list(APPEND _includes "${_entry}")
+    endif()
+  endforeach()
+  if(NOT _includes)
+    message(FATAL_ERROR "Backplane: Backplane::sdk names no include folder ('${_entries}')")
+  endif()
+
+  get_property(_tools GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR)
+  try_run(_run_result _compile_result
+    "${CMAKE_BINARY_DIR}/CMakeFiles/backplane_abi_probe"
+    "${_tools}/abi_probe.cpp"
+    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${_includes}"
+    CXX_STANDARD 17
+    CXX_STANDARD_REQUIRED ON
+    CXX_EXTENSIONS OFF
+    COMPILE_OUTPUT_VARIABLE _compile_output
+    RUN_OUTPUT_VARIABLE _run_output)
+  if(NOT _compile_result)
+    message(FATAL_ERROR "Backplane: abi_probe.cpp does not compile:\n${_compile_output}")
+  endif()
+  if(NOT _run_result EQUAL 0
+     OR NOT _run_output MATCHES "platform=([^\n]+)\nabi=([^\n]+)\napi_version=([0-9]+\\.[0-9]+)")
+    message(FATAL_ERROR "Backplane: abi_probe failed (exit ${_run_result}):\n${_run_output}")
+  endif()
+  set(_platform "${CMAKE_MATCH_1}")
+  set(_abi "${CMAKE_MATCH_2}")
+  set(_api "${CMAKE_MATCH_3}")
+  if(_platform MATCHES "unknown" OR _abi STREQUAL "unknown")
+    message(FATAL_ERROR
+      "Backplane: plugin.hpp does not know this platform or toolchain (platform '${_platform}', "
+      "abi '${_abi}'); set BACKPLANE_PLATFORM_TAG and BACKPLANE_ABI_TAG explicitly.")
+  endif()
+  set(BACKPLANE_PLATFORM_TAG "${_platform}" CACHE STRING
+      "Platform tag written into backend manifests (detected by abi_probe.cpp)")
+  set(BACKPLANE_ABI_TAG "${_abi}" CACHE STRING
+      "Toolchain ABI tag written into backend manifests (detected by abi_probe.cpp)")
+  set(BACKPLANE_BACKEND_API_VERSION "${_api}" CACHE STRING
+      "Backend API version written into backend manifests (detected by abi_probe.cpp)")
+  message(STATUS "Backplane manifests: platform ${BACKPLANE_PLATFORM_TAG}, "
+                 "abi ${BACKPLANE_ABI_TAG}, Backend API ${BACKPLANE_BACKEND_API_VERSION}")
+endfunction()
+
+# Writes (once per build tree) the linker input that keeps every symbol but the four entry
+# points local, and returns its path in `out` ("" where the linker needs none: on Windows only
+# dllexport'ed symbols leave a DLL).
+function(_backplane_backend_exports_file out)
+  set(_symbols GetBackendId GetVersion BackendFactory BackplanePluginIdentityV1)
+  if(APPLE)
+    list(TRANSFORM _symbols PREPEND "_")
+    list(JOIN _symbols "\n" _content)
+    set(_file "${CMAKE_BINARY_DIR}/CMakeFiles/backplane_backend_exports.txt")
+  elseif(WIN32)
+    set(${out} "" PARENT_SCOPE)
+    return()
+  else()
+    list(JOIN _symbols ";\n    " _content)
+    set(_content "{\n  global:\n    ${_content};\n  local:\n    *;\n};")
+    set(_file "${CMAKE_BINARY_DIR}/CMakeFiles/backplane_backend_exports.map")
+  endif()
+  file(CONFIGURE OUTPUT "${_file}" CONTENT "${_content}\n" @ONLY)
+  set(${out} "${_file}" PARENT_SCOPE)
+endfunction()
+
+# Quotes `value` for use inside a double-quoted argument of generated CMake code.
+function(_backplane_cmake_quote out value)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  string(REPLACE "$" "\\$" value "${value}")
+  set(${out} "${value}" PARENT_SCOPE)
+endfunction()
+
+function(backplane_add_backend target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_SHA256"
+                        "ID;VENDOR;VERSION;CAPABILITIES;DESCRIPTION" "SOURCES;LINK_LIBRARIES")
+  set(_where "backplane_add_backend(${target})")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${_where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  foreach(_required IN ITEMS ID VENDOR VERSION CAPABILITIES SOURCES)
+    if(NOT arg_${_required})
+      message(FATAL_ERROR "${_where}: ${_required} is required")
+    endif()
+  endforeach()
+  foreach(_name IN ITEMS ID VENDOR)
+    string(LENGTH "${arg_${_name}}" _length)
+    if(NOT arg_${_name} MATCHES "^[A-Za-z0-9]+$" OR _length GREATER 64)
+      message(FATAL_ERROR "${_where}: ${_name} '${arg_${_name}}' must be 1 to 64 characters from [A-Za-z0-9]")
+    endif()
+  endforeach()
+  if(NOT arg_VERSION MATCHES
+     "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$")
+    message(FATAL_ERROR "${_where}: VERSION '${arg_VERSION}' is not a semantic version")
+  endif()
+  if(arg_DESCRIPTION MATCHES "[;\n]")
+    message(FATAL_ERROR "${_where}: DESCRIPTION must be one line without ';'")
+  endif()
+  get_filename_component(_capabilities "${arg_CAPABILITIES}" ABSOLUTE
+                         BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${_capabilities}")
+    message(FATAL_ERROR "${_where}: CAPABILITIES file '${_capabilities}' does not exist")
+  endif()
+  if(NOT TARGET Backplane::sdk)
+    message(FATAL_ERROR "${_where}: Backplane::sdk is not defined; call find_package(Backplane) first")
+  endif()
+  get_property(_ids GLOBAL PROPERTY BACKPLANE_BACKEND_IDS)
+  if(arg_ID IN_LIST _ids)
+    message(FATAL_ERROR "${_where}: a backend with id '${arg_ID}' was already added")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY BACKPLANE_BACKEND_IDS "${arg_ID}")
+
+  # Outside the Backplane build neither option is defined: always a plugin, never static.
+  set(_as_plugin ON)
+  if(DEFINED BACKPLANE_BACKENDS_AS_PLUGINS AND NOT BACKPLANE_BACKENDS_AS_PLUGINS)
+    set(_as_plugin OFF)
+  endif()
+  set(_as_static OFF)
+  if(BACKPLANE_BACKENDS_STATIC)
+    if(NOT TARGET backplane_runtime)
+      message(FATAL_ERROR "${_where}: BACKPLANE_BACKENDS_STATIC links backends into "
+                          "backplane_runtime and works only inside the Backplane build, after runtime/")
+    endif()
+    get_target_property(_imported backplane_runtime IMPORTED)
+    if(_imported)
+      message(FATAL_ERROR "${_where}: BACKPLANE_BACKENDS_STATIC cannot add objects to an installed runtime")
+    endif()
+    set(_as_static ON)
+  endif()
+
+  set(_stem "${arg_VENDOR}_${arg_ID}_backend")
+  set(_definitions
+      "BACKPLANE_BACKEND_ID=${arg_ID}"
+      "BACKPLANE_BACKEND_VENDOR=\"${arg_VENDOR}\""
+      "BACKPLANE_BACKEND_VERSION=\"${arg_VERSION}\"")
+
+  if(_as_static)
+    add_library(${target}_static OBJECT ${arg_SOURCES})
+    target_link_libraries(${target}_static PRIVATE Backplane::sdk ${arg_LINK_LIBRARIES})
+    target_compile_definitions(${target}_static PRIVATE BACKPLANE_STATIC_BACKEND ${_definitions})
+    set_target_properties(${target}_static PROPERTIES
+      CXX_VISIBILITY_PRESET hidden
+      VISIBILITY_INLINES_HIDDEN ON
+      POSITION_INDEPENDENT_CODE ON)
+    target_sources(backplane_runtime PRIVATE $<TARGET_OBJECTS:${target}_static>)
+    if(arg_LINK_LIBRARIES)
+      target_link_libraries(backplane_runtime PRIVATE ${arg_LINK_LIBRARIES})
+    endif()
+  endif()
+
+  if(NOT _as_plugin)
+    return()
+  endif()
+
+  _backplane_detect_manifest_tags()
+  get_property(_tools GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR)
+  set(_script "${_tools}/write_manifest.cmake")
+  set(_template "${_tools}/backend-manifest.json.in")
+
+  if(DEFINED BACKPLANE_BACKEND_INSTALL_DIR)
+    set(_install_dir "${BACKPLANE_BACKEND_INSTALL_DIR}")
+  else()
+    set(_install_dir "${CMAKE_INSTALL_LIBDIR}/backplane/backends")
+  endif()
+  if(DEFINED BACKPLANE_BACKEND_OUTPUT_DIR)
+    set(_output_dir "${BACKPLANE_BACKEND_OUTPUT_DIR}")
+  elseif(IS_ABSOLUTE "${_install_dir}")
+    set(_output_dir "${CMAKE_BINARY_DIR}/backplane/backends")
+  else()
+    set(_output_dir "${CMAKE_BINARY_DIR}/${_install_dir}")
+  endif()
+
+  # The SDK library sits in the library folder above the backends folder in both trees.
+  set(_from "${_install_dir}")
+  set(_to "${CMAKE_INSTALL_LIBDIR}")
+  if(NOT IS_ABSOLUTE "${_from}")
+    set(_from "${CMAKE_INSTALL_PREFIX}/${_from}")
+  endif()
+  if(NOT IS_ABSOLUTE "${_to}")
+    set(_to "${CMAKE_INSTALL_PREFIX}/${_to}")
+  endif()
+  file(RELATIVE_PATH _to_libdir "${_from}" "${_to}")
+  string(REGEX REPLACE "/$" "" _to_libdir "${_to_libdir}")
+  if(APPLE)
+    set(_rpath "@loader_path")
+  else()
+    set(_rpath "$ORIGIN")
+  endif()
+  if(_to_libdir)
+    string(APPEND _rpath "/${_to_libdir}")
+  endif()
+
+  add_library(${target} MODULE ${arg_SOURCES})
+  target_link_libraries(${target} PRIVATE Backplane::sdk ${arg_LINK_LIBRARIES})
+  target_compile_definitions(${target} PRIVATE ${_definitions})
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME "${_stem}"
+    PREFIX ""
+    SUFFIX "${CMAKE_SHARED_LIBRARY_SUFFIX}"
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LIBRARY_OUTPUT_DIRECTORY "${_output_dir}"
+    INSTALL_RPATH "${_rpath}")
+  _backplane_backend_exports_file(_exports)
+  if(_exports AND APPLE)
+    target_link_options(${target} PRIVATE "LINKER:-exported_symbols_list,${_exports}")
+  elseif(_exports)
+    target_link_options(${target} PRIVATE "LINKER:--version-script=${_exports}")
+  endif()
+  # Relinking reruns the POST_BUILD step, so an edited capabilities file, template or script
+  # also renews the manifest.
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
+               "${_capabilities}" "${_script}" "${_template}" ${_exports})
+
+  set(_sha256 ON)
+  if(arg_NO_SHA256)
+    set(_sha256 OFF)
+  endif()
+  set(_manifest_args
+      "-DID=${arg_ID}"
+      "-DVENDOR=${arg_VENDOR}"
+      "-DVERSION=${arg_VERSION}"
+      "-DAPI_VERSION=${BACKPLANE_BACKEND_API_VERSION}"
+      "-DPLATFORM=${BACKPLANE_PLATFORM_TAG}"
+      "-DABI=${BACKPLANE_ABI_TAG}"
+      "-DCAPABILITIES=${_capabilities}"
+      "-DDESCRIPTION=${arg_DESCRIPTION}"
+      "-DSHA256=${_sha256}")
+  # Listed so that "clean" removes it; multi-config generators add a folder per configuration.
+  get_property(_multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  set(_byproducts "")
+  if(NOT _multi_config)
+    set(_byproducts BYPRODUCTS "${_output_dir}/${_stem}.json")
+  endif()
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}"
+            "-DLIBRARY=$<TARGET_FILE:${target}>"
+            "-DMANIFEST=$<TARGET_FILE_DIR:${target}>/${_stem}.json"
+            ${_manifest_args}
+            -P "${_script}"
+    ${_byproducts}
+    COMMENT "Writing manifest ${_stem}.json"
+    VERBATIM)
+
+  # Install only from a top-level Backplane build, or always from an author's own project.
+  if(DEFINED BACKPLANE_TOP_LEVEL AND NOT BACKPLANE_TOP_LEVEL)
+    return()
+  endif()
+  string(TOLOWER "backend-${arg_ID}" _component)
+  set_property(GLOBAL APPEND PROPERTY BACKPLANE_BACKEND_COMPONENTS "${_component}")
+  install(TARGETS ${target}
+    LIBRARY DESTINATION "${_install_dir}" COMPONENT "${_component}")
+  install(FILES "$<TARGET_FILE_DIR:${target}>/${_stem}.json"
+    DESTINATION "${_install_dir}" COMPONENT "${_component}")
+
+  set(_quoted_args "")
+  foreach(_arg IN LISTS _manifest_args)
+    _backplane_cmake_quote(_quoted "${_arg}")
+    string(APPEND _quoted_args " \"${_quoted}\"")
+  endforeach()
+  _backplane_cmake_quote(_quoted_dir "${_install_dir}")
+  _backplane_cmake_quote(_quoted_script "${_script}")
+  install(CODE "
+    set(_backplane_dir \"${_quoted_dir}\")
+    if(NOT IS_ABSOLUTE \"\${_backplane_dir}\")
+      set(_backplane_dir \"\${CMAKE_INSTALL_PREFIX}/\${_backplane_dir}\")
+    endif()
+    set(_backplane_dir \"\$ENV{DESTDIR}\${_backplane_dir}\")
+    message(STATUS \"Writing manifest: \${_backplane_dir}/${_stem}.json\")
+    execute_process(
+      COMMAND \"\${CMAKE_COMMAND}\"
+              \"-DLIBRARY=\${_backplane_dir}/$<TARGET_FILE_NAME:${target}>\"
+              \"-DMANIFEST=\${_backplane_dir}/${_stem}.json\"
+              ${_quoted_args}
+              -P \"${_quoted_script}\"
+      RESULT_VARIABLE _backplane_result)
+    if(NOT _backplane_result EQUAL 0)
+      message(FATAL_ERROR \"Writing the installed manifest of ${_stem} failed\")
+    endif()"
+    COMPONENT "${_component}")
+endfunction()

@@ -1,0 +1,47 @@
+#include "reference_backend.hpp"
+
+#include "reference_layer_support.hpp"
+#include "reference_workload_factory.hpp"
+
+#include <thread>
+
+#ifndef BACKPLANE_BACKEND_VERSION
+#error "BACKPLANE_BACKEND_VERSION is defined by backplane_add_backend() (the plugin version)"
+#endif
+
+namespace backplane::reference {
+
+BackendId ReferenceBackend::GetId() const { return BackendId(kReferenceBackendId); }
+
+std::vector<backend::DeviceInfo> ReferenceBackend::GetDevices() const {
+  backend::DeviceInfo cpu;
+  cpu.kind = backend::DeviceKind::kCpu;
+  // hardware_concurrency() is a hint and may be 0 where the count cannot be determined.
+  const unsigned threads = std::thread::hardware_concurrency();
+  cpu.name = threads > 0 ? "host CPU (" + std::to_string(threads) + " threads)"
+                         : std::string("host CPU (thread count unknown)");
+  return {cpu};
+}
+
+backend::BackendCapabilities ReferenceBackend::GetCapabilities() const {
+  backend::BackendCapabilities capabilities;
+  capabilities.device_kind = backend::DeviceKind::kCpu;
+  capabilities.data_types = {DataType::kFloat32};
+  capabilities.values = {{"ProtectedContentAllocation", false}};
+  return capabilities;
+}
+
+std::shared_ptr<backend::ILayerSupport> ReferenceBackend::GetLayerSupport() const {
+  return std::make_shared<ReferenceLayerSupport>(Label());
+}
+
+std::unique_ptr<backend::IWorkloadFactory> ReferenceBackend::CreateWorkloadFactory(
+    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/) const {
+  return std::make_unique<ReferenceWorkloadFactory>(Label());
+}
+
+std::string ReferenceBackend::Label() {
+  return std::string(kReferenceBackendId) + " " + BACKPLANE_BACKEND_VERSION;
+}
+
+}  // namespace backplane::reference

@@ -1,0 +1,35 @@
+// CpuRef: the reference CPU backend, plain C++ with no third-party library. It is the
+// baseline every other backend is compared against. This release registers, reports its
+// identity, capabilities and device, and answers layer-support queries; it provides no
+// kernels, so it accepts no layer.
+#pragma once
+
+#include <backplane/backend/backend.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace backplane::reference {
+
+inline constexpr const char* kReferenceBackendId = "CpuRef";
+
+// Stateless: holds nothing but constants, so instances are cheap and independent, and every
+// method is thread-safe. Objects it returns do not refer back to it and may outlive it.
+class ReferenceBackend final : public backend::IBackend {
+ public:
+  BackendId GetId() const override;
+  // One device: the host CPU, named with its hardware thread count.
+  std::vector<backend::DeviceInfo> GetDevices() const override;
+  // Equal to the "capabilities" object of the plugin's manifest (capabilities.json).
+  backend::BackendCapabilities GetCapabilities() const override;
+  std::shared_ptr<backend::ILayerSupport> GetLayerSupport() const override;
+  // `memory_manager` is ignored: the backend creates none.
+  std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactory(
+      const std::shared_ptr<backend::IMemoryManager>& memory_manager) const override;
+
+  // "CpuRef 0.1.0": id and plugin version, the prefix of every message the backend writes.
+  static std::string Label();
+};
+
+}  // namespace backplane::reference

@@ -1,0 +1,272 @@
+#include "discovery/discovery.hpp"
+
+#include "discovery/naming_scheme.hpp"
+#include "loading/plugin_library.hpp"
+#include "log.hpp"
+
+#include <backplane/backend_id.hpp>
+#include <backplane/plugin.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <unordered_set>
+#include <system_error>
+
+namespace backplane::discovery {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Sorted file names in `folder` (byte order), so scans are deterministic.
+std::vector<std::string> ListFolder(const fs::path& folder, ILogSink& log) {
+  std::vector<std::string> names;
+  std::error_code error;
+  fs::directory_iterator it(folder, error);
+  for (; !error && it != fs::directory_iterator(); it.increment(error)) {
+    names.push_back(it->path().filename().string());
+  }
+  if (error) {
+    Log(log, LogLevel::kWarning, LogCategory::kDiscovery,
+        "cannot list all of " + folder.string() + ": " + error.message());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string LibraryOrigin(const loading::RegisteredBackend& backend) {
+  return backend.info.library_path.empty() ? "the runtime itself (static backend)"
+                                           : backend.info.library_path;
+}
+
+// One scan over a list of folders. Remembers which library files manifests claim and which
+// canonical files were already taken, so each file yields at most one record.
+class Scanner {
+ public:
+  explicit Scanner(DiscoveryContext& context) : context_(context) {}
+
+  void ScanManifest(const fs::path& folder, const std::string& name) {
+    DiscoveryRecord record;
+    record.found_by = FoundBy::kManifest;
+    record.manifest_path = (folder / name).string();
+    claimed_stems_.insert(FolderKey(folder, BackendStem(name)));
+
+    ManifestCheck check = CheckManifestFile(folder / name, context_.target);
+    record.warnings = std::move(check.warnings);
+    if (check.claimed_library) {
+      claimed_files_.insert(FolderKey(folder, *check.claimed_library));
+      record.library_path = (folder / *check.claimed_library).string();
+    }
+    if (!check.manifest) {
+      record.stage = check.stage;
+      return Reject(std::move(record), check.problems.front().code, JoinProblems(check.problems));
+    }
+    const Manifest& manifest = *check.manifest;
+    record.backend_id = manifest.id;
+
+    record.stage = DiscoveryStage::kLibraryVerified;
+    if (manifest.sha256) {
+      if (auto problem = CheckLibraryChecksum(manifest.library_path, *manifest.sha256, manifest.file)) {
+        return Reject(std::move(record), problem->code, std::move(problem->message));
+      }
+    }
+    LoadLibrary(std::move(record), manifest.library_path, &manifest);
+  }
+
+  // A library with no manifest, found by the naming scheme.
+  void ScanLibrary(const fs::path& folder, const std::string& name) {
+    if (claimed_files_.count(FolderKey(folder, name)) ||
+        claimed_stems_.count(FolderKey(folder, BackendStem(name)))) {
+      return;  // its manifest's record covers it
+    }
+    DiscoveryRecord record;
+    record.found_by = FoundBy::kNamingScheme;
+    record.library_path = (folder / name).string();
+    LoadLibrary(std::move(record), folder / name, nullptr);
+  }
+
+ private:
+  static std::string FolderKey(const fs::path& folder, std::string_view name) {
+    std::string key = folder.string();
+    key += '\0';
+    key += name;
+    return key;
+  }
+
+  void LoadLibrary(DiscoveryRecord record, const fs::path& path, const Manifest* manifest) {
+    record.stage = DiscoveryStage::kLibraryVerified;
+    std::error_code error;
+    const fs::path canonical = fs::canonical(path, error);
+    if (error) {
+      const bool dangling = fs::is_symlink(fs::symlink_status(path, error));
+      return Reject(std::move(record), ReasonCode::kLibraryMissing,
+                    path.string() + (dangling ? " is a symlink that resolves to nothing"
+                                              : " cannot be resolved: " + error.message()));
+    }
+    if (const auto first = opened_.find(canonical); first != opened_.end()) {
+      return Skip(std::move(record), ReasonCode::kDuplicateLibrary,
+                  path.string() + " is the same file as " + first->second +
+                      ", which was already considered; skipped");
+    }
+    opened_.emplace(canonical, path.string());
+
+    loading::PluginCheck check =
+        loading::OpenAndCheckPlugin(canonical, manifest, context_.target, context_.api);
+    if (!check.plugin) {
+      record.stage = check.rejection.stage;
+      return Reject(std::move(record), check.rejection.code, check.rejection.message);
+    }
+    loading::CheckedPlugin& plugin = *check.plugin;
+    record.backend_id = plugin.id.Get();
+    record.stage = DiscoveryStage::kBackendChecked;
+    if (const auto* existing = context_.registry.Find(plugin.id)) {
+      return Skip(std::move(record), ReasonCode::kDuplicateBackendId,
+                  "backend id " + plugin.id.Get() + " of " + path.string() +
+                      " is already registered from " + LibraryOrigin(*existing) + "; skipped");
+    }
+
+    loading::RegisteredBackend backend;
+    backend.info.id = plugin.id;
+    backend.info.vendor = plugin.identity->vendor ? plugin.identity->vendor : "";
+    backend.info.version = plugin.identity->plugin_version ? plugin.identity->plugin_version : "";
+    backend.info.api_version = plugin.api_version;
+    backend.info.found_by = record.found_by;
+    backend.info.library_path = path.string();
+    backend.info.manifest_path = record.manifest_path;
+    backend.factory = loading::MakePluginFactory(plugin.library, plugin.identity, plugin.factory);
+    backend.library = std::move(plugin.library);
+    Register(std::move(record), std::move(backend));
+  }
+
+ public:
+  // Shared by static and dynamic backends: the final stage.
+  void Register(DiscoveryRecord record, loading::RegisteredBackend backend) {
+    record.stage = DiscoveryStage::kRegistered;
+    const auto options = context_.backend_options.find(backend.info.id);
+    static const backend::BackendOptions kNoOptions;
+    const std::string failure = loading::RegisterBackend(
+        context_.registry, std::move(backend),
+        options == context_.backend_options.end() ? kNoOptions : options->second);
+    if (!failure.empty()) return Reject(std::move(record), ReasonCode::kFactoryFailed, failure);
+    const auto& info = context_.registry.All().back().info;
+    Conclude(std::move(record), Verdict::kRegistered, ReasonCode::kOk,
+             "registered backend " + info.id.Get() + " " + info.version + " (Backend API " +
+                 ToString(info.api_version) + ")");
+  }
+
+  void Reject(DiscoveryRecord record, ReasonCode code, std::string message) {
+    Conclude(std::move(record), Verdict::kRejected, code, std::move(message));
+  }
+
+  // The same library or backend id as an earlier candidate: informational, not an error.
+  void Skip(DiscoveryRecord record, ReasonCode code, std::string message) {
+    Conclude(std::move(record), Verdict::kDuplicate, code, std::move(message));
+  }
+
+ private:
+  static std::string JoinProblems(const std::vector<ManifestProblem>& problems) {
+    std::string text = problems.front().message;
+    for (std::size_t i = 1; i < problems.size(); ++i) text += "; " + problems[i].message;
+    return text;
+  }
+
+  void Conclude(DiscoveryRecord record, Verdict verdict, ReasonCode code, std::string message) {
+    record.verdict = verdict;
+    record.code = code;
+    record.message = std::move(message);
+    Finish(std::move(record));
+  }
+
+  void Finish(DiscoveryRecord record) {
+    const bool registered = record.verdict == Verdict::kRegistered;
+    const LogLevel level = record.verdict == Verdict::kRejected ? LogLevel::kWarning : LogLevel::kInfo;
+    const LogCategory category = registered ? LogCategory::kPlugin : LogCategory::kDiscovery;
+    if (context_.log.IsEnabled(level, category)) {
+      const std::string where = !record.manifest_path.empty() ? record.manifest_path
+                                : !record.library_path.empty() ? record.library_path
+                                                               : "static backend " + record.backend_id;
+      context_.log.Write(level, category,
+                         where + ": " + ToString(record.verdict) + " (" + ToString(record.code) +
+                             ") at stage " + ToString(record.stage) + ": " + record.message);
+    }
+    for (const auto& warning : record.warnings) {
+      Log(context_.log, LogLevel::kWarning, LogCategory::kDiscovery, warning);
+    }
+    context_.records.push_back(std::move(record));
+  }
+
+  DiscoveryContext& context_;
+  // Keys are FolderKey(folder, file name or stem): strings compare faster than paths.
+  std::unordered_set<std::string> claimed_files_;
+  std::unordered_set<std::string> claimed_stems_;
+  std::map<fs::path, std::string> opened_;
+};
+
+}  // namespace
+
+void RegisterStaticBackends(DiscoveryContext& context) {
+  Scanner scanner(context);
+  for (const auto& entry : GetStaticBackends()) {
+    DiscoveryRecord record;
+    record.found_by = FoundBy::kStatic;
+    const BackplanePluginIdentity* identity = entry.identity;
+    const std::string id = identity && identity->backend_id ? identity->backend_id : "";
+    record.backend_id = id;
+    if (auto rejection = loading::CheckIdentity(identity, "static backend " + id, context.target)) {
+      record.stage = rejection->stage;
+      scanner.Reject(std::move(record), rejection->code, rejection->message);
+      continue;
+    }
+    record.stage = DiscoveryStage::kBackendChecked;
+    const BackendApiVersion version{identity->api_major, identity->api_minor};
+    if (!IsWellFormedBackendId(id)) {
+      scanner.Reject(std::move(record), ReasonCode::kBackendIdInvalid,
+                     "static backend id \"" + id + "\" is not 1 to 64 letters or digits");
+      continue;
+    }
+    if (!IsBackendApiCompatible(version, context.api)) {
+      scanner.Reject(std::move(record), ReasonCode::kApiVersionIncompatible,
+                     "static backend " + id + " was built for Backend API " + ToString(version) +
+                         ", not compatible with " + ToString(context.api));
+      continue;
+    }
+    if (context.registry.Find(BackendId(id))) {
+      scanner.Skip(std::move(record), ReasonCode::kDuplicateBackendId,
+                   "static backend " + id + " is linked into the runtime twice; skipped");
+      continue;
+    }
+    loading::RegisteredBackend backend;
+    backend.info.id = BackendId(id);
+    backend.info.vendor = identity->vendor ? identity->vendor : "";
+    backend.info.version = identity->plugin_version ? identity->plugin_version : "";
+    backend.info.api_version = version;
+    backend.info.found_by = FoundBy::kStatic;
+    backend.factory = entry.factory;
+    scanner.Register(std::move(record), std::move(backend));
+  }
+}
+
+void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryContext& context) {
+  std::vector<std::pair<fs::path, std::vector<std::string>>> folders;
+  for (const auto& path : paths) {
+    if (!path.valid) continue;
+    folders.emplace_back(fs::path(path.path), ListFolder(path.path, context.log));
+    Log(context.log, LogLevel::kDebug, LogCategory::kDiscovery,
+        "searching " + path.path + " (" + path.source + "): " +
+            std::to_string(folders.back().second.size()) + " entries");
+  }
+  Scanner scanner(context);
+  for (const auto& [folder, names] : folders) {
+    for (const auto& name : names) {
+      if (IsManifestFileName(name)) scanner.ScanManifest(folder, name);
+    }
+  }
+  for (const auto& [folder, names] : folders) {
+    for (const auto& name : names) {
+      if (MatchesNamingScheme(name)) scanner.ScanLibrary(folder, name);
+    }
+  }
+}
+
+}  // namespace backplane::discovery

@@ -1,0 +1,33 @@
+// The discovery pipeline: folders -> candidates -> checks -> registration, one record each.
+#pragma once
+
+#include "discovery/manifest.hpp"
+#include "loading/backend_registry.hpp"
+
+#include <backplane/discovery_report.hpp>
+#include <backplane/logging.hpp>
+#include <backplane/runtime.hpp>
+
+#include <vector>
+
+namespace backplane::discovery {
+
+// Everything one scan needs; owned by the caller for the duration of the scan.
+struct DiscoveryContext {
+  TargetTags target;
+  BackendApiVersion api;
+  const std::map<BackendId, backend::BackendOptions>& backend_options;
+  ILogSink& log;
+  loading::BackendRegistry& registry;       // receives the registered backends
+  std::vector<DiscoveryRecord>& records;    // receives one record per candidate
+};
+
+// Registers the backends linked into the runtime (plugin.hpp's static form).
+void RegisterStaticBackends(DiscoveryContext& context);
+
+// Scans the valid folders of `paths`: manifests first, then the naming-scheme fallback (see
+// docs/backend-discovery.md). One bad candidate never stops the scan; only a broken invariant
+// (e.g. std::bad_alloc) propagates.
+void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryContext& context);
+
+}  // namespace backplane::discovery

@@ -1,0 +1,75 @@
+// Reading and checking a backend manifest (format 1.x, manifests/backend-manifest.schema.json)
+// before its library is opened.
+#pragma once
+
+#include <backplane/backend/capabilities.hpp>
+#include <backplane/discovery_report.hpp>
+#include <backplane/version.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace backplane::discovery {
+
+// The manifest format this runtime implements.
+inline constexpr std::uint32_t kManifestFormatMajor = 1;
+inline constexpr std::uint32_t kManifestFormatMinor = 0;
+
+struct Manifest {
+  std::filesystem::path file;     // the manifest itself
+  std::string id;
+  std::string vendor;
+  std::string version;            // plugin semver
+  BackendApiVersion api_version;
+  std::string library;            // file name, as written
+  std::filesystem::path library_path;  // the manifest's folder / library
+  std::string platform;
+  std::string abi;
+  std::optional<std::string> sha256;   // lower-case hex
+  std::string description;
+  backend::BackendCapabilities capabilities;
+};
+
+// What this process can load; manifests are compared against it.
+struct TargetTags {
+  std::string platform;  // e.g. "linux-x86_64"
+  std::string abi;       // e.g. "itanium-libstdc++-cxx11"
+};
+// The tags of this build of the runtime (plugin.hpp's macros).
+TargetTags RuntimeTargetTags();
+
+// The outcome of checking one manifest file. `problems` lists every problem found, first the
+// one that decides the record's code; `manifest` is set only when there is none.
+struct ManifestCheck {
+  std::optional<Manifest> manifest;
+  std::vector<ManifestProblem> problems;
+  std::vector<std::string> warnings;
+  DiscoveryStage stage = DiscoveryStage::kFound;  // stage of the first problem
+  // The "library" field as written, when it is a string (even if the manifest is rejected),
+  // so the naming-scheme fallback can leave that library alone.
+  std::optional<std::string> claimed_library;
+  // The library file and the sha256 the manifest gives for it, whenever both are well-formed
+  // (even if other fields are not), so a checksum problem can be reported alongside others.
+  std::optional<std::filesystem::path> library_path;
+  std::optional<std::string> sha256;
+};
+
+// Reads and checks `file`: readable, JSON, format version, fields, library file name and
+// existence, platform and ABI against `target`. Does not hash or open the library. Never
+// throws for bad content; thread-safe.
+ManifestCheck CheckManifestFile(const std::filesystem::path& file, const TargetTags& target);
+
+// The same for text already read (`file` names it in messages and gives the folder).
+ManifestCheck CheckManifestText(const std::filesystem::path& file, const std::string& text,
+                                const TargetTags& target);
+
+// Compares the SHA-256 of `library` with `expected` (lower-case hex) from `manifest_file`.
+// Returns the problem (kChecksumMismatch, or kLibraryMissing when the file cannot be read),
+// else nullopt.
+std::optional<ManifestProblem> CheckLibraryChecksum(const std::filesystem::path& library,
+                                                    const std::string& expected,
+                                                    const std::filesystem::path& manifest_file);
+
+}  // namespace backplane::discovery

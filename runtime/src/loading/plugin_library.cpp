@@ -1,0 +1,146 @@
+#include "loading/plugin_library.hpp"
+
+#include <backplane/backend_id.hpp>
+
+#include <array>
+#include <cstring>
+
+namespace backplane::loading {
+
+namespace {
+
+PluginCheck Reject(DiscoveryStage stage, ReasonCode code, std::string message) {
+  PluginCheck check;
+  check.rejection = {stage, code, std::move(message)};
+  return check;
+}
+
+std::string Quote(const char* text) { return text ? "\"" + std::string(text) + "\"" : "null"; }
+
+}  // namespace
+
+std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* identity,
+                                             const std::string& where,
+                                             const discovery::TargetTags& target) {
+  auto reject = [&](ReasonCode code, const std::string& why) {
+    return PluginRejection{DiscoveryStage::kIdentity, code, where + ": " + why};
+  };
+  if (identity == nullptr) {
+    return reject(ReasonCode::kForeignLibrary,
+                  "exports no " BACKPLANE_PLUGIN_IDENTITY_SYMBOL
+                  " descriptor; it was not built with the Backplane SDK");
+  }
+  if (identity->magic != BACKPLANE_PLUGIN_MAGIC) {
+    return reject(ReasonCode::kForeignLibrary,
+                  BACKPLANE_PLUGIN_IDENTITY_SYMBOL " has the wrong magic number; it was not built with the Backplane SDK");
+  }
+  if (identity->struct_size < sizeof(BackplanePluginIdentity)) {
+    return reject(ReasonCode::kForeignLibrary,
+                  "identity descriptor is " + std::to_string(identity->struct_size) +
+                      " bytes, smaller than the " + std::to_string(sizeof(BackplanePluginIdentity)) +
+                      " bytes of format V1");
+  }
+  if (identity->sdk_name == nullptr || std::strcmp(identity->sdk_name, kSdkName) != 0) {
+    return reject(ReasonCode::kForeignLibrary,
+                  "identity names SDK " + Quote(identity->sdk_name) + ", not \"" + kSdkName + "\"");
+  }
+  if (identity->platform == nullptr || target.platform != identity->platform) {
+    return reject(ReasonCode::kPlatformMismatch, "built for platform " + Quote(identity->platform) +
+                                                     ", but this runtime is " + target.platform);
+  }
+  if (identity->abi == nullptr || target.abi != identity->abi) {
+    return reject(ReasonCode::kAbiMismatch, "built with C++ ABI " + Quote(identity->abi) +
+                                                ", but this runtime uses " + target.abi);
+  }
+  return std::nullopt;
+}
+
+PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
+                               const discovery::Manifest* manifest,
+                               const discovery::TargetTags& target, BackendApiVersion api) {
+  const std::string where = library_path.string();
+  std::shared_ptr<SharedLibrary> library;
+  try {
+    library = SharedLibrary::Open(library_path);
+  } catch (const std::exception& error) {
+    return Reject(DiscoveryStage::kLibraryOpened, ReasonCode::kOpenFailed, error.what());
+  }
+
+  // Entry points: report every missing one at once.
+  static constexpr std::array<const char*, 3> kEntryPoints{"GetBackendId", "GetVersion",
+                                                            "BackendFactory"};
+  std::string missing;
+  for (const char* name : kEntryPoints) {
+    if (!library->Has(name)) missing += (missing.empty() ? "" : ", ") + std::string(name);
+  }
+  if (!missing.empty()) {
+    return Reject(DiscoveryStage::kEntryPoints, ReasonCode::kEntryPointMissing,
+                  where + ": does not export " + missing +
+                      " (entry points must be extern \"C\"; use BACKPLANE_BACKEND_PLUGIN)");
+  }
+
+  const auto* identity =
+      library->FindAs<const BackplanePluginIdentity>(BACKPLANE_PLUGIN_IDENTITY_SYMBOL);
+  if (auto rejection = CheckIdentity(identity, where, target)) {
+    return Reject(rejection->stage, rejection->code, rejection->message);
+  }
+
+  // Only now is it safe to call into the library.
+  const char* raw_id = library->FindAs<GetBackendIdFunction>("GetBackendId")();
+  if (raw_id == nullptr || !IsWellFormedBackendId(raw_id)) {
+    return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kBackendIdInvalid,
+                  where + ": GetBackendId() returned " + Quote(raw_id) +
+                      "; an id must be 1 to 64 letters or digits");
+  }
+  if (identity->backend_id == nullptr || std::strcmp(identity->backend_id, raw_id) != 0) {
+    return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kBackendIdInvalid,
+                  where + ": GetBackendId() returned \"" + raw_id + "\" but the identity descriptor says " +
+                      Quote(identity->backend_id));
+  }
+  BackendApiVersion version;
+  library->FindAs<GetVersionFunction>("GetVersion")(&version.major, &version.minor);
+  if (!IsBackendApiCompatible(version, api)) {
+    const std::string why = version.major != api.major
+                                ? "a different major version"
+                                : "newer than the runtime's";
+    return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kApiVersionIncompatible,
+                  where + ": backend " + raw_id + " was built for Backend API " + ToString(version) +
+                      ", " + why + " " + ToString(api) + "");
+  }
+  if (BackendApiVersion{identity->api_major, identity->api_minor} != version) {
+    return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kApiVersionIncompatible,
+                  where + ": GetVersion() reports Backend API " + ToString(version) +
+                      " but the identity descriptor says " +
+                      ToString(BackendApiVersion{identity->api_major, identity->api_minor}));
+  }
+
+  if (manifest) {
+    std::string mismatches;
+    auto compare = [&](const char* what, const std::string& in_manifest, const char* in_library) {
+      const std::string library_value = in_library ? in_library : "(null)";
+      if (in_manifest == library_value) return;
+      mismatches += (mismatches.empty() ? "" : "; ") + std::string(what) + " is \"" + in_manifest +
+                    "\" in the manifest but \"" + library_value + "\" in the library";
+    };
+    compare("id", manifest->id, raw_id);
+    compare("api_version", ToString(manifest->api_version), ToString(version).c_str());
+    compare("version", manifest->version, identity->plugin_version);
+    compare("vendor", manifest->vendor, identity->vendor);
+    if (!mismatches.empty()) {
+      return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kManifestMismatch,
+                    manifest->file.string() + " does not describe " + where + ": " + mismatches);
+    }
+  }
+
+  CheckedPlugin plugin;
+  plugin.library = std::move(library);
+  plugin.identity = identity;
+  plugin.id = BackendId(raw_id);
+  plugin.api_version = version;
+  plugin.factory = plugin.library->FindAs<BackendFactoryFunction>("BackendFactory");
+  PluginCheck check;
+  check.plugin = std::move(plugin);
+  return check;
+}
+
+}  // namespace backplane::loading

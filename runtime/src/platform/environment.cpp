@@ -1,0 +1,55 @@
+#include "platform/environment.hpp"
+
+#include <cstdlib>
+
+#if defined(_WIN32)
+#include <stdlib.h>
+#elif defined(__GLIBC__)
+#include <stdlib.h>  // secure_getenv
+#else
+#include <unistd.h>  // getuid, geteuid, getgid, getegid
+#endif
+
+namespace backplane::platform {
+
+std::optional<std::string> SecureGetEnv(const char* name) {
+#if defined(_WIN32)
+  // Windows has no set-uid; an elevated process started from a user's shell inherits the
+  // user's environment the same way, which is accepted practice there.
+  char* value = nullptr;
+  std::size_t length = 0;
+  if (_dupenv_s(&value, &length, name) != 0 || value == nullptr) return std::nullopt;
+  std::string result(value);
+  std::free(value);
+  return result;
+#elif defined(__GLIBC__)
+  const char* value = ::secure_getenv(name);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+#else
+  if (::getuid() != ::geteuid() || ::getgid() != ::getegid()) return std::nullopt;
+  const char* value = std::getenv(name);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+#endif
+}
+
+char PathListSeparator() {
+#if defined(_WIN32)
+  return ';';
+#else
+  return ':';
+#endif
+}
+
+const char* SharedLibrarySuffix() {
+#if defined(_WIN32)
+  return ".dll";
+#elif defined(__APPLE__)
+  return ".dylib";
+#else
+  return ".so";
+#endif
+}
+
+}  // namespace backplane::platform

@@ -1,0 +1,149 @@
+#include <backplane/runtime.hpp>
+
+#include "discovery/discovery.hpp"
+#include "discovery/search_paths.hpp"
+#include "loading/backend_registry.hpp"
+#include "log.hpp"
+#include "platform/environment.hpp"
+
+#include <boost/dll/runtime_symbol_info.hpp>
+
+#include <filesystem>
+
+#ifndef BACKPLANE_DYNAMIC_BACKEND_PATHS
+#define BACKPLANE_DYNAMIC_BACKEND_PATHS ""
+#endif
+#ifndef BACKPLANE_DEFAULT_BACKEND_SUBDIR
+#define BACKPLANE_DEFAULT_BACKEND_SUBDIR "backplane/backends"
+#endif
+
+namespace backplane {
+
+namespace fs = std::filesystem;
+
+struct Runtime::Impl {
+  DiscoveryReport report;
+  std::shared_ptr<ILogSink> log;
+  // Declared last so it is destroyed first: contexts and libraries go before the sink.
+  loading::BackendRegistry registry;
+};
+
+namespace {
+
+// <folder of the runtime library>/backplane/backends: follows the library when an install
+// tree is moved. Empty when the location cannot be determined.
+std::string DefaultBackendFolder() {
+  std::error_code error;
+  const fs::path self = boost::dll::this_line_location(error);
+  if (error || self.empty()) return {};
+  return (self.parent_path() / BACKPLANE_DEFAULT_BACKEND_SUBDIR).lexically_normal().string();
+}
+
+std::string DescribeNoBackends(const DiscoveryReport& report) {
+  std::string text = "no backend could be registered.";
+  if (!report.dynamic_loading_enabled) {
+    text += " Dynamic backend loading is disabled and no static backend is linked in.";
+  } else if (report.search_paths.empty()) {
+    text += " No folder to search for plugins was given.";
+  } else {
+    text += " Searched:";
+    for (const auto& path : report.search_paths) {
+      text += "\n  " + path.path + " (" + path.source + ")" +
+              (path.valid ? "" : ": skipped, " + path.reason);
+    }
+  }
+  if (report.records.empty()) {
+    text += "\nNo plugin candidate was found (manifests are named <Vendor>_<Name>_backend.json).";
+  }
+  for (const auto& record : report.records) {
+    text += "\n  " + std::string(ToString(record.verdict)) + " [" + ToString(record.code) + "]: " +
+            record.message;
+  }
+  return text;
+}
+
+}  // namespace
+
+ManifestValidation ValidateManifestFile(const std::string& path) {
+  discovery::ManifestCheck check = discovery::CheckManifestFile(path, discovery::RuntimeTargetTags());
+  ManifestValidation result;
+  result.problems = std::move(check.problems);
+  result.warnings = std::move(check.warnings);
+  if (check.library_path && check.sha256) {
+    if (auto problem = discovery::CheckLibraryChecksum(*check.library_path, *check.sha256, path)) {
+      result.problems.push_back(std::move(*problem));
+    }
+  }
+  result.valid = result.problems.empty();
+  return result;
+}
+
+NoBackendsError::NoBackendsError(const std::string& message, DiscoveryReport report)
+    : Exception(ErrorCode::kNoBackends, message), report_(std::move(report)) {}
+NoBackendsError::~NoBackendsError() = default;
+
+Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Runtime::~Runtime() = default;
+
+std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->log = options.log_sink ? options.log_sink : DefaultLogSink();
+  impl->report.dynamic_loading_enabled = options.enable_dynamic_backends;
+
+  discovery::DiscoveryContext context{discovery::RuntimeTargetTags(), kBackendApiVersion,
+                                      options.backend_options, *impl->log, impl->registry,
+                                      impl->report.records};
+  if (options.enable_static_backends) discovery::RegisterStaticBackends(context);
+
+  if (options.enable_dynamic_backends) {
+    discovery::SearchPathSources sources;
+    sources.option = options.backend_paths;
+    sources.environment = platform::SecureGetEnv(kBackendPathsEnvVar);
+    sources.compiled_in = BACKPLANE_DYNAMIC_BACKEND_PATHS;
+    sources.default_folder = DefaultBackendFolder();
+    impl->report.search_paths =
+        discovery::ResolveSearchPaths(sources, platform::PathListSeparator());
+    for (const auto& path : impl->report.search_paths) {
+      if (!path.valid) {
+        Log(*impl->log, LogLevel::kWarning, LogCategory::kDiscovery,
+            "backend folder " + path.path + " (" + path.source + ") is skipped: " + path.reason);
+      }
+    }
+    discovery::DiscoverDynamicBackends(impl->report.search_paths, context);
+  }
+
+  if (impl->registry.Empty() && !options.allow_no_backends) {
+    throw NoBackendsError(DescribeNoBackends(impl->report), impl->report);
+  }
+  return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
+}
+
+const DiscoveryReport& Runtime::GetDiscoveryReport() const { return impl_->report; }
+
+std::vector<BackendInfo> Runtime::GetBackends() const {
+  std::vector<BackendInfo> infos;
+  for (const auto& backend : impl_->registry.All()) infos.push_back(backend.info);
+  return infos;
+}
+
+bool Runtime::HasBackend(const BackendId& id) const { return impl_->registry.Find(id) != nullptr; }
+
+std::unique_ptr<backend::IBackend> Runtime::CreateBackend(const BackendId& id) const {
+  const auto* backend = impl_->registry.Find(id);
+  if (!backend) {
+    std::string known;
+    for (const auto& entry : impl_->registry.All()) {
+      known += (known.empty() ? "" : ", ") + entry.info.id.Get();
+    }
+    throw Exception(ErrorCode::kNotFound, "no backend \"" + id.Get() + "\" is registered (registered: " +
+                                              (known.empty() ? "none" : known) + ")");
+  }
+  return backend->factory();
+}
+
+backend::IBackendContext* Runtime::GetBackendContext(const BackendId& id) const {
+  const auto* backend = impl_->registry.Find(id);
+  return backend ? backend->context.get() : nullptr;
+}
+
+}  // namespace backplane

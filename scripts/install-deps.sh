@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Backplane needs to build and test, and only those missing.
+# Idempotent and non-interactive: when everything is present it changes nothing and needs no
+# network; otherwise it runs apt-get update once, then installs what is missing. Uses sudo
+# only when not run as root. Exits non-zero if a package cannot be installed.
+set -euo pipefail
+
+packages=(
+  build-essential
+  cmake
+  ninja-build
+  libboost-dev
+  libboost-program-options-dev
+  nlohmann-json3-dev
+  doctest-dev
+  libssl-dev
+  python3
+  python3-jsonschema   # the manifest schema test (manifests/check_manifest.py)
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+  if [[ "$status" != "installed" ]]; then
+    missing+=("$package")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: missing ${missing[*]}; run as root or install sudo" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends "${missing[@]}"

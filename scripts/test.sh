@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite: installs the missing Debian packages, builds, runs every test with ctest.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/install-deps.sh
+bash scripts/build.sh
+ctest --test-dir build --output-on-failure -j2

@@ -1,0 +1,68 @@
+// What a backend sees of a layer: its type, name, tensors and descriptor.
+#pragma once
+
+#include <backplane/types.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace backplane::backend {
+
+// Op set v1. Values are stable (ABI): new types are appended, never renumbered.
+enum class LayerType : std::uint32_t {
+  kInput = 0,
+  kOutput,
+  kConstant,
+  kConvolution2d,
+  kFullyConnected,
+  kMatMul,
+  kPooling2d,
+  kActivation,
+  kElementwiseBinary,
+  kElementwiseUnary,
+  kSoftmax,
+  kBatchNormalization,
+  kLayerNormalization,
+  kReduce,
+  kReshape,
+  kFlatten,
+  kTranspose,
+  kConcat,
+  kSplit,
+  kSlice,
+  kGather,
+  kPad,
+  kCast,
+  kPreCompiled,  // a backend's fused replacement for a subgraph (OptimizeSubgraph)
+  kCount         // not a layer: the number of layer types above
+};
+
+// Stable names equal to the enumerator without the 'k' ("Convolution2d"). Manifests list
+// supported layer types by these names.
+const char* ToString(LayerType type);
+std::optional<LayerType> LayerTypeFromString(std::string_view name);
+
+// Base of the per-type descriptors (strides, axes, ...). The concrete descriptor of a layer is
+// determined by its LayerType, so a backend may static_cast after checking GetType().
+struct LayerDescriptor {
+  virtual ~LayerDescriptor();
+};
+
+// Read-only view of one layer of a network, owned by the runtime. Valid only during the call
+// it is passed to; backends must copy what they keep. Thread-safe to read.
+class ILayerView {
+ public:
+  virtual ~ILayerView();
+  virtual LayerType GetType() const = 0;
+  virtual const std::string& GetName() const = 0;
+  virtual std::size_t GetNumInputs() const = 0;
+  virtual std::size_t GetNumOutputs() const = 0;
+  virtual const TensorInfo& GetInputInfo(std::size_t index) const = 0;
+  virtual const TensorInfo& GetOutputInfo(std::size_t index) const = 0;
+  // Null for layers without parameters (e.g. Input, Output).
+  virtual const LayerDescriptor* GetDescriptor() const = 0;
+};
+
+}  // namespace backplane::backend

@@ -1,0 +1,46 @@
+// Workloads: the compiled, immutable form of a layer on one backend (spec 004).
+//
+// A workload is created once, when a network is loaded, and may then be executed by many
+// execution contexts at once: everything that changes per run (tensor memory, scratch space)
+// comes in through WorkloadArgs, never from the workload's own members.
+#pragma once
+
+#include <backplane/backend/layer.hpp>
+#include <backplane/backend/memory.hpp>
+#include <backplane/backend/tensor_handle.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace backplane::backend {
+
+// Per-run bindings. Handles and scratch are owned by the execution context and valid for the
+// duration of Execute.
+struct WorkloadArgs {
+  const std::vector<ITensorHandle*>& inputs;
+  const std::vector<ITensorHandle*>& outputs;
+  void* scratch = nullptr;          // GetScratchSize() bytes, 64-byte aligned, or null if 0
+};
+
+class IWorkload {
+ public:
+  virtual ~IWorkload();
+  // Thread-safe: may run concurrently with other Execute calls on other WorkloadArgs.
+  // Throws backplane::Exception on failure.
+  virtual void Execute(const WorkloadArgs& args) const = 0;
+  // Per-run working memory this workload needs. Default 0.
+  virtual std::size_t GetScratchSize() const;
+};
+
+// Creates the workloads of one loaded network on one backend. Owned by the compiled network;
+// lives as long as it. Not required to be thread-safe: the runtime calls it from one thread.
+class IWorkloadFactory {
+ public:
+  virtual ~IWorkloadFactory();
+  // Throws backplane::Exception (code kUnsupported) for a layer it cannot create, naming it.
+  // Constant inputs (weights) are read here and may be repacked; they are not needed later.
+  virtual std::unique_ptr<IWorkload> CreateWorkload(const ILayerView& layer) = 0;
+};
+
+}  // namespace backplane::backend

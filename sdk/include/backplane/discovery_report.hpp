@@ -1,0 +1,101 @@
+// What backend discovery found, loaded and rejected, and why: one record per candidate.
+//
+// sdk-info prints these; applications read them from Runtime::GetDiscoveryReport() or from
+// the NoBackendsError thrown when nothing could be registered.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace backplane {
+
+// How a candidate was found.
+enum class FoundBy {
+  kManifest,      // a <Vendor>_<Name>_backend.json manifest in a search folder
+  kNamingScheme,  // a library with no manifest whose file name follows spec 001's scheme
+  kStatic,        // linked into the runtime
+};
+
+// The stages every candidate goes through, in order. A rejected candidate's `stage` is the one
+// whose check failed; a registered one's is kRegistered.
+enum class DiscoveryStage {
+  kFound,             // the file was listed (and, for a manifest, read)
+  kManifestRead,      // the manifest file was read and parsed as JSON
+  kManifestChecked,   // fields, format version, platform, ABI and library file checked
+  kLibraryVerified,   // sha256 of the library checked (when the manifest gives one)
+  kLibraryOpened,     // the library was opened
+  kEntryPoints,       // the four entry points were found
+  kIdentity,          // the identity/ABI descriptor was accepted
+  kBackendChecked,    // id, API version and manifest cross-checks passed
+  kRegistered,        // registered in this runtime
+};
+
+enum class Verdict {
+  kRegistered,  // usable
+  kRejected,    // not usable; `code` and `message` say why
+  kDuplicate,   // the same library or backend id as an earlier candidate; skipped
+};
+
+// Stable reason codes (their ToString names appear in sdk-info --json).
+enum class ReasonCode {
+  kOk,
+  kManifestUnreadable,        // cannot read the file
+  kManifestInvalidJson,       // not JSON (the parser's message says where)
+  kManifestFieldMissing,      // a required field is absent
+  kManifestFieldInvalid,      // a field has the wrong type or an invalid value
+  kManifestVersionUnsupported,// manifest format major version unknown
+  kLibraryPathInvalid,        // "library" is absolute, has separators or ".."
+  kLibraryMissing,            // the library file does not exist (or a dangling symlink)
+  kPlatformMismatch,          // built for another OS/architecture
+  kAbiMismatch,               // built with another C++ ABI
+  kChecksumMismatch,          // sha256 differs from the manifest's
+  kOpenFailed,                // the OS loader refused the file (not a library, missing deps)
+  kEntryPointMissing,         // one of the four exports is absent
+  kForeignLibrary,            // exports spec 001's functions but is not built for this SDK
+  kBackendIdInvalid,          // GetBackendId returned null, "" or an ill-formed id
+  kApiVersionIncompatible,    // Backend API version not compatible with the runtime's
+  kManifestMismatch,          // id or version differ between library and manifest
+  kDuplicateLibrary,          // same canonical file as an earlier candidate
+  kDuplicateBackendId,        // a backend with this id is already registered
+  kFactoryFailed,             // BackendFactory threw or returned null
+};
+
+const char* ToString(FoundBy value);         // "manifest", "naming_scheme", "static"
+const char* ToString(DiscoveryStage value);  // "found", "manifest_read", ...
+const char* ToString(Verdict value);         // "registered", "rejected", "duplicate"
+const char* ToString(ReasonCode value);      // "ok", "manifest_invalid_json", ...
+
+struct DiscoveryRecord {
+  std::string manifest_path;  // empty when found by naming scheme or static
+  std::string library_path;   // empty when not known (manifest unreadable)
+  FoundBy found_by = FoundBy::kManifest;
+  DiscoveryStage stage = DiscoveryStage::kFound;
+  Verdict verdict = Verdict::kRejected;
+  ReasonCode code = ReasonCode::kOk;
+  std::string message;                // names the file and both values where two disagree
+  std::vector<std::string> warnings;  // accepted with reservations (newer manifest minor)
+  std::string backend_id;             // when known
+};
+
+// A search folder and whether it was used.
+struct SearchPath {
+  std::string path;
+  std::string source;  // "option", "environment", "compiled-in", "default"
+  bool valid = false;
+  std::string reason;  // why it was skipped
+};
+
+// One problem of a manifest (ValidateManifestFile reports all of them).
+struct ManifestProblem {
+  ReasonCode code = ReasonCode::kOk;
+  std::string message;  // names the file and the field or values involved
+};
+
+// Value type; a snapshot taken when the runtime was created.
+struct DiscoveryReport {
+  bool dynamic_loading_enabled = true;
+  std::vector<SearchPath> search_paths;
+  std::vector<DiscoveryRecord> records;
+};
+
+}  // namespace backplane

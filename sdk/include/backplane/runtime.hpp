@@ -1,0 +1,111 @@
+// Runtime: discovers, loads and registers backends; the application's entry point.
+#pragma once
+
+#include <backplane/backend/backend.hpp>
+#include <backplane/backend_id.hpp>
+#include <backplane/discovery_report.hpp>
+#include <backplane/exception.hpp>
+#include <backplane/logging.hpp>
+#include <backplane/version.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace backplane {
+
+// Environment variable with extra backend folders (path-list separated: ':' or ';' on
+// Windows). Read with a secure getenv: ignored in set-uid or elevated processes.
+inline constexpr const char* kBackendPathsEnvVar = "BACKPLANE_BACKEND_PATHS";
+
+struct RuntimeOptions {
+  // Folders to search for plugins, in order. When non-empty, replaces the environment
+  // variable, the compiled-in list and the default folder.
+  std::vector<std::string> backend_paths;
+  // False: load no plugin at all (static backends only).
+  bool enable_dynamic_backends = true;
+  // False: ignore backends linked into the runtime.
+  bool enable_static_backends = true;
+  // True: Create succeeds even when no backend is registered (diagnostic tools).
+  bool allow_no_backends = false;
+  // Passed to every backend's CreateBackendContext, keyed by backend id.
+  std::map<BackendId, backend::BackendOptions> backend_options;
+  // Receives all log messages of this runtime; null: DefaultLogSink().
+  std::shared_ptr<ILogSink> log_sink;
+};
+
+// A registered backend, as reported by the runtime. Value type.
+struct BackendInfo {
+  BackendId id;
+  std::string vendor;
+  std::string version;           // the plugin's semver
+  BackendApiVersion api_version;
+  FoundBy found_by = FoundBy::kManifest;
+  std::string library_path;      // empty for static backends
+  std::string manifest_path;     // empty when found by naming scheme or static
+  backend::BackendCapabilities capabilities;
+  std::vector<backend::DeviceInfo> devices;
+  bool available = true;
+  std::string unavailable_reason;
+};
+
+// Thrown by Runtime::Create when no backend could be registered. what() says where the runtime
+// looked and why each candidate was rejected; report() holds the same as data.
+class NoBackendsError : public Exception {
+ public:
+  NoBackendsError(const std::string& message, DiscoveryReport report);
+  ~NoBackendsError() override;
+  const DiscoveryReport& report() const noexcept { return report_; }
+
+ private:
+  DiscoveryReport report_;
+};
+
+// The result of ValidateManifestFile. Value type.
+struct ManifestValidation {
+  bool valid = false;                     // true when the runtime would go on to open the library
+  std::vector<ManifestProblem> problems;  // every problem found, in the order they were checked
+  std::vector<std::string> warnings;      // accepted with reservations (e.g. newer format minor)
+};
+
+// Checks a manifest file the way Runtime::Create does before it opens the library: readable,
+// JSON, format version, every field, library file name and presence, platform, ABI and sha256.
+// Reports every problem, not only the first, for backend authors' CI. Never opens the library.
+// Thread-safe; never throws for bad content.
+ManifestValidation ValidateManifestFile(const std::string& path);
+
+// Owns the libraries it loaded, the backends registered in it and their contexts. Several
+// runtimes may exist at once over the same plugins; each opens them and creates its own
+// backend instances. Destroying a runtime destroys its backend contexts first and closes its
+// libraries last. Const methods are thread-safe.
+class Runtime {
+ public:
+  // Discovers and registers backends (see README "How backends are found"). One bad plugin
+  // never makes this fail: it is recorded in the report and skipped. Throws NoBackendsError
+  // when nothing is registered (unless options.allow_no_backends), and Exception for a broken
+  // invariant. Does not keep `options` beyond the log sink and backend options.
+  static std::unique_ptr<Runtime> Create(const RuntimeOptions& options = {});
+  ~Runtime();
+
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  const DiscoveryReport& GetDiscoveryReport() const;
+  // Registered backends in registration order.
+  std::vector<BackendInfo> GetBackends() const;
+  bool HasBackend(const BackendId& id) const;
+  // A new instance from the backend's factory; throws Exception (kNotFound) for an unknown id,
+  // (kBackendFailure) when the factory fails. The instance must not outlive this runtime.
+  std::unique_ptr<backend::IBackend> CreateBackend(const BackendId& id) const;
+  // The context this runtime holds for `id`, or null if the backend made none.
+  backend::IBackendContext* GetBackendContext(const BackendId& id) const;
+
+  struct Impl;
+
+ private:
+  explicit Runtime(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace backplane

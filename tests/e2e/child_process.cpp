@@ -1,0 +1,110 @@
+#include "child_process.hpp"
+
+#include "temp_folder.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <utility>
+
+#if defined(_WIN32)
+#include <stdlib.h>
+#else
+#include <sys/wait.h>
+#endif
+
+namespace backplane::e2e {
+
+namespace {
+
+#if defined(_WIN32)
+std::string Quote(const std::string& argument) {
+  std::string quoted = "\"";
+  for (char c : argument) {
+    if (c == '"') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+FILE* OpenPipe(const std::string& command) {
+  // cmd.exe /c strips the outermost quotes of the whole line.
+  return _popen(("\"" + command + "\"").c_str(), "r");
+}
+int ClosePipe(FILE* pipe) { return _pclose(pipe); }
+#else
+std::string Quote(const std::string& argument) {
+  std::string quoted = "'";
+  for (char c : argument) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+FILE* OpenPipe(const std::string& command) { return popen(command.c_str(), "r"); }
+int ClosePipe(FILE* pipe) {
+  const int status = pclose(pipe);
+  if (status == -1 || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+#endif
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+ProcessResult RunProcess(const std::string& program, const std::vector<std::string>& arguments) {
+  TempFolder scratch("e2e-stderr");
+  const std::filesystem::path err_file = scratch.path() / "stderr.txt";
+  std::string command = Quote(program);
+  for (const std::string& argument : arguments) command += " " + Quote(argument);
+  command += " 2>" + Quote(err_file.string());
+
+  FILE* pipe = OpenPipe(command);
+  if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);
+  ProcessResult result;
+  char buffer[4096];
+  std::size_t count = 0;
+  while ((count = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, count);
+  const bool read_failed = std::ferror(pipe) != 0;
+  result.exit_code = ClosePipe(pipe);
+  if (read_failed) throw std::runtime_error("cannot read the output of: " + command);
+  result.err = ReadFile(err_file);
+  return result;
+}
+
+ScopedEnvironmentVariable::ScopedEnvironmentVariable(std::string name,
+                                                     const std::optional<std::string>& value)
+    : name_(std::move(name)) {
+  if (const char* old = std::getenv(name_.c_str())) previous_ = old;
+#if defined(_WIN32)
+  _putenv_s(name_.c_str(), value ? value->c_str() : "");
+#else
+  if (value) {
+    setenv(name_.c_str(), value->c_str(), 1);
+  } else {
+    unsetenv(name_.c_str());
+  }
+#endif
+}
+
+ScopedEnvironmentVariable::~ScopedEnvironmentVariable() {
+#if defined(_WIN32)
+  _putenv_s(name_.c_str(), previous_ ? previous_->c_str() : "");
+#else
+  if (previous_) {
+    setenv(name_.c_str(), previous_->c_str(), 1);
+  } else {
+    unsetenv(name_.c_str());
+  }
+#endif
+}
+
+}  // namespace backplane::e2e

@@ -1,0 +1,36 @@
+// Running a built tool from a test: its exit code, stdout and stderr. The e2e suite's only
+// platform-specific code (popen / _popen, setenv / _putenv_s) lives behind these functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace backplane::e2e {
+
+struct ProcessResult {
+  int exit_code = -1;  // the process's exit status; -1 when it did not exit normally
+  std::string out;     // everything it wrote to stdout
+  std::string err;     // everything it wrote to stderr
+};
+
+// Runs `program` with `arguments` (each passed as one argument, quoted for the shell) and
+// waits for it. The child inherits this process's environment. Throws std::runtime_error when
+// the child cannot be started or its output cannot be read.
+ProcessResult RunProcess(const std::string& program, const std::vector<std::string>& arguments);
+
+// Sets (or, with nullopt, removes) an environment variable for the lifetime of the object and
+// restores the previous value afterwards. Not thread-safe (the environment is process-wide).
+class ScopedEnvironmentVariable {
+ public:
+  ScopedEnvironmentVariable(std::string name, const std::optional<std::string>& value);
+  ~ScopedEnvironmentVariable();
+  ScopedEnvironmentVariable(const ScopedEnvironmentVariable&) = delete;
+  ScopedEnvironmentVariable& operator=(const ScopedEnvironmentVariable&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> previous_;
+};
+
+}  // namespace backplane::e2e

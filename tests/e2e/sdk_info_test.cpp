@@ -1,0 +1,446 @@
+// End-to-end runs of the built sdk-info: exit codes, text groups and the JSON document.
+//
+// Build-time inputs (compile definitions): the sdk-info executable, the build tree's backend
+// folder (where the bundled plugins are written) and whether the reference plugin is built.
+#include "child_process.hpp"
+#include "temp_folder.hpp"
+
+#include <backplane/plugin.hpp>
+#include <backplane/runtime.hpp>
+#include <backplane/version.hpp>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace backplane::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kSdkInfo = BACKPLANE_E2E_SDK_INFO;
+const fs::path kBackendDir = BACKPLANE_E2E_BACKEND_DIR;
+constexpr bool kHaveReferencePlugin = BACKPLANE_E2E_HAVE_REFERENCE_PLUGIN;
+constexpr bool kHaveCompiledInPaths = BACKPLANE_E2E_HAVE_COMPILED_IN_PATHS;
+
+#if defined(_WIN32)
+constexpr const char* kLibrarySuffix = ".dll";
+#elif defined(__APPLE__)
+constexpr const char* kLibrarySuffix = ".dylib";
+#else
+constexpr const char* kLibrarySuffix = ".so";
+#endif
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+ProcessResult SdkInfo(const std::vector<std::string>& arguments) {
+  return RunProcess(kSdkInfo, arguments);
+}
+
+// Runs sdk-info into `result` and shows its arguments and output with any failed check of the
+// enclosing scope.
+#define RUN_SDK_INFO(result, ...)                                               \
+  const std::vector<std::string> result##_arguments = __VA_ARGS__;              \
+  const ProcessResult result = SdkInfo(result##_arguments);                     \
+  INFO("sdk-info " << json(result##_arguments).dump() << " exited "             \
+                   << result.exit_code << "\nstdout:\n" << result.out          \
+                   << "\nstderr:\n" << result.err)
+
+json ParseJson(const ProcessResult& result) {
+  INFO("stdout was:\n" << result.out);
+  json document;
+  REQUIRE_NOTHROW(document = json::parse(result.out));
+  return document;
+}
+
+void WriteFile(const fs::path& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  REQUIRE(out.good());
+}
+
+// Copies the reference plugin's library (and any versioned names or symlinks) and manifest.
+void CopyReferencePlugin(const fs::path& to) {
+  std::size_t copied = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(kBackendDir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("Backplane_CpuRef_backend", 0) != 0) continue;
+    fs::copy(entry.path(), to / name, fs::copy_options::copy_symlinks);
+    ++copied;
+  }
+  REQUIRE_MESSAGE(copied >= 2, "no reference plugin (library + manifest) in " << kBackendDir);
+}
+
+// A manifest that passes every check before the platform one, for a library that exists.
+std::string ManifestForPlatform(const std::string& platform, const std::string& library) {
+  json manifest = {{"manifest_version", "1.0"},
+                   {"id", "Elsewhere"},
+                   {"vendor", "Acme"},
+                   {"version", "1.0.0"},
+                   {"api_version", ToString(kBackendApiVersion)},
+                   {"library", library},
+                   {"platform", platform},
+                   {"abi", BACKPLANE_ABI_TAG},
+                   {"capabilities",
+                    {{"device_kind", "cpu"},
+                     {"data_types", {"f32"}},
+                     {"layer_types", {"Activation"}},
+                     {"values", json::object()}}}};
+  return manifest.dump(2);
+}
+
+// The reference plugin plus two broken candidates: invalid JSON, and another platform.
+void MakeMixedFolder(const fs::path& folder) {
+  CopyReferencePlugin(folder);
+  WriteFile(folder / "Acme_Broken_backend.json", "{ \"manifest_version\": \"1.0\", oops }\n");
+  const std::string library = std::string("Acme_Elsewhere_backend") + kLibrarySuffix;
+  WriteFile(folder / library, "not a library");
+  WriteFile(folder / "Acme_Elsewhere_backend.json", ManifestForPlatform("plan9-mips", library));
+  WriteFile(folder / "notes.txt", "an unrelated file: no candidate, no record\n");
+}
+
+const json* FindRecord(const json& document, const std::string& file_name) {
+  for (const json& record : document.at("records")) {
+    const std::string manifest = record.at("manifest_path").get<std::string>();
+    const std::string library = record.at("library_path").get<std::string>();
+    if (fs::path(manifest).filename() == file_name || fs::path(library).filename() == file_name) {
+      return &record;
+    }
+  }
+  return nullptr;
+}
+
+const json* FindBackend(const json& document, const std::string& id) {
+  for (const json& backend : document.at("backends")) {
+    if (backend.at("id") == id) return &backend;
+  }
+  return nullptr;
+}
+
+TEST_CASE("--help exits 0 and describes every option and exit code") {
+  RUN_SDK_INFO(result, {"--help"});
+  CHECK(result.exit_code == 0);
+  for (const char* option : {"--path", "--no-dynamic", "--no-static", "--json", "--verbose",
+                             "--help", "--version", "Exit status", "64", kBackendPathsEnvVar}) {
+    CHECK_MESSAGE(Contains(result.out, option), option);
+  }
+  CHECK(result.err.empty());
+}
+
+TEST_CASE("--version prints the SDK and Backend API versions") {
+  RUN_SDK_INFO(result, {"--version"});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "sdk-info (Backplane SDK " + ToString(kSdkVersion) + ")\nBackend API " +
+                          ToString(kBackendApiVersion) + "\n");
+}
+
+TEST_CASE("a bad command line exits 64 with the message on stderr") {
+  SUBCASE("unknown option") {
+    RUN_SDK_INFO(result, {"--frobnicate"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "frobnicate"));
+    CHECK(result.out.empty());
+  }
+  SUBCASE("--path without a folder") {
+    RUN_SDK_INFO(result, {"--path"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "path"));
+  }
+  SUBCASE("an empty --path") {
+    RUN_SDK_INFO(result, {"--path", ""});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "--path needs a folder"));
+  }
+  SUBCASE("a positional argument") {
+    RUN_SDK_INFO(result, {"stray"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "Try 'sdk-info --help'"));
+  }
+  SUBCASE("an abbreviated option is not guessed") {
+    RUN_SDK_INFO(result, {"--jso"});
+    CHECK(result.exit_code == 64);
+  }
+}
+
+TEST_CASE("an empty folder: exit 2, no backend, the folder listed as searched") {
+  TempFolder folder("e2e-empty");
+  RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static"});
+  CHECK(result.exit_code == 2);
+  CHECK(Contains(result.out, "no backend registered"));
+  CHECK(Contains(result.out, "Backends (0)"));
+  CHECK(Contains(result.out, folder.path().string() + "  (option)  ok"));
+}
+
+TEST_CASE("a folder that does not exist is listed as skipped, with the reason") {
+  TempFolder folder("e2e-missing");
+  const fs::path missing = folder.path() / "does-not-exist";
+  RUN_SDK_INFO(result, {"--path", missing.string(), "--no-static", "--json"});
+  CHECK(result.exit_code == 2);
+  const json document = ParseJson(result);
+  REQUIRE(document.at("search_paths").size() == 1);
+  const json& path = document.at("search_paths").at(0);
+  CHECK(path.at("path") == missing.string());
+  CHECK(path.at("source") == "option");
+  CHECK(path.at("valid") == false);
+  CHECK_FALSE(path.at("reason").get<std::string>().empty());
+  CHECK(document.at("status") == "no_backends");
+}
+
+TEST_CASE("a relative --path is taken from the current folder") {
+  // The test runs in the build tree; "." is the current folder whatever it is.
+  RUN_SDK_INFO(result, {"--path", ".", "--no-static", "--json"});
+  const json document = ParseJson(result);
+  REQUIRE(document.at("search_paths").size() == 1);
+  const std::string path = document.at("search_paths").at(0).at("path");
+  CHECK(fs::path(path).is_absolute());
+  CHECK(fs::equivalent(path, fs::current_path()));
+}
+
+TEST_CASE("--no-dynamic searches no folder" * doctest::skip(!kHaveReferencePlugin)) {
+  RUN_SDK_INFO(result, {"--no-dynamic", "--no-static", "--path", kBackendDir.string(), "--json"});
+  CHECK(result.exit_code == 2);
+  const json document = ParseJson(result);
+  CHECK(document.at("dynamic_loading_enabled") == false);
+  CHECK(document.at("backends").empty());
+  CHECK(document.at("records").empty());
+}
+
+TEST_CASE("the bundled plugin folder: exit 0, CpuRef registered with its details" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  RUN_SDK_INFO(result, {"--path", kBackendDir.string(), "--no-static"});
+  CHECK(result.exit_code == 0);
+  CHECK(Contains(result.out, "Search paths:"));
+  CHECK(Contains(result.out, "CpuRef"));
+  CHECK(Contains(result.out, "Backplane_CpuRef_backend.json"));
+  CHECK(Contains(result.out, "device kind   cpu"));
+  CHECK(Contains(result.out, "Rejected candidates (0):"));
+  CHECK(Contains(result.out, "Other candidates (0):"));
+  CHECK(Contains(result.out, "0 candidates rejected"));
+  CHECK_MESSAGE(!Contains(result.out, "\x1b["), "no colour when stdout is a pipe");
+}
+
+TEST_CASE("--json over the bundled plugin folder: the backend and its record" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  RUN_SDK_INFO(result, {"--path", kBackendDir.string(), "--no-static", "--json"});
+  CHECK(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("format") == "1.0");
+  CHECK(document.at("sdk_version") == ToString(kSdkVersion));
+  CHECK(document.at("backend_api_version") == ToString(kBackendApiVersion));
+  CHECK(document.at("platform") == BACKPLANE_PLATFORM_TAG);
+  CHECK(document.at("dynamic_loading_enabled") == true);
+  CHECK(document.at("status") == "ok");
+  CHECK(document.at("exit_code") == 0);
+
+  const json* found = FindBackend(document, "CpuRef");
+  REQUIRE(found != nullptr);
+  const json& backend = *found;
+  CHECK(backend.at("vendor") == "Backplane");
+  CHECK(backend.at("found_by") == "manifest");
+  CHECK(backend.at("api_version") == ToString(kBackendApiVersion));
+  CHECK(fs::path(backend.at("library_path").get<std::string>()).filename().string().rfind(
+            "Backplane_CpuRef_backend", 0) == 0);
+  CHECK(fs::path(backend.at("manifest_path").get<std::string>()).filename() ==
+        "Backplane_CpuRef_backend.json");
+  CHECK(backend.at("capabilities").at("device_kind") == "cpu");
+  CHECK(backend.at("capabilities").at("data_types").is_array());
+  CHECK(backend.at("capabilities").at("layer_types").is_array());
+  CHECK(backend.at("capabilities").at("values").is_object());
+  CHECK(backend.at("devices").is_array());
+  CHECK(backend.at("available").is_boolean());
+
+  const json* record = FindRecord(document, "Backplane_CpuRef_backend.json");
+  REQUIRE(record != nullptr);
+  CHECK(record->at("verdict") == "registered");
+  CHECK(record->at("stage") == "registered");
+  CHECK(record->at("code") == "ok");
+  CHECK(record->at("found_by") == "manifest");
+  CHECK(record->at("backend_id") == "CpuRef");
+  CHECK(document.at("summary").at("registered") == document.at("backends").size());
+  CHECK(document.at("summary").at("rejected") == 0);
+}
+
+TEST_CASE("broken candidates beside the plugin: exit 1, each rejection with its reason" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-mixed");
+  MakeMixedFolder(folder.path());
+
+  SUBCASE("text") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static"});
+    CHECK(result.exit_code == 1);
+    CHECK(Contains(result.out, "Backends (1):"));
+    CHECK(Contains(result.out, "Rejected candidates (2):"));
+    CHECK(Contains(result.out, (folder.path() / "Acme_Broken_backend.json").string()));
+    CHECK(Contains(result.out, "manifest_invalid_json"));
+    CHECK(Contains(result.out, (folder.path() / "Acme_Elsewhere_backend.json").string()));
+    CHECK(Contains(result.out, "platform_mismatch"));
+    CHECK(Contains(result.out, "plan9-mips"));
+    CHECK_FALSE(Contains(result.out, "notes.txt"));
+  }
+  SUBCASE("json") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--json"});
+    CHECK(result.exit_code == 1);
+    const json document = ParseJson(result);
+    CHECK(document.at("status") == "candidates_rejected");
+    CHECK(document.at("exit_code") == 1);
+    CHECK(document.at("records").size() == 3);
+
+    const json* broken = FindRecord(document, "Acme_Broken_backend.json");
+    REQUIRE(broken != nullptr);
+    CHECK(broken->at("verdict") == "rejected");
+    CHECK(broken->at("code") == "manifest_invalid_json");
+    CHECK(broken->at("found_by") == "manifest");
+
+    const json* elsewhere = FindRecord(document, "Acme_Elsewhere_backend.json");
+    REQUIRE(elsewhere != nullptr);
+    CHECK(elsewhere->at("verdict") == "rejected");
+    CHECK(elsewhere->at("code") == "platform_mismatch");
+    CHECK(elsewhere->at("stage") == "manifest_checked");
+    CHECK(Contains(elsewhere->at("message").get<std::string>(), "plan9-mips"));
+    CHECK(Contains(elsewhere->at("message").get<std::string>(), BACKPLANE_PLATFORM_TAG));
+  }
+}
+
+TEST_CASE("the same folder twice is searched once, exit 0" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-twice");
+  CopyReferencePlugin(folder.path());
+  const std::string path = folder.path().string();
+
+  RUN_SDK_INFO(text, {"--path", path, "--path", path, "--no-static"});
+  CHECK(text.exit_code == 0);
+  CHECK(Contains(text.out, "skipped: same folder as " + path + ", already searched"));
+
+  RUN_SDK_INFO(result, {"--path", path, "--path", path, "--no-static", "--json"});
+  CHECK(result.exit_code == 0);
+  const json document = ParseJson(result);
+  REQUIRE(document.at("search_paths").size() == 2);
+  CHECK(document.at("search_paths").at(1).at("valid") == false);
+  REQUIRE(document.at("records").size() == 1);
+  CHECK(document.at("records").at(0).at("verdict") == "registered");
+}
+
+TEST_CASE("without --path the environment variable is used" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-env");
+  CopyReferencePlugin(folder.path());
+  ScopedEnvironmentVariable paths(kBackendPathsEnvVar, folder.path().string());
+  RUN_SDK_INFO(result, {"--no-static", "--json"});
+  CHECK(result.exit_code == 0);
+  const json document = ParseJson(result);
+  REQUIRE(document.at("search_paths").size() == 1);
+  CHECK(document.at("search_paths").at(0).at("source") == "environment");
+  CHECK(document.at("search_paths").at(0).at("path") == folder.path().string());
+  REQUIRE(document.at("backends").size() == 1);
+  CHECK(document.at("backends").at(0).at("id") == "CpuRef");
+}
+
+TEST_CASE("with no path given, the default folder next to the runtime library is used" *
+          doctest::skip(!kHaveReferencePlugin || kHaveCompiledInPaths)) {
+  ScopedEnvironmentVariable paths(kBackendPathsEnvVar, std::nullopt);
+  RUN_SDK_INFO(result, {"--no-static", "--json"});
+  CHECK(result.exit_code == 0);
+  const json document = ParseJson(result);
+  REQUIRE(document.at("search_paths").size() == 1);
+  const json& path = document.at("search_paths").at(0);
+  CHECK(path.at("source") == "default");
+  CHECK(path.at("valid") == true);
+  CHECK(fs::equivalent(path.at("path").get<std::string>(), kBackendDir));
+  CHECK(FindBackend(document, "CpuRef") != nullptr);
+}
+
+TEST_CASE("--verbose logs to stderr and keeps stdout for the report" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  RUN_SDK_INFO(result, {"--path", kBackendDir.string(), "--no-static", "--json", "--verbose"});
+  CHECK(result.exit_code == 0);
+  ParseJson(result);
+  // The runtime logs each registration; --verbose routes it to stderr with sdk-info's prefix.
+  CHECK(Contains(result.err, "sdk-info: "));
+  CHECK(Contains(result.err, "Backplane_CpuRef_backend"));
+
+  RUN_SDK_INFO(text, {"--path", kBackendDir.string(), "--no-static", "--verbose"});
+  CHECK(Contains(text.out, "stage         registered"));
+  CHECK(Contains(text.out, "code          ok"));
+}
+
+TEST_CASE("--validate-manifest: the reference plugin's manifest is valid" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-validate-ok");
+  CopyReferencePlugin(folder.path());
+  const fs::path manifest = folder.path() / "Backplane_CpuRef_backend.json";
+
+  RUN_SDK_INFO(text, {"--validate-manifest", manifest.string()});
+  CHECK(text.exit_code == 0);
+  CHECK(Contains(text.out, manifest.string() + ": valid"));
+  CHECK(Contains(text.out, "1 of 1 manifest valid"));
+
+  RUN_SDK_INFO(result, {"--validate-manifest", manifest.string(), "--json"});
+  CHECK(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("format") == "1.0");
+  CHECK(document.at("kind") == "manifest_validation");
+  CHECK(document.at("status") == "ok");
+  REQUIRE(document.at("manifests").size() == 1);
+  CHECK(document.at("manifests").at(0).at("path") == manifest.string());
+  CHECK(document.at("manifests").at(0).at("valid") == true);
+  CHECK(document.at("manifests").at(0).at("problems").empty());
+}
+
+TEST_CASE("--validate-manifest reports every problem of every file, exit 1") {
+  TempFolder folder("e2e-validate-bad");
+  const std::string library = std::string("Acme_Many_backend") + kLibrarySuffix;
+  WriteFile(folder.path() / library, "not a library");
+  json many = json::parse(ManifestForPlatform("plan9-mips", library));
+  many.erase("vendor");
+  many["abi"] = "some-other-abi";
+  const fs::path many_path = folder.path() / "Acme_Many_backend.json";
+  WriteFile(many_path, many.dump(2));
+  const fs::path broken = folder.path() / "Acme_Broken_backend.json";
+  WriteFile(broken, "{ oops");
+  const fs::path missing = folder.path() / "Acme_Missing_backend.json";
+
+  RUN_SDK_INFO(result, {"--validate-manifest", many_path.string(), broken.string(), missing.string(), "--json"});
+  CHECK(result.exit_code == 1);
+  const json document = ParseJson(result);
+  CHECK(document.at("status") == "invalid");
+  CHECK(document.at("exit_code") == 1);
+  REQUIRE(document.at("manifests").size() == 3);
+
+  std::vector<std::string> codes;
+  for (const json& problem : document.at("manifests").at(0).at("problems")) {
+    codes.push_back(problem.at("code"));
+  }
+  INFO("codes of " << many_path << ": " << json(codes).dump());
+  CHECK(document.at("manifests").at(0).at("valid") == false);
+  CHECK(std::count(codes.begin(), codes.end(), "manifest_field_missing") == 1);
+  CHECK(std::count(codes.begin(), codes.end(), "platform_mismatch") == 1);
+  CHECK(std::count(codes.begin(), codes.end(), "abi_mismatch") == 1);
+
+  CHECK(document.at("manifests").at(1).at("problems").at(0).at("code") ==
+        "manifest_invalid_json");
+  CHECK(document.at("manifests").at(2).at("problems").at(0).at("code") == "manifest_unreadable");
+
+  RUN_SDK_INFO(text, {"--validate-manifest", many_path.string(), broken.string()});
+  CHECK(text.exit_code == 1);
+  CHECK(Contains(text.out, many_path.string() + ": invalid, 3 problems"));
+  CHECK(Contains(text.out, "platform_mismatch: "));
+  CHECK(Contains(text.out, "0 of 2 manifests valid"));
+}
+
+TEST_CASE("--validate-manifest misuse is a usage error") {
+  CHECK(SdkInfo({"--validate-manifest"}).exit_code == 64);
+  RUN_SDK_INFO(result, {"--validate-manifest", "x.json", "--path", "/tmp"});
+  CHECK(result.exit_code == 64);
+  CHECK(Contains(result.err, "creates no runtime"));
+}
+
+}  // namespace
+}  // namespace backplane::e2e

@@ -1,0 +1,638 @@
+// The test backend plugin: ONE source built by tests/plugins/CMakeLists.txt into many MODULE
+// libraries ("variants"), each with its own compile definitions. Valid variants use the SDK's
+// BACKPLANE_BACKEND_PLUGIN macro exactly as a real plugin does; deliberately broken variants
+// write their exports by hand so that each breaks the plugin contract in exactly one way.
+//
+// Compile definitions (all optional except TEST_BACKEND_ID):
+//   TEST_BACKEND_ID=Token            the variant's name for logging and, unless overridden, its id
+//   TEST_USE_PLUGIN_MACRO            export through BACKPLANE_BACKEND_PLUGIN (valid plugins)
+//   TEST_BACKEND_THROWS              the backend's constructor throws std::runtime_error
+//   -- hand-written exports only --
+//   TEST_MANGLED_ENTRY_POINTS        the three functions without extern "C" (C++-mangled)
+//   TEST_OMIT_GET_BACKEND_ID / TEST_OMIT_GET_VERSION / TEST_OMIT_BACKEND_FACTORY /
+//   TEST_OMIT_IDENTITY               leave that export out
+//   TEST_ID_EMPTY / TEST_ID_NULL     GetBackendId returns "" / nullptr
+//   TEST_ID_ILL_FORMED               GetBackendId (and the identity) say "Test-Bad"
+//   TEST_IDENTITY_ID_DIFFERS         the identity says "TestOtherId", GetBackendId the real id
+//   TEST_API_MAJOR_DELTA=N / TEST_API_MINOR_DELTA=N
+//                                    GetVersion and the identity report kBackendApiVersion + N
+//   TEST_IDENTITY_API_MINOR_DELTA=N  only the identity's minor is off by N
+//   TEST_IDENTITY_FOREIGN_MAGIC      the identity has another SDK's magic and name
+//   TEST_IDENTITY_FOREIGN_SDK_NAME   right magic, sdk_name "OtherSDK"
+//   TEST_IDENTITY_TRUNCATED          struct_size too small to hold the fields the runtime reads
+//   TEST_IDENTITY_WRONG_PLATFORM / TEST_IDENTITY_WRONG_ABI
+//   TEST_FACTORY_RETURNS_NULL        BackendFactory returns null
+//
+// Every variant traces itself to the file named by the environment variable
+// BACKPLANE_TEST_PLUGIN_LOG (when set), one line per event, so tests can see from outside what
+// happened inside the library:
+//   "loaded <Token>" / "unloaded <Token>"        global constructor / destructor of the library
+//   "created <id>" / "destroyed <id>"            a backend instance
+//   "context <id> <Call> <network>"              a backend-context notification
+//   "context <id> destroyed"
+//   "acquire <id>" / "release <id>"              the memory manager
+#include <backplane/exception.hpp>
+#include <backplane/plugin.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#ifndef TEST_BACKEND_ID
+#error "TEST_BACKEND_ID must name the variant's backend id (a token such as TestValidA)"
+#endif
+
+#define TEST_DETAIL_STRINGIFY2(x) #x
+#define TEST_DETAIL_STRINGIFY(x) TEST_DETAIL_STRINGIFY2(x)
+
+namespace test_backend {
+
+using namespace backplane;
+using namespace backplane::backend;
+
+// The variant's own name: its id unless a TEST_ID_* definition makes GetBackendId lie.
+constexpr const char* kId = TEST_DETAIL_STRINGIFY(TEST_BACKEND_ID);
+constexpr const char* kVendor = "Test";
+constexpr const char* kPluginVersion = "1.0.0";
+constexpr const char* kLogEnvVar = "BACKPLANE_TEST_PLUGIN_LOG";
+
+// Appends one line to the trace file. Opens and closes the file each time so that lines
+// written from global destructors (at dlclose) are never lost. Never throws.
+void Trace(const std::string& line) noexcept {
+  const char* path = std::getenv(kLogEnvVar);
+  if (path == nullptr || *path == '\0') return;
+  if (std::FILE* file = std::fopen(path, "a")) {
+    std::fputs(line.c_str(), file);
+    std::fputc('\n', file);
+    std::fclose(file);
+  }
+}
+
+// Decimal text of `value`. (Not std::to_string: with GCC its tables are STB_GNU_UNIQUE
+// symbols, and one such symbol makes glibc keep the library loaded after dlclose, which would
+// defeat the "unloaded" trace. For the same reason nothing here uses std::make_shared.)
+std::string Decimal(std::uint64_t value) {
+  char digits[24];
+  std::size_t length = 0;
+  do {
+    digits[length++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  return std::string(std::make_reverse_iterator(digits + length), std::make_reverse_iterator(digits));
+}
+
+// One per library: proves when the OS loader really maps and unmaps it.
+struct LibraryTracer {
+  LibraryTracer() { Trace(std::string("loaded ") + kId); }
+  ~LibraryTracer() { Trace(std::string("unloaded ") + kId); }
+  LibraryTracer(const LibraryTracer&) = delete;
+  LibraryTracer& operator=(const LibraryTracer&) = delete;
+};
+const LibraryTracer library_tracer;
+
+// ---- Layer support ---------------------------------------------------------------------------
+
+// Activation (run as ReLU) with one f32 input, and ElementwiseBinary (run as Add) with two f32
+// inputs of equal shape; one output of the first input's shape. Everything else is refused.
+bool CheckLayer(const ILayerView& layer, std::string* reason) {
+  auto refuse = [&](const std::string& why) {
+    if (reason) *reason = std::string(kId) + " cannot run layer '" + layer.GetName() + "': " + why;
+    return false;
+  };
+  std::size_t expected_inputs = 0;
+  switch (layer.GetType()) {
+    case LayerType::kActivation: expected_inputs = 1; break;
+    case LayerType::kElementwiseBinary: expected_inputs = 2; break;
+    default:
+      return refuse(std::string("layer type ") + ToString(layer.GetType()) + " is not supported");
+  }
+  if (layer.GetNumInputs() != expected_inputs || layer.GetNumOutputs() != 1) {
+    return refuse("expected " + Decimal(expected_inputs) + " input(s) and 1 output, got " +
+                  Decimal(layer.GetNumInputs()) + " and " +
+                  Decimal(layer.GetNumOutputs()));
+  }
+  const TensorInfo& output = layer.GetOutputInfo(0);
+  for (std::size_t i = 0; i < expected_inputs; ++i) {
+    const TensorInfo& input = layer.GetInputInfo(i);
+    if (input.type != DataType::kFloat32) {
+      return refuse(std::string("data type ") + ToString(input.type) + " is not supported (only f32)");
+    }
+    if (input.shape != output.shape) {
+      return refuse("input shape " + ToString(input.shape) + " differs from output shape " +
+                    ToString(output.shape));
+    }
+  }
+  if (output.type != DataType::kFloat32) {
+    return refuse(std::string("data type ") + ToString(output.type) + " is not supported (only f32)");
+  }
+  if (reason) reason->clear();
+  return true;
+}
+
+class TestLayerSupport final : public ILayerSupport {
+ public:
+  bool IsLayerSupported(const ILayerView& layer, std::string* reason) const override {
+    return CheckLayer(layer, reason);
+  }
+};
+
+// ---- Memory ----------------------------------------------------------------------------------
+
+// Counts Acquire/Release; workloads refuse to run while nothing is acquired.
+class TestMemoryManager final : public IMemoryManager {
+ public:
+  void Acquire() override {
+    ++acquired_;
+    Trace(std::string("acquire ") + kId);
+  }
+  void Release() override {
+    if (acquired_ == 0) {
+      throw Exception(ErrorCode::kInternal,
+                      std::string(kId) + " memory manager: Release without a matching Acquire");
+    }
+    --acquired_;
+    Trace(std::string("release ") + kId);
+  }
+  bool IsAcquired() const { return acquired_ > 0; }
+
+ private:
+  int acquired_ = 0;
+};
+
+// Host memory for one tensor: its own block (from the custom allocator when one was given) or
+// imported host memory.
+class HostTensorHandle final : public ITensorHandle {
+ public:
+  HostTensorHandle(const TensorInfo& info, std::shared_ptr<ICustomAllocator> allocator)
+      : info_(info), allocator_(std::move(allocator)) {
+    const std::size_t bytes = std::max<std::size_t>(info_.NumBytes(), 1);
+    if (allocator_) {
+      owned_ = allocator_->Allocate(bytes, kAlignment);
+    } else {
+      owned_ = ::operator new(bytes, std::align_val_t{kAlignment}, std::nothrow);
+    }
+    if (owned_ == nullptr) {
+      throw Exception(ErrorCode::kBackendFailure, std::string(kId) + ": cannot allocate " +
+                                                      Decimal(bytes) + " bytes for a tensor");
+    }
+  }
+  ~HostTensorHandle() override {
+    if (allocator_) {
+      allocator_->Free(owned_);
+    } else {
+      ::operator delete(owned_, std::align_val_t{kAlignment});
+    }
+  }
+  HostTensorHandle(const HostTensorHandle&) = delete;
+  HostTensorHandle& operator=(const HostTensorHandle&) = delete;
+
+  const TensorInfo& GetInfo() const override { return info_; }
+  void* Map() override {
+    ++mapped_;
+    return imported_ != nullptr ? imported_ : owned_;
+  }
+  void Unmap() override {
+    if (mapped_ == 0) {
+      throw Exception(ErrorCode::kInvalidArgument, std::string(kId) + ": Unmap without Map");
+    }
+    --mapped_;
+  }
+  bool Import(void* memory, MemorySource source) override {
+    if (memory == nullptr || source != MemorySource::kHost) return false;
+    if (reinterpret_cast<std::uintptr_t>(memory) % alignof(float) != 0) return false;
+    imported_ = memory;
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kAlignment = 64;
+  TensorInfo info_;
+  std::shared_ptr<ICustomAllocator> allocator_;
+  void* owned_ = nullptr;
+  void* imported_ = nullptr;
+  int mapped_ = 0;
+};
+
+std::string HostFactoryId() { return std::string("Test/") + kId + "/Host"; }
+
+class HostTensorHandleFactory final : public ITensorHandleFactory {
+ public:
+  explicit HostTensorHandleFactory(std::shared_ptr<ICustomAllocator> allocator)
+      : id_(HostFactoryId()), allocator_(std::move(allocator)) {}
+  const FactoryId& GetId() const override { return id_; }
+  TensorHandleFactoryProperties GetProperties() const override {
+    TensorHandleFactoryProperties properties;
+    properties.supports_map_unmap = true;
+    properties.import_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
+    properties.export_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
+    return properties;
+  }
+  std::unique_ptr<ITensorHandle> CreateTensorHandle(const TensorInfo& info) const override {
+    return std::make_unique<HostTensorHandle>(info, allocator_);
+  }
+
+ private:
+  FactoryId id_;
+  std::shared_ptr<ICustomAllocator> allocator_;
+};
+
+// ---- Workloads -------------------------------------------------------------------------------
+
+// Maps a handle for the duration of a scope.
+class MappedTensor {
+ public:
+  explicit MappedTensor(ITensorHandle* handle) : handle_(handle) {
+    data_ = static_cast<float*>(handle_->Map());
+  }
+  ~MappedTensor() { handle_->Unmap(); }
+  MappedTensor(const MappedTensor&) = delete;
+  MappedTensor& operator=(const MappedTensor&) = delete;
+  float* data() const { return data_; }
+
+ private:
+  ITensorHandle* handle_;
+  float* data_;
+};
+
+class ElementwiseWorkload : public IWorkload {
+ public:
+  ElementwiseWorkload(std::string layer_name, std::size_t num_inputs, TensorInfo output,
+                      std::shared_ptr<TestMemoryManager> memory)
+      : layer_name_(std::move(layer_name)),
+        num_inputs_(num_inputs),
+        output_(std::move(output)),
+        memory_(std::move(memory)) {}
+
+  void Execute(const WorkloadArgs& args) const override {
+    if (memory_ && !memory_->IsAcquired()) {
+      throw Exception(ErrorCode::kBackendFailure,
+                      std::string(kId) + " layer '" + layer_name_ +
+                          "': executed before its memory manager was acquired");
+    }
+    if (args.inputs.size() != num_inputs_ || args.outputs.size() != 1) {
+      throw Exception(ErrorCode::kInvalidArgument,
+                      std::string(kId) + " layer '" + layer_name_ + "': expected " +
+                          Decimal(num_inputs_) + " input(s) and 1 output, got " +
+                          Decimal(args.inputs.size()) + " and " +
+                          Decimal(args.outputs.size()));
+    }
+    for (ITensorHandle* handle : args.inputs) CheckHandle(handle);
+    CheckHandle(args.outputs[0]);
+    const auto count = static_cast<std::size_t>(output_.shape.NumElements());
+    Compute(args, count);
+  }
+
+ protected:
+  virtual void Compute(const WorkloadArgs& args, std::size_t count) const = 0;
+
+ private:
+  void CheckHandle(ITensorHandle* handle) const {
+    if (handle == nullptr || handle->GetInfo() != output_) {
+      throw Exception(ErrorCode::kInvalidArgument,
+                      std::string(kId) + " layer '" + layer_name_ + "': a tensor is missing or is not " +
+                          ToString(output_.shape) + " f32");
+    }
+  }
+
+  std::string layer_name_;
+  std::size_t num_inputs_;
+  TensorInfo output_;
+  std::shared_ptr<TestMemoryManager> memory_;
+};
+
+class ReluWorkload final : public ElementwiseWorkload {
+ public:
+  using ElementwiseWorkload::ElementwiseWorkload;
+
+ private:
+  void Compute(const WorkloadArgs& args, std::size_t count) const override {
+    MappedTensor in(args.inputs[0]);
+    MappedTensor out(args.outputs[0]);
+    for (std::size_t i = 0; i < count; ++i) out.data()[i] = std::max(in.data()[i], 0.0f);
+  }
+};
+
+class AddWorkload final : public ElementwiseWorkload {
+ public:
+  using ElementwiseWorkload::ElementwiseWorkload;
+
+ private:
+  void Compute(const WorkloadArgs& args, std::size_t count) const override {
+    MappedTensor a(args.inputs[0]);
+    MappedTensor b(args.inputs[1]);
+    MappedTensor out(args.outputs[0]);
+    for (std::size_t i = 0; i < count; ++i) out.data()[i] = a.data()[i] + b.data()[i];
+  }
+};
+
+class TestWorkloadFactory final : public IWorkloadFactory {
+ public:
+  explicit TestWorkloadFactory(std::shared_ptr<TestMemoryManager> memory)
+      : memory_(std::move(memory)) {}
+
+  std::unique_ptr<IWorkload> CreateWorkload(const ILayerView& layer) override {
+    std::string reason;
+    if (!CheckLayer(layer, &reason)) throw Exception(ErrorCode::kUnsupported, reason);
+    const TensorInfo& output = layer.GetOutputInfo(0);
+    if (layer.GetType() == LayerType::kActivation) {
+      return std::make_unique<ReluWorkload>(layer.GetName(), 1, output, memory_);
+    }
+    return std::make_unique<AddWorkload>(layer.GetName(), 2, output, memory_);
+  }
+
+ private:
+  std::shared_ptr<TestMemoryManager> memory_;
+};
+
+// ---- Backend context -------------------------------------------------------------------------
+
+// Traces every notification and checks that each network goes through
+// BeforeLoad -> AfterLoad -> BeforeUnload -> AfterUnload; a call out of order returns false.
+// Backend option "RejectLoadOf" = "<network id>" makes BeforeLoadNetwork refuse that network.
+class TestBackendContext final : public IBackendContext {
+ public:
+  explicit TestBackendContext(const BackendOptions& options) {
+    if (auto it = options.find("RejectLoadOf"); it != options.end()) reject_load_of_ = it->second;
+  }
+  ~TestBackendContext() override { Trace(std::string("context ") + kId + " destroyed"); }
+
+  bool BeforeLoadNetwork(NetworkId network) override {
+    Note("BeforeLoadNetwork", network);
+    if (Decimal(network) == reject_load_of_) return false;
+    return Advance(network, State::kNone, State::kLoading);
+  }
+  bool AfterLoadNetwork(NetworkId network) override {
+    Note("AfterLoadNetwork", network);
+    return Advance(network, State::kLoading, State::kLoaded);
+  }
+  bool BeforeUnloadNetwork(NetworkId network) override {
+    Note("BeforeUnloadNetwork", network);
+    return Advance(network, State::kLoaded, State::kUnloading);
+  }
+  bool AfterUnloadNetwork(NetworkId network) override {
+    Note("AfterUnloadNetwork", network);
+    return Advance(network, State::kUnloading, State::kNone);
+  }
+
+ private:
+  enum class State { kNone, kLoading, kLoaded, kUnloading };
+
+  static void Note(const char* call, NetworkId network) {
+    Trace(std::string("context ") + kId + " " + call + " " + Decimal(network));
+  }
+  bool Advance(NetworkId network, State from, State to) {
+    auto it = states_.find(network);
+    const State current = it == states_.end() ? State::kNone : it->second;
+    if (current != from) return false;
+    if (to == State::kNone) {
+      states_.erase(network);
+    } else {
+      states_[network] = to;
+    }
+    return true;
+  }
+
+  std::string reject_load_of_;
+  std::map<NetworkId, State> states_;
+};
+
+// ---- The backend -----------------------------------------------------------------------------
+
+class TestBackend final : public IBackend {
+ public:
+  TestBackend() {
+#if defined(TEST_BACKEND_THROWS)
+    throw std::runtime_error(std::string(kId) +
+                             " constructor failed: deliberate test failure 0xBADC0DE");
+#endif
+    Trace(std::string("created ") + kId);
+  }
+  ~TestBackend() override { Trace(std::string("destroyed ") + kId); }
+
+  BackendId GetId() const override { return kId; }
+
+  bool IsAvailable(std::string* reason) const override {
+    if (reason) reason->clear();
+    return true;
+  }
+
+  std::vector<DeviceInfo> GetDevices() const override {
+    return {DeviceInfo{std::string("Test host CPU (") + kId + ")", DeviceKind::kCpu, true, ""}};
+  }
+
+  BackendCapabilities GetCapabilities() const override {
+    BackendCapabilities capabilities;
+    capabilities.device_kind = DeviceKind::kCpu;
+    capabilities.data_types = {DataType::kFloat32};
+    capabilities.layer_types = {LayerType::kActivation, LayerType::kElementwiseBinary};
+    capabilities.values = {{"ProtectedContentAllocation", false}, {"TestCapability", true}};
+    return capabilities;
+  }
+
+  std::shared_ptr<ILayerSupport> GetLayerSupport() const override {
+    return std::shared_ptr<ILayerSupport>(new TestLayerSupport());
+  }
+
+  // Runs of supported layers are kept untouched; each unsupported layer is handed back as
+  // failed so the optimizer can place it elsewhere. Nothing is substituted.
+  OptimizationViews OptimizeSubgraph(const SubgraphView& subgraph) const override {
+    OptimizationViews views;
+    SubgraphView run;
+    for (const ILayerView* layer : subgraph.layers) {
+      std::string reason;
+      if (layer != nullptr && CheckLayer(*layer, &reason)) {
+        run.layers.push_back(layer);
+        continue;
+      }
+      if (!run.layers.empty()) views.untouched.push_back(std::move(run));
+      run = SubgraphView{};
+      views.failed.push_back(SubgraphView{{layer}});
+    }
+    if (!run.layers.empty()) views.untouched.push_back(std::move(run));
+    return views;
+  }
+
+  std::shared_ptr<IMemoryManager> CreateMemoryManager() const override {
+    return std::shared_ptr<IMemoryManager>(new TestMemoryManager());
+  }
+
+  std::unique_ptr<IWorkloadFactory> CreateWorkloadFactory(
+      const std::shared_ptr<IMemoryManager>& memory_manager) const override {
+    // Another backend's manager (or none) is allowed; then nothing needs acquiring.
+    return std::make_unique<TestWorkloadFactory>(
+        std::dynamic_pointer_cast<TestMemoryManager>(memory_manager));
+  }
+
+  std::unique_ptr<IBackendContext> CreateBackendContext(const BackendOptions& options) const override {
+    return std::make_unique<TestBackendContext>(options);
+  }
+
+  void RegisterTensorHandleFactories(ITensorHandleFactoryRegistry& registry) const override {
+    registry.RegisterFactory(std::make_unique<HostTensorHandleFactory>(allocator_));
+    registry.RegisterMemoryManager(CreateMemoryManager());
+  }
+
+  std::vector<FactoryId> GetHandleFactoryPreferences() const override { return {HostFactoryId()}; }
+
+  bool UseCustomMemoryAllocator(std::shared_ptr<ICustomAllocator> allocator,
+                                std::string* reason) override {
+    if (!allocator) {
+      if (reason) *reason = std::string(kId) + " cannot use a null allocator";
+      return false;
+    }
+    if (allocator->GetMemorySourceType() != MemorySource::kHost) {
+      if (reason) {
+        *reason = std::string(kId) + " can only allocate host memory, not memory source " +
+                  Decimal(static_cast<std::uint32_t>(allocator->GetMemorySourceType()));
+      }
+      return false;
+    }
+    allocator_ = std::move(allocator);
+    if (reason) reason->clear();
+    return true;
+  }
+
+ private:
+  // The one piece of state spec 001 asks a backend to keep: the allocator it was told to use.
+  std::shared_ptr<ICustomAllocator> allocator_;
+};
+
+}  // namespace test_backend
+
+#if defined(TEST_USE_PLUGIN_MACRO)
+
+// A conforming plugin: the SDK's macro emits all four entry points.
+BACKPLANE_BACKEND_PLUGIN(TEST_BACKEND_ID, "Test", "1.0.0", test_backend::TestBackend)
+
+#else
+
+// A deliberately non-conforming plugin: the exports are written by hand so each variant breaks
+// exactly one rule. Everything not broken on purpose is what the macro would emit.
+namespace test_backend {
+
+#if !defined(TEST_API_MAJOR_DELTA)
+#define TEST_API_MAJOR_DELTA 0
+#endif
+#if !defined(TEST_API_MINOR_DELTA)
+#define TEST_API_MINOR_DELTA 0
+#endif
+#if !defined(TEST_IDENTITY_API_MINOR_DELTA)
+#define TEST_IDENTITY_API_MINOR_DELTA 0
+#endif
+
+constexpr std::uint32_t kApiMajor = kBackendApiVersion.major + (TEST_API_MAJOR_DELTA);
+constexpr std::uint32_t kApiMinor = kBackendApiVersion.minor + (TEST_API_MINOR_DELTA);
+
+#if defined(TEST_ID_EMPTY)
+constexpr const char* kReportedId = "";
+#elif defined(TEST_ID_NULL)
+constexpr const char* kReportedId = nullptr;
+#elif defined(TEST_ID_ILL_FORMED)
+constexpr const char* kReportedId = "Test-Bad";
+#else
+constexpr const char* kReportedId = kId;
+#endif
+
+#if defined(TEST_ID_ILL_FORMED)
+constexpr const char* kIdentityId = "Test-Bad";
+#elif defined(TEST_IDENTITY_ID_DIFFERS)
+constexpr const char* kIdentityId = "TestOtherId";
+#else
+constexpr const char* kIdentityId = kId;
+#endif
+
+#if defined(TEST_IDENTITY_FOREIGN_MAGIC)
+constexpr std::uint32_t kIdentityMagic = 0x464F5245u;  // "EROF": some other SDK's marker
+constexpr const char* kIdentitySdkName = "OtherSDK";
+#elif defined(TEST_IDENTITY_FOREIGN_SDK_NAME)
+constexpr std::uint32_t kIdentityMagic = BACKPLANE_PLUGIN_MAGIC;
+constexpr const char* kIdentitySdkName = "OtherSDK";
+#else
+constexpr std::uint32_t kIdentityMagic = BACKPLANE_PLUGIN_MAGIC;
+constexpr const char* kIdentitySdkName = kSdkName;
+#endif
+
+#if defined(TEST_IDENTITY_TRUNCATED)
+// Room for magic and struct_size only: an older or foreign layout.
+constexpr std::uint32_t kIdentityStructSize = 2 * sizeof(std::uint32_t);
+#else
+constexpr std::uint32_t kIdentityStructSize = sizeof(BackplanePluginIdentity);
+#endif
+
+#if defined(TEST_IDENTITY_WRONG_PLATFORM)
+constexpr const char* kIdentityPlatform = "plan9-mips";
+#else
+constexpr const char* kIdentityPlatform = BACKPLANE_PLATFORM_TAG;
+#endif
+
+#if defined(TEST_IDENTITY_WRONG_ABI)
+constexpr const char* kIdentityAbi = "test-abi-0";
+#else
+constexpr const char* kIdentityAbi = BACKPLANE_ABI_TAG;
+#endif
+
+IBackend* CreateBackend() {
+#if defined(TEST_FACTORY_RETURNS_NULL)
+  return nullptr;
+#else
+  return new TestBackend();
+#endif
+}
+
+}  // namespace test_backend
+
+#if defined(TEST_MANGLED_ENTRY_POINTS)
+#define TEST_ENTRY_LINKAGE
+#else
+#define TEST_ENTRY_LINKAGE extern "C"
+#endif
+
+#if !defined(TEST_OMIT_IDENTITY)
+extern "C" {
+BACKPLANE_PLUGIN_EXPORT extern const BackplanePluginIdentity BackplanePluginIdentityV1;
+const BackplanePluginIdentity BackplanePluginIdentityV1 = {
+    test_backend::kIdentityMagic,
+    test_backend::kIdentityStructSize,
+    test_backend::kIdentitySdkName,
+    test_backend::kApiMajor,
+    test_backend::kApiMinor + (TEST_IDENTITY_API_MINOR_DELTA),
+    test_backend::kIdentityPlatform,
+    test_backend::kIdentityAbi,
+    test_backend::kIdentityId,
+    test_backend::kVendor,
+    test_backend::kPluginVersion,
+    &::backplane::plugin_detail::LastFactoryError,
+};
+}
+#endif
+
+#if !defined(TEST_OMIT_GET_BACKEND_ID)
+TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT const char* GetBackendId() {
+  return test_backend::kReportedId;
+}
+#endif
+
+#if !defined(TEST_OMIT_GET_VERSION)
+TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT void GetVersion(std::uint32_t* major,
+                                                           std::uint32_t* minor) {
+  if (major) *major = test_backend::kApiMajor;
+  if (minor) *minor = test_backend::kApiMinor;
+}
+#endif
+
+#if !defined(TEST_OMIT_BACKEND_FACTORY)
+TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT void* BackendFactory() {
+  return ::backplane::plugin_detail::GuardedFactory(&test_backend::CreateBackend);
+}
+#endif
+
+#endif  // TEST_USE_PLUGIN_MACRO

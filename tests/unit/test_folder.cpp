@@ -1,0 +1,155 @@
+#include "test_folder.hpp"
+
+#include <backplane/plugin.hpp>
+#include <backplane/version.hpp>
+
+#include <openssl/evp.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+namespace backplane::unit {
+
+namespace {
+
+#if defined(_WIN32)
+constexpr const char* kLibrarySuffix = ".dll";
+#elif defined(__APPLE__)
+constexpr const char* kLibrarySuffix = ".dylib";
+#else
+constexpr const char* kLibrarySuffix = ".so";
+#endif
+
+// Unique across the tests of one process and across processes running at once (ctest -j).
+std::string UniqueFolderName() {
+  static std::atomic<unsigned> counter{0};
+  std::random_device device;
+  std::mt19937_64 generator(device() ^ static_cast<std::uint64_t>(
+                                           std::chrono::steady_clock::now().time_since_epoch().count()));
+  char name[64];
+  std::snprintf(name, sizeof name, "backplane-unit-%016llx-%u",
+                static_cast<unsigned long long>(generator()), counter++);
+  return name;
+}
+
+void WriteText(const fs::path& file, const std::string& contents) {
+  std::ofstream stream(file, std::ios::binary | std::ios::trunc);
+  stream << contents;
+  stream.close();
+  if (!stream) throw std::runtime_error("cannot write " + file.string());
+}
+
+}  // namespace
+
+std::string LibraryFileName(const std::string& vendor, const std::string& name) {
+  return vendor + "_" + name + "_backend" + kLibrarySuffix;
+}
+
+std::string ManifestFileName(const std::string& vendor, const std::string& name) {
+  return vendor + "_" + name + "_backend.json";
+}
+
+nlohmann::json DefaultManifest(const TestPlugin& plugin, const std::string& library_file) {
+  return {
+      {"manifest_version", "1.0"},
+      {"id", plugin.id},
+      {"vendor", kTestPluginVendor},
+      {"version", kTestPluginVersion},
+      {"api_version", ToString(kBackendApiVersion)},
+      {"library", library_file},
+      {"platform", BACKPLANE_PLATFORM_TAG},
+      {"abi", BACKPLANE_ABI_TAG},
+      {"description", std::string("test plugin variant ") + plugin.variant},
+      {"capabilities",
+       {
+           {"device_kind", "cpu"},
+           {"data_types", {"f32"}},
+           {"layer_types", {"Activation", "ElementwiseBinary"}},
+           {"values", {{"ProtectedContentAllocation", false}, {"TestCapability", true}}},
+       }},
+  };
+}
+
+TestFolder::TestFolder() : path_(fs::temp_directory_path() / UniqueFolderName()) {
+  fs::create_directories(path_);
+  // Canonical form (the system's temporary folder may itself be reached through a symlink),
+  // so paths the runtime reports compare equal to ours.
+  path_ = fs::canonical(path_);
+}
+
+TestFolder::~TestFolder() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+fs::path TestFolder::MakeFolder(const fs::path& relative) const {
+  const fs::path folder = path_ / relative;
+  fs::create_directories(folder);
+  return folder;
+}
+
+fs::path TestFolder::AddLibrary(const TestPlugin& plugin, const fs::path& relative) const {
+  const fs::path target = path_ / relative;
+  fs::create_directories(target.parent_path());
+  fs::copy_file(plugin.path, target, fs::copy_options::overwrite_existing);
+  return target;
+}
+
+fs::path TestFolder::WriteManifest(const fs::path& relative, const nlohmann::json& manifest) const {
+  const fs::path target = path_ / relative;
+  fs::create_directories(target.parent_path());
+  WriteText(target, manifest.dump(2));
+  return target;
+}
+
+fs::path TestFolder::AddPluginWithManifest(const TestPlugin& plugin, const std::string& vendor,
+                                           const std::string& name,
+                                           const std::function<void(nlohmann::json&)>& edit) const {
+  const std::string library = LibraryFileName(vendor, name);
+  AddLibrary(plugin, library);
+  nlohmann::json manifest = DefaultManifest(plugin, library);
+  if (edit) edit(manifest);
+  return WriteManifest(ManifestFileName(vendor, name), manifest);
+}
+
+fs::path TestFolder::WriteFile(const fs::path& relative, const std::string& contents) const {
+  const fs::path target = path_ / relative;
+  fs::create_directories(target.parent_path());
+  WriteText(target, contents);
+  return target;
+}
+
+fs::path TestFolder::Symlink(const fs::path& relative, const fs::path& target) const {
+  const fs::path link = path_ / relative;
+  fs::create_directories(link.parent_path());
+  fs::create_symlink(target, link);
+  return link;
+}
+
+std::string Sha256OfFile(const fs::path& file) {
+  std::ifstream stream(file, std::ios::binary);
+  if (!stream) throw std::runtime_error("cannot read " + file.string());
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)),
+                                std::istreambuf_iterator<char>());
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("SHA-256 failed for " + file.string());
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text;
+  for (unsigned int i = 0; i < length; ++i) {
+    text += kHex[digest[i] >> 4];
+    text += kHex[digest[i] & 0xF];
+  }
+  return text;
+}
+
+}  // namespace backplane::unit

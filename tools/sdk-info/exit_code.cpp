@@ -1,0 +1,16 @@
+#include "exit_code.hpp"
+
+namespace backplane::sdk_info {
+
+const char* ToString(ExitCode code) {
+  switch (code) {
+    case ExitCode::kOk: return "ok";
+    case ExitCode::kCandidatesRejected: return "candidates_rejected";
+    case ExitCode::kNoBackends: return "no_backends";
+    case ExitCode::kUsage: return "usage_error";
+    case ExitCode::kInternalError: return "internal_error";
+  }
+  return "unknown";
+}
+
+}  // namespace backplane::sdk_info

@@ -1,0 +1,206 @@
+#include "text_report.hpp"
+
+#include "text_style.hpp"
+
+#include <backplane/plugin.hpp>
+#include <backplane/version.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace backplane::sdk_info {
+
+namespace {
+
+constexpr std::size_t kLineWidth = 100;
+constexpr std::string_view kFieldIndent = "    ";
+constexpr std::size_t kLabelWidth = 14;
+
+// Continuation lines of a multi-line value line up under its first line.
+std::string IndentContinuation(std::string_view text) {
+  const std::string indent = std::string(kFieldIndent) + std::string(kLabelWidth, ' ');
+  std::string out;
+  for (char c : text) {
+    out.push_back(c);
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+void Field(std::ostream& out, std::string_view label, std::string_view value) {
+  std::string padded(label);
+  if (padded.size() < kLabelWidth) padded.resize(kLabelWidth, ' ');
+  out << kFieldIndent << padded << IndentContinuation(value) << '\n';
+}
+
+// "a, b, c" wrapped at kLineWidth, continuation lines aligned with the first item.
+std::string JoinWrapped(const std::vector<std::string>& items) {
+  if (items.empty()) return "(none)";
+  const std::size_t start = kFieldIndent.size() + kLabelWidth;
+  std::string out;
+  std::size_t column = start;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const bool last = i + 1 == items.size();
+    const std::string piece = items[i] + (last ? "" : ",");
+    if (i > 0) {
+      if (column + 1 + piece.size() > kLineWidth) {
+        out += '\n';
+        column = start;
+      } else {
+        out += ' ';
+        ++column;
+      }
+    }
+    out += piece;
+    column += piece.size();
+  }
+  return out;
+}
+
+std::string OrUnknown(const std::string& text) { return text.empty() ? "(unknown)" : text; }
+
+void WriteHeader(std::ostream& out, const TextStyle& style) {
+  out << style.Heading("Backplane SDK " + ToString(kSdkVersion)) << ", Backend API "
+      << ToString(kBackendApiVersion) << " (" << BACKPLANE_PLATFORM_TAG << ", "
+      << BACKPLANE_ABI_TAG << ")\n";
+}
+
+void WriteSearchPaths(std::ostream& out, const DiscoveryReport& report, const TextStyle& style) {
+  out << '\n' << style.Heading("Search paths") << ":\n";
+  if (!report.dynamic_loading_enabled) {
+    out << "  (none: dynamic loading is disabled, only static backends are used)\n";
+    return;
+  }
+  if (report.search_paths.empty()) {
+    out << "  (none: no folder was given and the default folder is unknown)\n";
+    return;
+  }
+  std::size_t number = 0;
+  for (const SearchPath& path : report.search_paths) {
+    out << "  " << ++number << ". " << path.path << "  (" << path.source << ")  ";
+    if (path.valid) {
+      out << style.Good("ok") << '\n';
+    } else {
+      out << style.Notice("skipped: " + (path.reason.empty() ? "invalid" : path.reason)) << '\n';
+    }
+  }
+}
+
+void WriteWarnings(std::ostream& out, const std::vector<std::string>& warnings,
+                   const TextStyle& style) {
+  for (const std::string& warning : warnings) Field(out, "warning", style.Notice(warning));
+}
+
+void WriteBackend(std::ostream& out, const BackendInfo& backend, const DiscoveryRecord* record,
+                  const TextReportOptions& options, const TextStyle& style) {
+  out << "  " << style.Name(backend.id.Get()) << ' ' << backend.version;
+  if (!backend.vendor.empty()) out << " by " << backend.vendor;
+  out << ", Backend API " << ToString(backend.api_version) << ": "
+      << (backend.available ? style.Good("available")
+                            : style.Bad("unavailable: " + OrUnknown(backend.unavailable_reason)))
+      << '\n';
+  Field(out, "found by", ToString(backend.found_by));
+  if (backend.found_by != FoundBy::kStatic) {
+    Field(out, "library", OrUnknown(backend.library_path));
+    Field(out, "manifest", backend.manifest_path.empty() ? "(none)" : backend.manifest_path);
+  }
+
+  const backend::BackendCapabilities& capabilities = backend.capabilities;
+  Field(out, "device kind", ToString(capabilities.device_kind));
+  std::vector<std::string> names;
+  for (DataType type : capabilities.data_types) names.emplace_back(ToString(type));
+  Field(out, "data types", JoinWrapped(names));
+  names.clear();
+  for (backend::LayerType type : capabilities.layer_types) names.emplace_back(ToString(type));
+  Field(out, "layer types", JoinWrapped(names));
+  names.clear();
+  for (const auto& [name, value] : capabilities.values) {
+    names.push_back(name + "=" + (value ? "true" : "false"));
+  }
+  Field(out, "values", JoinWrapped(names));
+
+  if (backend.devices.empty()) Field(out, "devices", "(none reported)");
+  for (const backend::DeviceInfo& device : backend.devices) {
+    std::string line = device.name.empty() ? std::string("(unnamed)") : device.name;
+    line += std::string("  [") + ToString(device.kind) + "]  ";
+    line += device.available ? style.Good("available")
+                             : style.Bad("unavailable: " + OrUnknown(device.reason));
+    Field(out, "device", line);
+  }
+
+  if (record == nullptr) return;
+  if (options.verbose) {
+    Field(out, "stage", ToString(record->stage));
+    Field(out, "code", ToString(record->code));
+    if (!record->message.empty()) Field(out, "message", record->message);
+    WriteWarnings(out, record->warnings, style);
+  } else if (!record->warnings.empty()) {
+    Field(out, "warnings", style.Notice(Plural(record->warnings.size(), "warning", "warnings") +
+                                        " (--verbose shows them)"));
+  }
+}
+
+void WriteCandidate(std::ostream& out, const DiscoveryRecord& record, const TextStyle& style) {
+  const std::string& title =
+      record.manifest_path.empty() ? record.library_path : record.manifest_path;
+  out << "  " << style.Name(title.empty() ? std::string("(unnamed candidate)") : title) << '\n';
+  const std::string reason = std::string(ToString(record.code)) +
+                             (record.message.empty() ? "" : ": " + record.message);
+  Field(out, "verdict", record.verdict == Verdict::kRejected ? style.Bad(ToString(record.verdict))
+                                                             : style.Notice(ToString(record.verdict)));
+  Field(out, "reason", reason);
+  Field(out, "stage", ToString(record.stage));
+  Field(out, "found by", ToString(record.found_by));
+  if (!record.manifest_path.empty()) Field(out, "library", OrUnknown(record.library_path));
+  if (!record.backend_id.empty()) Field(out, "backend id", record.backend_id);
+  WriteWarnings(out, record.warnings, style);
+}
+
+void WriteCandidates(std::ostream& out, std::string_view heading, const Inventory& inventory,
+                     const std::vector<std::size_t>& indices, const TextStyle& style) {
+  out << '\n' << style.Heading(heading) << " (" << indices.size() << "):\n";
+  if (indices.empty()) out << "  (none)\n";
+  for (std::size_t index : indices) WriteCandidate(out, inventory.report.records[index], style);
+}
+
+void WriteSummary(std::ostream& out, const Inventory& inventory, const TextStyle& style) {
+  const std::size_t rejected = inventory.rejected.size();
+  const std::size_t duplicates = inventory.CountVerdict(Verdict::kDuplicate);
+  out << '\n' << style.Heading("Summary") << ": ";
+  if (inventory.backends.empty()) {
+    out << style.Bad("no backend registered");
+  } else {
+    out << style.Good(Plural(inventory.backends.size(), "backend", "backends") + " registered");
+  }
+  out << ", " << (rejected == 0 ? Plural(rejected, "candidate", "candidates")
+                                : style.Bad(Plural(rejected, "candidate", "candidates")))
+      << " rejected, " << Plural(duplicates, "duplicate", "duplicates") << " skipped.\n";
+  if (inventory.backends.empty()) {
+    out << "Give a folder with --path DIR or in " << kBackendPathsEnvVar
+        << "; --verbose shows every step.\n";
+  }
+}
+
+}  // namespace
+
+void WriteTextReport(std::ostream& out, const Inventory& inventory,
+                     const TextReportOptions& options) {
+  const TextStyle style(options.colour);
+  WriteHeader(out, style);
+  WriteSearchPaths(out, inventory.report, style);
+
+  out << '\n' << style.Heading("Backends") << " (" << inventory.backends.size() << "):\n";
+  if (inventory.backends.empty()) out << "  (none)\n";
+  for (std::size_t i = 0; i < inventory.backends.size(); ++i) {
+    const std::optional<std::size_t> index = inventory.backend_record[i];
+    WriteBackend(out, inventory.backends[i], index ? &inventory.report.records[*index] : nullptr,
+                 options, style);
+  }
+
+  WriteCandidates(out, "Rejected candidates", inventory, inventory.rejected, style);
+  WriteCandidates(out, "Other candidates", inventory, inventory.other, style);
+  WriteSummary(out, inventory, style);
+}
+
+}  // namespace backplane::sdk_info
