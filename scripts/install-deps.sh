@@ -14,6 +14,8 @@ packages=(
   nlohmann-json3-dev
   doctest-dev
   libssl-dev
+  libonnx-dev          # the ONNX importer (runtime/onnx): libonnx's protobuf classes
+  libprotobuf-dev
   python3
   python3-jsonschema   # the manifest schema test (manifests/check_manifest.py)
 )

@@ -2,6 +2,7 @@
 
 #include "reference_layer_support.hpp"
 #include "reference_workload_factory.hpp"
+#include "ops/reference_ops.hpp"
 
 #include <thread>
 
@@ -26,7 +27,8 @@ std::vector<backend::DeviceInfo> ReferenceBackend::GetDevices() const {
 backend::BackendCapabilities ReferenceBackend::GetCapabilities() const {
   backend::BackendCapabilities capabilities;
   capabilities.device_kind = backend::DeviceKind::kCpu;
-  capabilities.data_types = {DataType::kFloat32};
+  capabilities.data_types = {DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool};
+  capabilities.layer_types = SupportedLayerTypes();
   capabilities.values = {{"ProtectedContentAllocation", false}};
   return capabilities;
 }

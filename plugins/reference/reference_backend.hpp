@@ -1,7 +1,6 @@
 // CpuRef: the reference CPU backend, plain C++ with no third-party library. It is the
-// baseline every other backend is compared against. This release registers, reports its
-// identity, capabilities and device, and answers layer-support queries; it provides no
-// kernels, so it accepts no layer.
+// baseline every other backend is compared against: every op of op set v1, written to be
+// obviously correct, with cache-friendly convolution and matrix products (ops/).
 #pragma once
 
 #include <backplane/backend/backend.hpp>

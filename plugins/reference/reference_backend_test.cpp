@@ -1,11 +1,16 @@
 // Unit tests of the CpuRef backend class, used directly (no plugin loading involved).
 #include "reference_backend.hpp"
 
+#include "ops/op_test_harness.hpp"
+#include "ops/reference_ops.hpp"
+
+#include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -13,30 +18,52 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace {
 
+using backplane::DataType;
+using backplane::TensorInfo;
 using backplane::backend::LayerType;
 
-// A layer with a type and a name and nothing else; enough for support queries.
+// A layer with a type, a name, a descriptor (possibly null) and tensor infos; no constants.
 class FakeLayer final : public backplane::backend::ILayerView {
  public:
-  FakeLayer(LayerType type, std::string name) : type_(type), name_(std::move(name)) {}
+  FakeLayer(LayerType type, std::string name, const backplane::backend::LayerDescriptor* descriptor = nullptr,
+            std::vector<TensorInfo> inputs = {}, std::vector<TensorInfo> outputs = {})
+      : type_(type), name_(std::move(name)), descriptor_(descriptor), inputs_(std::move(inputs)),
+        outputs_(std::move(outputs)) {}
   LayerType GetType() const override { return type_; }
   const std::string& GetName() const override { return name_; }
-  std::size_t GetNumInputs() const override { return 0; }
-  std::size_t GetNumOutputs() const override { return 0; }
-  const backplane::TensorInfo& GetInputInfo(std::size_t) const override { return info_; }
-  const backplane::TensorInfo& GetOutputInfo(std::size_t) const override { return info_; }
-  const backplane::backend::LayerDescriptor* GetDescriptor() const override { return nullptr; }
+  std::size_t GetNumInputs() const override { return inputs_.size(); }
+  std::size_t GetNumOutputs() const override { return outputs_.size(); }
+  const TensorInfo& GetInputInfo(std::size_t i) const override { return inputs_.at(i); }
+  const TensorInfo& GetOutputInfo(std::size_t i) const override { return outputs_.at(i); }
+  const backplane::backend::LayerDescriptor* GetDescriptor() const override { return descriptor_; }
+  const void* GetConstantInput(std::size_t) const override { return nullptr; }
 
  private:
   LayerType type_;
   std::string name_;
-  backplane::TensorInfo info_;
+  const backplane::backend::LayerDescriptor* descriptor_;
+  std::vector<TensorInfo> inputs_, outputs_;
 };
 
 const std::string kLabel = std::string("CpuRef ") + BACKPLANE_BACKEND_VERSION;
+
+// Softmax over [2,3] of `type`.
+FakeLayer SoftmaxLayer(const backplane::SoftmaxDescriptor& descriptor, DataType type, std::string name = "softmax") {
+  return FakeLayer(LayerType::kSoftmax, std::move(name), &descriptor, {{{2, 3}, type}}, {{{2, 3}, type}});
+}
+
+const std::vector<LayerType> kOpSet = {
+    LayerType::kConvolution2d, LayerType::kFullyConnected,     LayerType::kMatMul,
+    LayerType::kPooling2d,     LayerType::kActivation,         LayerType::kElementwiseBinary,
+    LayerType::kElementwiseUnary, LayerType::kSoftmax,         LayerType::kBatchNormalization,
+    LayerType::kLayerNormalization, LayerType::kReduce,        LayerType::kReshape,
+    LayerType::kFlatten,       LayerType::kTranspose,          LayerType::kConcat,
+    LayerType::kSplit,         LayerType::kSlice,              LayerType::kGather,
+    LayerType::kPad,           LayerType::kCast};
 
 }  // namespace
 
@@ -47,12 +74,12 @@ TEST_CASE("id is CpuRef and the label carries the plugin version") {
   CHECK(backplane::reference::ReferenceBackend::Label() == kLabel);
 }
 
-TEST_CASE("capabilities: cpu, f32, no layer types, no protected content") {
+TEST_CASE("capabilities: cpu, f32/i32/i64, the 20 layer types of the op table, no protected content") {
   const auto capabilities = backplane::reference::ReferenceBackend().GetCapabilities();
   CHECK(capabilities.device_kind == backplane::backend::DeviceKind::kCpu);
-  REQUIRE(capabilities.data_types.size() == 1);
-  CHECK(capabilities.data_types[0] == backplane::DataType::kFloat32);
-  CHECK(capabilities.layer_types.empty());
+  CHECK(capabilities.data_types == std::vector<DataType>{DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool});
+  CHECK(capabilities.layer_types == kOpSet);
+  CHECK(capabilities.layer_types == backplane::reference::SupportedLayerTypes());
   REQUIRE(capabilities.values.count("ProtectedContentAllocation") == 1);
   CHECK_FALSE(capabilities.values.at("ProtectedContentAllocation"));
   CHECK(capabilities.values.size() == 1);
@@ -76,6 +103,7 @@ TEST_CASE("capabilities equal the manifest's capabilities.json") {
   std::set<std::string> backend_layers;
   for (auto type : capabilities.layer_types) backend_layers.insert(backplane::backend::ToString(type));
   CHECK(manifest_layers == backend_layers);
+  CHECK(manifest_layers.size() == 20);
 
   CHECK(json.at("values").get<std::map<std::string, bool>>() == capabilities.values);
 }
@@ -90,34 +118,101 @@ TEST_CASE("one available CPU device named after the host") {
   CHECK(devices[0].name.back() == ')');
 }
 
-TEST_CASE("layer support refuses every layer type and names it in the reason") {
+TEST_CASE("layer support accepts supported layers described by real descriptors") {
   const auto support = backplane::reference::ReferenceBackend().GetLayerSupport();
   REQUIRE(support != nullptr);
-  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(LayerType::kCount); ++i) {
-    const auto type = static_cast<LayerType>(i);
+  std::string reason = "stale text";
+  const backplane::SoftmaxDescriptor softmax;
+  CHECK(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kFloat32), &reason));
+
+  backplane::ActivationDescriptor relu6;
+  relu6.function = backplane::ActivationFunction::kClip;
+  relu6.beta = 6.0f;
+  CHECK(support->IsLayerSupported(
+      FakeLayer(LayerType::kActivation, "relu6", &relu6, {{{1, 8}, DataType::kFloat32}}, {{{1, 8}, DataType::kFloat32}}),
+      &reason));
+
+  const backplane::GatherDescriptor gather;
+  CHECK(support->IsLayerSupported(FakeLayer(LayerType::kGather, "embedding", &gather,
+                                            {{{100, 16}, DataType::kFloat32}, {{2, 7}, DataType::kInt64}},
+                                            {{{2, 7, 16}, DataType::kFloat32}}),
+                                  &reason));
+
+  backplane::CastDescriptor cast;
+  cast.to = DataType::kInt64;
+  CHECK(support->IsLayerSupported(
+      FakeLayer(LayerType::kCast, "cast", &cast, {{{4}, DataType::kInt32}}, {{{4}, DataType::kInt64}}), &reason));
+}
+
+TEST_CASE("layer support refuses layer types without a kernel and names them in the reason") {
+  const auto support = backplane::reference::ReferenceBackend().GetLayerSupport();
+  for (const auto type : {LayerType::kInput, LayerType::kOutput, LayerType::kConstant, LayerType::kPreCompiled}) {
     const std::string type_name = backplane::backend::ToString(type);
     CAPTURE(type_name);
     std::string reason = "stale text";
     CHECK_FALSE(support->IsLayerSupported(FakeLayer(type, "layer"), &reason));
     CHECK(reason == kLabel + " provides no kernel for " + type_name);
   }
+  // Every other type has a kernel.
+  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(LayerType::kCount); ++i) {
+    const auto type = static_cast<LayerType>(i);
+    const bool in_op_set = std::find(kOpSet.begin(), kOpSet.end(), type) != kOpSet.end();
+    CAPTURE(backplane::backend::ToString(type));
+    CHECK((backplane::reference::FindOpKernel(type) != nullptr) == in_op_set);
+  }
+}
+
+TEST_CASE("layer support refuses an f16 Softmax and a layer without a descriptor, with the reason") {
+  const auto support = backplane::reference::ReferenceBackend().GetLayerSupport();
+  std::string reason;
+  const backplane::SoftmaxDescriptor softmax;
+  CHECK_FALSE(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kFloat16), &reason));
+  CHECK(reason == "input 0 is f16; CpuRef runs Softmax on f32 only");
+  CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kSoftmax, "bare"), &reason));
+  CHECK(reason == "Softmax layer 'bare' has no descriptor");
 }
 
 TEST_CASE("layer support accepts a null reason pointer") {
   const auto support = backplane::reference::ReferenceBackend().GetLayerSupport();
-  CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kSoftmax, "softmax"), nullptr));
+  const backplane::SoftmaxDescriptor softmax;
+  CHECK_FALSE(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kInt32), nullptr));
+  CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kPreCompiled, "fused"), nullptr));
+  CHECK(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kFloat32), nullptr));
 }
 
-TEST_CASE("workload factory throws kUnsupported naming the layer type and name") {
+TEST_CASE("workload factory creates a workload that runs") {
   const auto factory = backplane::reference::ReferenceBackend().CreateWorkloadFactory(nullptr);
   REQUIRE(factory != nullptr);
-  const FakeLayer conv(LayerType::kConvolution2d, "conv1");
+  const backplane::SoftmaxDescriptor softmax;
+  const auto workload = factory->CreateWorkload(SoftmaxLayer(softmax, DataType::kFloat32));
+  REQUIRE(workload != nullptr);
+
+  std::vector<float> x{0, 0, 0, 1, 1, 1}, y(6, -1.0f);
+  backplane::backend::HostTensorHandle in_handle({{2, 3}, DataType::kFloat32}, x.data());
+  backplane::backend::HostTensorHandle out_handle({{2, 3}, DataType::kFloat32}, y.data());
+  const std::vector<backplane::backend::ITensorHandle*> in{&in_handle}, out{&out_handle};
+  workload->Execute({in, out, nullptr});
+  for (const float value : y) CHECK(value == doctest::Approx(1.0 / 3.0));
+}
+
+TEST_CASE("workload factory throws kUnsupported naming the layer and the reason") {
+  const auto factory = backplane::reference::ReferenceBackend().CreateWorkloadFactory(nullptr);
+  REQUIRE(factory != nullptr);
   try {
-    factory->CreateWorkload(conv);
+    factory->CreateWorkload(FakeLayer(LayerType::kPreCompiled, "fused1"));
     FAIL("CreateWorkload returned instead of throwing");
   } catch (const backplane::Exception& error) {
     CHECK(error.code() == backplane::ErrorCode::kUnsupported);
-    CHECK(std::string(error.what()) == kLabel + " provides no kernel for Convolution2d (layer 'conv1')");
+    CHECK(std::string(error.what()) == kLabel + " cannot run layer 'fused1': provides no kernel for PreCompiled");
+  }
+  const backplane::SoftmaxDescriptor softmax;
+  try {
+    factory->CreateWorkload(SoftmaxLayer(softmax, DataType::kFloat16, "half_softmax"));
+    FAIL("CreateWorkload returned instead of throwing");
+  } catch (const backplane::Exception& error) {
+    CHECK(error.code() == backplane::ErrorCode::kUnsupported);
+    CHECK(std::string(error.what()) ==
+          kLabel + " cannot run layer 'half_softmax': input 0 is f16; CpuRef runs Softmax on f32 only");
   }
 }
 
@@ -128,6 +223,8 @@ TEST_CASE("instances are independent: objects they return outlive them") {
     support = backend.GetLayerSupport();
   }
   std::string reason;
-  CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kActivation, "relu"), &reason));
-  CHECK(reason == kLabel + " provides no kernel for Activation");
+  CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kPreCompiled, "fused"), &reason));
+  CHECK(reason == kLabel + " provides no kernel for PreCompiled");
+  const backplane::SoftmaxDescriptor softmax;
+  CHECK(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kFloat32), &reason));
 }

@@ -1,5 +1,5 @@
-// Which layers CpuRef can run. This release has no kernels, so every answer is "no", with a
-// reason naming the layer type.
+// Which layers CpuRef can run: the op table's answer (ops/reference_ops.hpp), with a reason
+// naming what is unsupported.
 #pragma once
 
 #include <backplane/backend/layer_support.hpp>
@@ -14,7 +14,8 @@ class ReferenceLayerSupport final : public backend::ILayerSupport {
   // `backend_label` ("CpuRef 0.1.0") starts every reason.
   explicit ReferenceLayerSupport(std::string backend_label);
 
-  // Always false; `reason` receives "<label> provides no kernel for <LayerType>".
+  // True when the op table has the layer's type and its check accepts the layer; otherwise
+  // false with the op's reason, or "<label> provides no kernel for <LayerType>".
   bool IsLayerSupported(const backend::ILayerView& layer, std::string* reason) const override;
 
  private:

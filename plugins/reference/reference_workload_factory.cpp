@@ -1,5 +1,7 @@
 #include "reference_workload_factory.hpp"
 
+#include "ops/reference_ops.hpp"
+
 #include <backplane/exception.hpp>
 
 #include <utility>
@@ -11,9 +13,15 @@ ReferenceWorkloadFactory::ReferenceWorkloadFactory(std::string backend_label)
 
 std::unique_ptr<backend::IWorkload> ReferenceWorkloadFactory::CreateWorkload(
     const backend::ILayerView& layer) {
-  throw Exception(ErrorCode::kUnsupported, backend_label_ + " provides no kernel for " +
-                                               backend::ToString(layer.GetType()) + " (layer '" +
-                                               layer.GetName() + "')");
+  const OpKernel* op = FindOpKernel(layer.GetType());
+  std::string reason;
+  if (!op) {
+    reason = "provides no kernel for " + std::string(backend::ToString(layer.GetType()));
+  } else if (IsSupported(*op, layer, reason)) {
+    return op->create(layer);
+  }
+  throw Exception(ErrorCode::kUnsupported,
+                  backend_label_ + " cannot run layer '" + layer.GetName() + "': " + reason);
 }
 
 }  // namespace backplane::reference

@@ -2,6 +2,8 @@
 
 #include "discovery/discovery.hpp"
 #include "discovery/search_paths.hpp"
+#include "execution/compiled_network.hpp"
+#include "graph/optimizer.hpp"
 #include "loading/backend_registry.hpp"
 #include "log.hpp"
 #include "platform/environment.hpp"
@@ -9,6 +11,7 @@
 #include <boost/dll/runtime_symbol_info.hpp>
 
 #include <filesystem>
+#include <mutex>
 
 #ifndef BACKPLANE_DYNAMIC_BACKEND_PATHS
 #define BACKPLANE_DYNAMIC_BACKEND_PATHS ""
@@ -24,8 +27,22 @@ namespace fs = std::filesystem;
 struct Runtime::Impl {
   DiscoveryReport report;
   std::shared_ptr<ILogSink> log;
-  // Declared last so it is destroyed first: contexts and libraries go before the sink.
+  // Declared after the log so it is destroyed before it: contexts and libraries go first.
   loading::BackendRegistry registry;
+  // Loaded networks; unloaded (and their contexts notified) before the registry goes.
+  mutable std::mutex networks_mutex;
+  std::map<NetworkId, std::shared_ptr<execution::CompiledNetwork>> networks;
+  NetworkId next_network_id = 1;
+  std::shared_ptr<std::mutex> context_mutex = std::make_shared<std::mutex>();
+
+  std::shared_ptr<execution::CompiledNetwork> FindNetwork(NetworkId id) const {
+    std::lock_guard<std::mutex> lock(networks_mutex);
+    const auto it = networks.find(id);
+    if (it == networks.end()) {
+      throw Exception(ErrorCode::kNotFound, "no network " + std::to_string(id) + " is loaded in this runtime");
+    }
+    return it->second;
+  }
 };
 
 namespace {
@@ -83,7 +100,14 @@ NoBackendsError::NoBackendsError(const std::string& message, DiscoveryReport rep
 NoBackendsError::~NoBackendsError() = default;
 
 Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+  std::map<NetworkId, std::shared_ptr<execution::CompiledNetwork>> networks;
+  {
+    std::lock_guard<std::mutex> lock(impl_->networks_mutex);
+    networks.swap(impl_->networks);
+  }
+  for (auto& [id, network] : networks) network->Unload();
+}
 
 std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
   auto impl = std::make_unique<Impl>();
@@ -144,6 +168,101 @@ std::unique_ptr<backend::IBackend> Runtime::CreateBackend(const BackendId& id) c
 backend::IBackendContext* Runtime::GetBackendContext(const BackendId& id) const {
   const auto* backend = impl_->registry.Find(id);
   return backend ? backend->context.get() : nullptr;
+}
+
+OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions& options) const {
+  std::vector<BackendId> ids = options.backends;
+  if (ids.empty()) {
+    for (const auto& backend : impl_->registry.All()) {
+      if (backend.info.available) ids.push_back(backend.info.id);
+    }
+  }
+  std::vector<graph::PlacementBackend> backends;
+  auto describe = [&](const BackendId& id) {
+    for (const auto& backend : backends) {
+      if (backend.id == id) return;
+    }
+    if (!impl_->registry.Find(id)) {
+      std::string known;
+      for (const auto& entry : impl_->registry.All()) known += (known.empty() ? "" : ", ") + entry.info.id.Get();
+      throw Exception(ErrorCode::kNotFound, "backend " + id.Get() + " is not registered (registered: " +
+                                                (known.empty() ? "none" : known) + ")");
+    }
+    backends.push_back(graph::DescribeBackend(id, CreateBackend(id)));
+  };
+  for (const auto& id : ids) describe(id);
+  // Pinned backends take part even when not preferred.
+  for (const auto& [layer, id] : options.pins) describe(id);
+  for (const auto& layer : network.GetImpl().graph.Layers()) {
+    if (!layer.pin.IsEmpty()) describe(layer.pin);
+  }
+  // Pins were described after the preferences: keep preference order for the preferred ones.
+  std::vector<graph::PlacementBackend> ordered;
+  for (const auto& id : ids) {
+    for (auto& backend : backends) {
+      if (backend.id == id && backend.instance) ordered.push_back(std::move(backend));
+    }
+  }
+  for (auto& backend : backends) {
+    if (backend.instance) ordered.push_back(std::move(backend));
+  }
+  OptimizeOptions effective = options;
+  effective.backends = ids;
+  OptimizedNetwork result = graph::Optimize(network.GetImpl(), effective, ordered, *impl_->log);
+  for (const auto& backend : ordered) {
+    if (const auto* entry = impl_->registry.Find(backend.id); entry && entry->library) {
+      result.GetImpl()->libraries.push_back(entry->library);
+    }
+  }
+  return result;
+}
+
+NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
+  if (!network.GetImpl()) {
+    throw Exception(ErrorCode::kInvalidArgument,
+                    "LoadNetwork was given a moved-from OptimizedNetwork; each can be loaded once");
+  }
+  if (network.GetImpl()->outputs.empty()) {
+    throw Exception(ErrorCode::kInvalidArgument,
+                    "LoadNetwork was given an empty OptimizedNetwork; get one from Runtime::Optimize");
+  }
+  std::map<BackendId, execution::LoadBackend> backends;
+  for (const auto& backend : impl_->registry.All()) {
+    backends[backend.info.id] = {backend.factory, backend.context.get(), backend.library};
+  }
+  NetworkId id;
+  {
+    std::lock_guard<std::mutex> lock(impl_->networks_mutex);
+    id = impl_->next_network_id++;
+  }
+  auto compiled = execution::CompiledNetwork::Load(id, std::move(network), backends, impl_->context_mutex,
+                                                   *impl_->log);
+  std::lock_guard<std::mutex> lock(impl_->networks_mutex);
+  impl_->networks[id] = std::move(compiled);
+  return id;
+}
+
+void Runtime::UnloadNetwork(NetworkId id) {
+  std::shared_ptr<execution::CompiledNetwork> network;
+  {
+    std::lock_guard<std::mutex> lock(impl_->networks_mutex);
+    const auto it = impl_->networks.find(id);
+    if (it == impl_->networks.end()) {
+      throw Exception(ErrorCode::kNotFound, "no network " + std::to_string(id) + " is loaded in this runtime");
+    }
+    network = std::move(it->second);
+    impl_->networks.erase(it);
+  }
+  network->Unload();
+}
+
+NetworkSignature Runtime::GetNetworkSignature(NetworkId id) const {
+  return impl_->FindNetwork(id)->GetSignature();
+}
+
+std::unique_ptr<ExecutionContext> Runtime::CreateExecutionContext(NetworkId id,
+                                                                  const ExecutionOptions& options) const {
+  return execution::MakeExecutionContext(impl_->FindNetwork(id), options);
 }
 
 }  // namespace backplane

@@ -7,6 +7,11 @@
 //   TEST_BACKEND_ID=Token            the variant's name for logging and, unless overridden, its id
 //   TEST_USE_PLUGIN_MACRO            export through BACKPLANE_BACKEND_PLUGIN (valid plugins)
 //   TEST_BACKEND_THROWS              the backend's constructor throws std::runtime_error
+//   -- tensor handles and optimization (placement tests) --
+//   TEST_HANDLES_SHARE_HOST          prefers its own factory, then the runtime's host memory
+//                                    (kHostFactoryId): edges to host backends are direct
+//   TEST_HANDLES_NO_IMPORT_EXPORT    its factory neither imports nor exports: edges are copies
+//   TEST_FUSE_ADD_RELU               OptimizeSubgraph fuses Add + ReLU into a PreCompiled layer
 //   -- hand-written exports only --
 //   TEST_MANGLED_ENTRY_POINTS        the three functions without extern "C" (C++-mangled)
 //   TEST_OMIT_GET_BACKEND_ID / TEST_OMIT_GET_VERSION / TEST_OMIT_BACKEND_FACTORY /
@@ -31,6 +36,7 @@
 //   "context <id> <Call> <network>"              a backend-context notification
 //   "context <id> destroyed"
 //   "acquire <id>" / "release <id>"              the memory manager
+#include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 #include <backplane/plugin.hpp>
 
@@ -101,8 +107,40 @@ const LibraryTracer library_tracer;
 
 // ---- Layer support ---------------------------------------------------------------------------
 
-// Activation (run as ReLU) with one f32 input, and ElementwiseBinary (run as Add) with two f32
-// inputs of equal shape; one output of the first input's shape. Everything else is refused.
+// Names of the descriptor values this backend refuses, for its reasons.
+const char* BinaryOperationName(BinaryOperation operation) {
+  switch (operation) {
+    case BinaryOperation::kAdd: return "Add";
+    case BinaryOperation::kSub: return "Sub";
+    case BinaryOperation::kMul: return "Mul";
+    case BinaryOperation::kDiv: return "Div";
+    case BinaryOperation::kMax: return "Max";
+    case BinaryOperation::kMin: return "Min";
+    case BinaryOperation::kPow: return "Pow";
+  }
+  return "unknown";
+}
+
+const char* ActivationFunctionName(ActivationFunction function) {
+  switch (function) {
+    case ActivationFunction::kRelu: return "Relu";
+    case ActivationFunction::kClip: return "Clip";
+    case ActivationFunction::kSigmoid: return "Sigmoid";
+    case ActivationFunction::kTanh: return "Tanh";
+    case ActivationFunction::kGelu: return "Gelu";
+    case ActivationFunction::kGeluTanh: return "GeluTanh";
+    case ActivationFunction::kLeakyRelu: return "LeakyRelu";
+    case ActivationFunction::kHardSwish: return "HardSwish";
+    case ActivationFunction::kSilu: return "Silu";
+    case ActivationFunction::kHardSigmoid: return "HardSigmoid";
+  }
+  return "unknown";
+}
+
+// A partial backend: Activation with function Relu (one f32 input), and ElementwiseBinary with
+// operation Add (two f32 inputs of the same shape: no broadcasting); one output of the input's
+// shape. Everything else is refused with a reason naming what is not supported. The layer's
+// descriptor is required, as the runtime always gives one.
 bool CheckLayer(const ILayerView& layer, std::string* reason) {
   auto refuse = [&](const std::string& why) {
     if (reason) *reason = std::string(kId) + " cannot run layer '" + layer.GetName() + "': " + why;
@@ -115,24 +153,43 @@ bool CheckLayer(const ILayerView& layer, std::string* reason) {
     default:
       return refuse(std::string("layer type ") + ToString(layer.GetType()) + " is not supported");
   }
+  const LayerDescriptor* descriptor = layer.GetDescriptor();
+  if (descriptor == nullptr) return refuse("the layer has no descriptor");
+  if (layer.GetType() == LayerType::kActivation) {
+    const auto function = static_cast<const ActivationDescriptor&>(*descriptor).function;
+    if (function != ActivationFunction::kRelu) {
+      return refuse(std::string("activation function ") + ActivationFunctionName(function) +
+                    " is not supported (only Relu)");
+    }
+  } else {
+    const auto operation = static_cast<const ElementwiseBinaryDescriptor&>(*descriptor).operation;
+    if (operation != BinaryOperation::kAdd) {
+      return refuse(std::string("operation ") + BinaryOperationName(operation) +
+                    " is not supported (only Add)");
+    }
+  }
   if (layer.GetNumInputs() != expected_inputs || layer.GetNumOutputs() != 1) {
     return refuse("expected " + Decimal(expected_inputs) + " input(s) and 1 output, got " +
                   Decimal(layer.GetNumInputs()) + " and " +
                   Decimal(layer.GetNumOutputs()));
   }
-  const TensorInfo& output = layer.GetOutputInfo(0);
   for (std::size_t i = 0; i < expected_inputs; ++i) {
     const TensorInfo& input = layer.GetInputInfo(i);
     if (input.type != DataType::kFloat32) {
       return refuse(std::string("data type ") + ToString(input.type) + " is not supported (only f32)");
     }
-    if (input.shape != output.shape) {
-      return refuse("input shape " + ToString(input.shape) + " differs from output shape " +
-                    ToString(output.shape));
-    }
   }
+  if (expected_inputs == 2 && layer.GetInputInfo(0).shape != layer.GetInputInfo(1).shape) {
+    return refuse("broadcasting is not supported: input shapes " + ToString(layer.GetInputInfo(0).shape) +
+                  " and " + ToString(layer.GetInputInfo(1).shape) + " differ");
+  }
+  const TensorInfo& output = layer.GetOutputInfo(0);
   if (output.type != DataType::kFloat32) {
     return refuse(std::string("data type ") + ToString(output.type) + " is not supported (only f32)");
+  }
+  if (layer.GetInputInfo(0).shape != output.shape) {
+    return refuse("input shape " + ToString(layer.GetInputInfo(0).shape) + " differs from output shape " +
+                  ToString(output.shape));
   }
   if (reason) reason->clear();
   return true;
@@ -207,10 +264,16 @@ class HostTensorHandle final : public ITensorHandle {
     --mapped_;
   }
   bool Import(void* memory, MemorySource source) override {
+#if defined(TEST_HANDLES_NO_IMPORT_EXPORT)
+    (void)memory;
+    (void)source;
+    return false;  // as its factory's properties say: nothing can be imported
+#else
     if (memory == nullptr || source != MemorySource::kHost) return false;
     if (reinterpret_cast<std::uintptr_t>(memory) % alignof(float) != 0) return false;
     imported_ = memory;
     return true;
+#endif
   }
 
  private:
@@ -232,8 +295,10 @@ class HostTensorHandleFactory final : public ITensorHandleFactory {
   TensorHandleFactoryProperties GetProperties() const override {
     TensorHandleFactoryProperties properties;
     properties.supports_map_unmap = true;
+#if !defined(TEST_HANDLES_NO_IMPORT_EXPORT)
     properties.import_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
     properties.export_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
+#endif
     return properties;
   }
   std::unique_ptr<ITensorHandle> CreateTensorHandle(const TensorInfo& info) const override {
@@ -334,12 +399,79 @@ class AddWorkload final : public ElementwiseWorkload {
   }
 };
 
+// The descriptor of the PreCompiled layer OptimizeSubgraph makes from an Add and the ReLU
+// that reads it (TEST_FUSE_ADD_RELU). Inputs of that layer (Substitute in the runtime's
+// optimizer): the Add's inputs, once each (one when both are the same tensor). Outputs: the
+// ReLU's, preceded by the Add's when a layer outside the pair reads the Add too.
+struct FusedAddReluDescriptor final : LayerDescriptor {
+  std::string add;
+  std::string relu;
+};
+
+// relu(a + b) in one pass, and a + b too when the Add's result is an output of the fused layer.
+class FusedAddReluWorkload final : public IWorkload {
+ public:
+  FusedAddReluWorkload(std::string layer_name, std::size_t num_inputs, std::size_t num_outputs,
+                       TensorInfo info, std::shared_ptr<TestMemoryManager> memory)
+      : layer_name_(std::move(layer_name)),
+        num_inputs_(num_inputs),
+        num_outputs_(num_outputs),
+        info_(std::move(info)),
+        memory_(std::move(memory)) {}
+
+  void Execute(const WorkloadArgs& args) const override {
+    if (memory_ && !memory_->IsAcquired()) {
+      throw Exception(ErrorCode::kBackendFailure,
+                      std::string(kId) + " layer '" + layer_name_ +
+                          "': executed before its memory manager was acquired");
+    }
+    if (args.inputs.size() != num_inputs_ || args.outputs.size() != num_outputs_) {
+      throw Exception(ErrorCode::kInvalidArgument,
+                      std::string(kId) + " layer '" + layer_name_ + "': expected " +
+                          Decimal(num_inputs_) + " input(s) and " + Decimal(num_outputs_) +
+                          " output(s), got " + Decimal(args.inputs.size()) + " and " +
+                          Decimal(args.outputs.size()));
+    }
+    for (ITensorHandle* handle : args.inputs) CheckHandle(handle);
+    for (ITensorHandle* handle : args.outputs) CheckHandle(handle);
+    const auto count = static_cast<std::size_t>(info_.shape.NumElements());
+    MappedTensor a(args.inputs[0]);
+    MappedTensor b(args.inputs[num_inputs_ - 1]);
+    MappedTensor out(args.outputs[num_outputs_ - 1]);
+    if (num_outputs_ == 2) {
+      MappedTensor sum(args.outputs[0]);
+      for (std::size_t i = 0; i < count; ++i) {
+        sum.data()[i] = a.data()[i] + b.data()[i];
+        out.data()[i] = std::max(sum.data()[i], 0.0f);
+      }
+      return;
+    }
+    for (std::size_t i = 0; i < count; ++i) out.data()[i] = std::max(a.data()[i] + b.data()[i], 0.0f);
+  }
+
+ private:
+  void CheckHandle(ITensorHandle* handle) const {
+    if (handle == nullptr || handle->GetInfo() != info_) {
+      throw Exception(ErrorCode::kInvalidArgument,
+                      std::string(kId) + " layer '" + layer_name_ + "': a tensor is missing or is not " +
+                          ToString(info_.shape) + " f32");
+    }
+  }
+
+  std::string layer_name_;
+  std::size_t num_inputs_;
+  std::size_t num_outputs_;
+  TensorInfo info_;
+  std::shared_ptr<TestMemoryManager> memory_;
+};
+
 class TestWorkloadFactory final : public IWorkloadFactory {
  public:
   explicit TestWorkloadFactory(std::shared_ptr<TestMemoryManager> memory)
       : memory_(std::move(memory)) {}
 
   std::unique_ptr<IWorkload> CreateWorkload(const ILayerView& layer) override {
+    if (layer.GetType() == LayerType::kPreCompiled) return CreateFused(layer);
     std::string reason;
     if (!CheckLayer(layer, &reason)) throw Exception(ErrorCode::kUnsupported, reason);
     const TensorInfo& output = layer.GetOutputInfo(0);
@@ -350,6 +482,31 @@ class TestWorkloadFactory final : public IWorkloadFactory {
   }
 
  private:
+  std::unique_ptr<IWorkload> CreateFused(const ILayerView& layer) {
+    const auto* fused = dynamic_cast<const FusedAddReluDescriptor*>(layer.GetDescriptor());
+    if (fused == nullptr) {
+      throw Exception(ErrorCode::kUnsupported, std::string(kId) + " cannot run layer '" +
+                                                   layer.GetName() +
+                                                   "': a PreCompiled layer this backend did not make");
+    }
+    const std::size_t inputs = layer.GetNumInputs();
+    const std::size_t outputs = layer.GetNumOutputs();
+    if (inputs < 1 || inputs > 2 || outputs < 1 || outputs > 2) {
+      throw Exception(ErrorCode::kUnsupported,
+                      std::string(kId) + " cannot run layer '" + layer.GetName() + "' (fused from " +
+                          fused->add + " and " + fused->relu + "): expected 1-2 inputs and 1-2 outputs, got " +
+                          Decimal(inputs) + " and " + Decimal(outputs));
+    }
+    const TensorInfo& info = layer.GetOutputInfo(outputs - 1);
+    for (std::size_t i = 0; i < inputs; ++i) {
+      if (layer.GetInputInfo(i) != info) {
+        throw Exception(ErrorCode::kUnsupported, std::string(kId) + " cannot run layer '" +
+                                                     layer.GetName() + "': its tensors differ in shape or type");
+      }
+    }
+    return std::make_unique<FusedAddReluWorkload>(layer.GetName(), inputs, outputs, info, memory_);
+  }
+
   std::shared_ptr<TestMemoryManager> memory_;
 };
 
@@ -443,12 +600,33 @@ class TestBackend final : public IBackend {
   }
 
   // Runs of supported layers are kept untouched; each unsupported layer is handed back as
-  // failed so the optimizer can place it elsewhere. Nothing is substituted.
+  // failed so the optimizer can place it elsewhere. With TEST_FUSE_ADD_RELU, an Add directly
+  // followed by a ReLU of the same shape becomes one PreCompiled layer "<add>+<relu>".
+  // (SubgraphView does not say which layer reads which, so this assumes that ReLU reads that
+  // Add, as it does in the networks the tests build.)
   OptimizationViews OptimizeSubgraph(const SubgraphView& subgraph) const override {
     OptimizationViews views;
     SubgraphView run;
-    for (const ILayerView* layer : subgraph.layers) {
+    for (std::size_t i = 0; i < subgraph.layers.size(); ++i) {
+      const ILayerView* layer = subgraph.layers[i];
       std::string reason;
+#if defined(TEST_FUSE_ADD_RELU)
+      const ILayerView* next = i + 1 < subgraph.layers.size() ? subgraph.layers[i + 1] : nullptr;
+      if (layer != nullptr && next != nullptr && layer->GetType() == LayerType::kElementwiseBinary &&
+          next->GetType() == LayerType::kActivation && CheckLayer(*layer, &reason) &&
+          CheckLayer(*next, &reason) && layer->GetOutputInfo(0) == next->GetInputInfo(0)) {
+        auto* descriptor = new FusedAddReluDescriptor();
+        descriptor->add = layer->GetName();
+        descriptor->relu = next->GetName();
+        Substitution substitution;
+        substitution.replaced.layers = {layer, next};
+        substitution.name = layer->GetName() + "+" + next->GetName();
+        substitution.descriptor = std::shared_ptr<const LayerDescriptor>(descriptor);
+        views.substitutions.push_back(std::move(substitution));
+        ++i;
+        continue;
+      }
+#endif
       if (layer != nullptr && CheckLayer(*layer, &reason)) {
         run.layers.push_back(layer);
         continue;
@@ -481,7 +659,15 @@ class TestBackend final : public IBackend {
     registry.RegisterMemoryManager(CreateMemoryManager());
   }
 
-  std::vector<FactoryId> GetHandleFactoryPreferences() const override { return {HostFactoryId()}; }
+  // Its own factory first; with TEST_HANDLES_SHARE_HOST also the runtime's host memory, which
+  // this backend can read and write directly (so edges to other host backends need no copy).
+  std::vector<FactoryId> GetHandleFactoryPreferences() const override {
+#if defined(TEST_HANDLES_SHARE_HOST)
+    return {HostFactoryId(), kHostFactoryId};
+#else
+    return {HostFactoryId()};
+#endif
+  }
 
   bool UseCustomMemoryAllocator(std::shared_ptr<ICustomAllocator> allocator,
                                 std::string* reason) override {

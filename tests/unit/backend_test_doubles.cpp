@@ -1,5 +1,6 @@
 #include "backend_test_doubles.hpp"
 
+#include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
 #include <algorithm>
@@ -7,6 +8,19 @@
 #include <new>
 
 namespace backplane::unit {
+
+std::shared_ptr<const backend::LayerDescriptor> DefaultDescriptor(backend::LayerType type) {
+  switch (type) {
+    case backend::LayerType::kActivation: return std::make_shared<ActivationDescriptor>();
+    case backend::LayerType::kElementwiseBinary: return std::make_shared<ElementwiseBinaryDescriptor>();
+    case backend::LayerType::kElementwiseUnary: return std::make_shared<ElementwiseUnaryDescriptor>();
+    case backend::LayerType::kSoftmax: return std::make_shared<SoftmaxDescriptor>();
+    case backend::LayerType::kConvolution2d: return std::make_shared<Convolution2dDescriptor>();
+    case backend::LayerType::kFullyConnected: return std::make_shared<FullyConnectedDescriptor>();
+    case backend::LayerType::kPooling2d: return std::make_shared<Pooling2dDescriptor>();
+    default: return nullptr;
+  }
+}
 
 void RecordingFactoryRegistry::RegisterFactory(std::unique_ptr<backend::ITensorHandleFactory> factory) {
   if (!factory) throw Exception(ErrorCode::kInvalidArgument, "null tensor handle factory");

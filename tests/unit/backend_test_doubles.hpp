@@ -13,12 +13,23 @@
 
 namespace backplane::unit {
 
-// A layer with fixed type, name and tensor infos; no descriptor.
+// The descriptor Network::AddLayer would get from a default-constructed descriptor of `type`
+// (ActivationDescriptor{}: Relu, ElementwiseBinaryDescriptor{}: Add, ...); null for types
+// without parameters and for those the fakes do not need.
+std::shared_ptr<const backend::LayerDescriptor> DefaultDescriptor(backend::LayerType type);
+
+// A layer with fixed type, name and tensor infos, and the type's default descriptor unless one
+// is given.
 class FakeLayer final : public backend::ILayerView {
  public:
   FakeLayer(backend::LayerType type, std::string name, std::vector<TensorInfo> inputs,
-            std::vector<TensorInfo> outputs)
-      : type_(type), name_(std::move(name)), inputs_(std::move(inputs)), outputs_(std::move(outputs)) {}
+            std::vector<TensorInfo> outputs,
+            std::shared_ptr<const backend::LayerDescriptor> descriptor = nullptr)
+      : type_(type),
+        name_(std::move(name)),
+        inputs_(std::move(inputs)),
+        outputs_(std::move(outputs)),
+        descriptor_(descriptor ? std::move(descriptor) : DefaultDescriptor(type)) {}
 
   backend::LayerType GetType() const override { return type_; }
   const std::string& GetName() const override { return name_; }
@@ -26,13 +37,15 @@ class FakeLayer final : public backend::ILayerView {
   std::size_t GetNumOutputs() const override { return outputs_.size(); }
   const TensorInfo& GetInputInfo(std::size_t index) const override { return inputs_.at(index); }
   const TensorInfo& GetOutputInfo(std::size_t index) const override { return outputs_.at(index); }
-  const backend::LayerDescriptor* GetDescriptor() const override { return nullptr; }
+  const backend::LayerDescriptor* GetDescriptor() const override { return descriptor_.get(); }
+  const void* GetConstantInput(std::size_t) const override { return nullptr; }
 
  private:
   backend::LayerType type_;
   std::string name_;
   std::vector<TensorInfo> inputs_;
   std::vector<TensorInfo> outputs_;
+  std::shared_ptr<const backend::LayerDescriptor> descriptor_;
 };
 
 // Keeps what a backend registers. RegisterFactory throws on a duplicate id, as the contract

@@ -5,7 +5,10 @@
 #include <backplane/backend_id.hpp>
 #include <backplane/discovery_report.hpp>
 #include <backplane/exception.hpp>
+#include <backplane/execution.hpp>
 #include <backplane/logging.hpp>
+#include <backplane/network.hpp>
+#include <backplane/optimized_network.hpp>
 #include <backplane/version.hpp>
 
 #include <map>
@@ -100,6 +103,27 @@ class Runtime {
   std::unique_ptr<backend::IBackend> CreateBackend(const BackendId& id) const;
   // The context this runtime holds for `id`, or null if the backend made none.
   backend::IBackendContext* GetBackendContext(const BackendId& id) const;
+
+  // Places every layer of `network` on the first backend of options.backends (default: all
+  // registered, available ones) whose layer support accepts it, honouring pins and strict
+  // mode, after the graph passes; then chooses a tensor-handle strategy for every edge.
+  // Throws Exception (kInvalidArgument) naming the layer for an invalid network (unconnected
+  // input, cycle, shapes that do not fit), and (kUnsupported) listing every layer that no
+  // allowed backend accepts, with each backend's reason. Thread-safe; `network` is not kept.
+  OptimizedNetwork Optimize(const Network& network, const OptimizeOptions& options = {}) const;
+
+  // Compiles `network`: per backend a memory manager and a workload factory, every workload
+  // created once (weights prepacked once), backend contexts notified before and after. Throws
+  // Exception naming the backend and layer when a backend fails; nothing stays loaded then.
+  // Thread-safe.
+  NetworkId LoadNetwork(OptimizedNetwork network);
+  // Waits for runs in progress, notifies backend contexts, releases memory managers. Later
+  // runs of its contexts throw. Throws Exception (kNotFound) for an unknown id. Thread-safe.
+  void UnloadNetwork(NetworkId id);
+  NetworkSignature GetNetworkSignature(NetworkId id) const;
+  // A new context with its own working memory. Thread-safe.
+  std::unique_ptr<ExecutionContext> CreateExecutionContext(NetworkId id,
+                                                           const ExecutionOptions& options = {}) const;
 
   struct Impl;
 

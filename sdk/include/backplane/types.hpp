@@ -64,4 +64,16 @@ struct TensorInfo {
   friend bool operator!=(const TensorInfo& a, const TensorInfo& b) { return !(a == b); }
 };
 
+// Views over memory the caller owns and keeps alive for the duration of the call they are
+// passed to. `data` holds info.NumBytes() bytes, densely laid out, outermost dimension first.
+struct ConstTensorView {
+  TensorInfo info;
+  const void* data = nullptr;
+};
+
+struct TensorView {
+  TensorInfo info;
+  void* data = nullptr;
+};
+
 }  // namespace backplane

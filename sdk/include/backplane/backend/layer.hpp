@@ -63,6 +63,10 @@ class ILayerView {
   virtual const TensorInfo& GetOutputInfo(std::size_t index) const = 0;
   // Null for layers without parameters (e.g. Input, Output).
   virtual const LayerDescriptor* GetDescriptor() const = 0;
+  // The data of input `index` when it comes from a Constant layer (weights, bias), laid out
+  // densely as GetInputInfo(index) says; null when it is computed at run time. Valid as long
+  // as the network is loaded, so a workload may keep the pointer or repack the data.
+  virtual const void* GetConstantInput(std::size_t index) const = 0;
 };
 
 }  // namespace backplane::backend

@@ -16,6 +16,12 @@ namespace backplane::backend {
 
 using FactoryId = std::string;
 
+// The runtime's own factory: plain host memory, mappable, importing and exporting host
+// pointers. A backend that registers no factory of its own uses it; a backend whose own
+// factories are not host memory lists it in GetHandleFactoryPreferences to say it can also
+// work on host tensors directly.
+inline constexpr const char* kHostFactoryId = "Backplane/Host/Memory";
+
 // Memory holding one tensor. Owned by whoever created it (an execution context, usually).
 // Not thread-safe: one run uses one handle at a time.
 class ITensorHandle {

@@ -1,0 +1,109 @@
+// Activation: one function applied to every element, f32.
+#include "reference_ops.hpp"
+#include "tensor_access.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+namespace backplane::reference {
+
+namespace {
+
+// Overflow-free for any x: exp() only ever sees a non-positive argument.
+float Sigmoid(float x) {
+  if (x >= 0.0f) return 1.0f / (1.0f + std::exp(-x));
+  const float e = std::exp(x);
+  return e / (1.0f + e);
+}
+
+template <typename Function>
+class ActivationWorkload final : public backend::IWorkload {
+ public:
+  ActivationWorkload(std::int64_t count, Function function) : count_(count), function_(function) {}
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    const float* x = Input<float>(args, 0);
+    float* y = Output<float>(args, 0);
+    for (std::int64_t i = 0; i < count_; ++i) y[i] = function_(x[i]);
+  }
+
+ private:
+  std::int64_t count_;
+  Function function_;
+};
+
+template <typename Function>
+std::unique_ptr<backend::IWorkload> Make(std::int64_t count, Function function) {
+  return std::make_unique<ActivationWorkload<Function>>(count, function);
+}
+
+}  // namespace
+
+bool IsActivationSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
+  const auto& descriptor = DescriptorOf<ActivationDescriptor>(layer);
+  if (static_cast<std::uint32_t>(descriptor.function) > static_cast<std::uint32_t>(ActivationFunction::kHardSigmoid)) {
+    reason = "Activation function " + std::to_string(static_cast<std::uint32_t>(descriptor.function)) +
+             " is not one CpuRef knows";
+    return false;
+  }
+  if (layer.GetInputInfo(0).shape != layer.GetOutputInfo(0).shape) {
+    reason = "Activation output shape " + ToString(layer.GetOutputInfo(0).shape) + " differs from input shape " +
+             ToString(layer.GetInputInfo(0).shape);
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView& layer) {
+  const auto& descriptor = DescriptorOf<ActivationDescriptor>(layer);
+  const std::int64_t count = layer.GetOutputInfo(0).shape.NumElements();
+  const float alpha = descriptor.alpha;
+  const float beta = descriptor.beta;
+  switch (descriptor.function) {
+    case ActivationFunction::kRelu:
+      return Make(count, [](float x) { return x < 0.0f ? 0.0f : x; });
+    case ActivationFunction::kClip:
+      return Make(count, [alpha, beta](float x) {
+        const float low = x < alpha ? alpha : x;
+        return low > beta ? beta : low;
+      });
+    case ActivationFunction::kSigmoid:
+      return Make(count, [](float x) { return Sigmoid(x); });
+    case ActivationFunction::kTanh:
+      return Make(count, [](float x) { return std::tanh(x); });
+    case ActivationFunction::kGelu:
+      return Make(count, [](float x) {
+        constexpr float kInvSqrt2 = 0.70710678118654752440f;
+        return 0.5f * x * (1.0f + std::erf(x * kInvSqrt2));
+      });
+    case ActivationFunction::kGeluTanh:
+      return Make(count, [](float x) {
+        constexpr float kSqrt2OverPi = 0.79788456080286535588f;
+        return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
+      });
+    case ActivationFunction::kLeakyRelu:
+      return Make(count, [alpha](float x) { return x < 0.0f ? alpha * x : x; });
+    case ActivationFunction::kHardSwish:
+      return Make(count, [](float x) {
+        const float shifted = x + 3.0f;
+        const float relu6 = shifted < 0.0f ? 0.0f : (shifted > 6.0f ? 6.0f : shifted);
+        return x * relu6 / 6.0f;
+      });
+    case ActivationFunction::kSilu:
+      return Make(count, [](float x) { return x * Sigmoid(x); });
+    case ActivationFunction::kHardSigmoid:
+      return Make(count, [alpha, beta](float x) {
+        const float v = alpha * x + beta;
+        return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+      });
+  }
+  throw Exception(ErrorCode::kUnsupported, "Activation function " +
+                                               std::to_string(static_cast<std::uint32_t>(descriptor.function)) +
+                                               " is not one CpuRef knows");
+}
+
+}  // namespace backplane::reference

@@ -1,0 +1,102 @@
+// Concat of N inputs along one axis, any element type. Around the axis each input is
+// [outer, block] bytes; the output interleaves the inputs' blocks for every outer index.
+#include "reference_ops.hpp"
+#include "tensor_access.hpp"
+
+#include <backplane/descriptors.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace backplane::reference {
+
+namespace {
+
+class ConcatWorkload final : public backend::IWorkload {
+ public:
+  // blocks[i]: bytes of input i per outer index.
+  ConcatWorkload(std::int64_t outer, std::vector<std::size_t> blocks) : outer_(outer), blocks_(std::move(blocks)) {
+    for (const std::size_t block : blocks_) row_ += block;
+  }
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    auto* out = Output<unsigned char>(args, 0);
+    std::size_t column = 0;
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      const std::size_t block = blocks_[i];
+      if (block == 0) continue;
+      const auto* in = Input<unsigned char>(args, i);
+      for (std::int64_t o = 0; o < outer_; ++o) {
+        std::memcpy(out + static_cast<std::size_t>(o) * row_ + column, in + static_cast<std::size_t>(o) * block, block);
+      }
+      column += block;
+    }
+  }
+
+ private:
+  std::int64_t outer_;
+  std::vector<std::size_t> blocks_;
+  std::size_t row_ = 0;
+};
+
+}  // namespace
+
+bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (layer.GetNumInputs() == 0) {
+    reason = "Concat takes at least 1 input, layer '" + layer.GetName() + "' has none";
+    return false;
+  }
+  if (!HasArity(layer, 1, layer.GetNumInputs(), 1, reason)) return false;
+  const TensorInfo& out = layer.GetOutputInfo(0);
+  if (SizeOf(out.type) == 0) {
+    reason = "Concat output has an unknown data type (" + std::to_string(static_cast<std::uint32_t>(out.type)) + ")";
+    return false;
+  }
+  const std::int32_t axis = DescriptorOf<ConcatDescriptor>(layer).axis;
+  std::size_t a = 0;
+  if (!NormalizeAxis(axis, out.shape.Rank(), a)) {
+    reason = "Concat axis " + std::to_string(axis) + " is out of range for output " + ToString(out.shape) +
+             " of rank " + std::to_string(out.shape.Rank());
+    return false;
+  }
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
+    const TensorInfo& in = layer.GetInputInfo(i);
+    if (in.type != out.type) {
+      reason = "Concat input " + std::to_string(i) + " is " + ToString(in.type) + ", the output is " +
+               ToString(out.type);
+      return false;
+    }
+    bool fits = in.shape.Rank() == out.shape.Rank();
+    for (std::size_t d = 0; fits && d < in.shape.Rank(); ++d) fits = d == a || in.shape[d] == out.shape[d];
+    if (!fits) {
+      reason = "Concat input " + std::to_string(i) + " " + ToString(in.shape) + " differs from output " +
+               ToString(out.shape) + " in a dimension other than axis " + std::to_string(axis);
+      return false;
+    }
+    total += in.shape[a];
+  }
+  if (total != out.shape[a]) {
+    reason = "Concat inputs sum to " + std::to_string(total) + " along axis " + std::to_string(axis) +
+             ", the output " + ToString(out.shape) + " has " + std::to_string(out.shape[a]);
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const backend::ILayerView& layer) {
+  const TensorInfo& out = layer.GetOutputInfo(0);
+  std::size_t a = 0;
+  NormalizeAxis(DescriptorOf<ConcatDescriptor>(layer).axis, out.shape.Rank(), a);
+  std::int64_t outer = 1, inner = 1;
+  for (std::size_t d = 0; d < a; ++d) outer *= out.shape[d];
+  for (std::size_t d = a + 1; d < out.shape.Rank(); ++d) inner *= out.shape[d];
+  std::vector<std::size_t> blocks;
+  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
+    blocks.push_back(static_cast<std::size_t>(layer.GetInputInfo(i).shape[a] * inner) * SizeOf(out.type));
+  }
+  return std::make_unique<ConcatWorkload>(outer, std::move(blocks));
+}
+
+}  // namespace backplane::reference

@@ -1,0 +1,193 @@
+// ElementwiseBinary against a naive broadcast written here: every output element decomposed
+// into its multi-index, each operand read at that index with its size-1 dimensions pinned
+// to 0.
+#include "op_test_harness.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using backplane::BinaryOperation;
+using backplane::DataType;
+using backplane::ElementwiseBinaryDescriptor;
+using backplane::TensorShape;
+using backplane::reference::testing::HostTensor;
+using backplane::reference::testing::IsSupported;
+using backplane::reference::testing::RunOp;
+
+ElementwiseBinaryDescriptor Operation(BinaryOperation operation) {
+  ElementwiseBinaryDescriptor descriptor;
+  descriptor.operation = operation;
+  return descriptor;
+}
+
+std::vector<float> Run(BinaryOperation operation, const TensorShape& a_shape, const std::vector<float>& a,
+                       const TensorShape& b_shape, const std::vector<float>& b, const TensorShape& out) {
+  return RunOp(Operation(operation), {HostTensor::F32(a_shape, a), HostTensor::F32(b_shape, b)},
+               {{out, DataType::kFloat32}})[0]
+      .As<float>();
+}
+
+// Element of `values` (shape `shape`) that output multi-index `index` reads under numpy rules.
+float At(const std::vector<float>& values, const TensorShape& shape, const std::vector<std::int64_t>& index) {
+  const std::size_t lead = index.size() - shape.Rank();
+  std::int64_t flat = 0;
+  for (std::size_t d = 0; d < shape.Rank(); ++d) {
+    flat = flat * shape[d] + (shape[d] == 1 ? 0 : index[lead + d]);
+  }
+  return values[static_cast<std::size_t>(flat)];
+}
+
+std::vector<float> Naive(const std::function<float(float, float)>& op, const TensorShape& a_shape,
+                         const std::vector<float>& a, const TensorShape& b_shape, const std::vector<float>& b,
+                         const TensorShape& out) {
+  std::vector<float> result(static_cast<std::size_t>(out.NumElements()));
+  for (std::int64_t flat = 0; flat < out.NumElements(); ++flat) {
+    std::vector<std::int64_t> index(out.Rank());
+    std::int64_t rest = flat;
+    for (std::size_t d = out.Rank(); d-- > 0;) {
+      index[d] = rest % out[d];
+      rest /= out[d];
+    }
+    result[static_cast<std::size_t>(flat)] = op(At(a, a_shape, index), At(b, b_shape, index));
+  }
+  return result;
+}
+
+std::vector<float> Ramp(std::int64_t count, float start, float step) {
+  std::vector<float> values(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = start + step * static_cast<float>(i);
+  return values;
+}
+
+// Runs every operation on (a, b) and compares with the naive broadcast.
+void CheckAllOperations(const TensorShape& a_shape, const TensorShape& b_shape, const TensorShape& out) {
+  const auto a = Ramp(a_shape.NumElements(), -3.25f, 0.5f);
+  const auto b = Ramp(b_shape.NumElements(), 0.75f, 0.25f);  // positive: pow and div stay finite
+  const std::pair<BinaryOperation, std::function<float(float, float)>> cases[] = {
+      {BinaryOperation::kAdd, [](float x, float y) { return x + y; }},
+      {BinaryOperation::kSub, [](float x, float y) { return x - y; }},
+      {BinaryOperation::kMul, [](float x, float y) { return x * y; }},
+      {BinaryOperation::kDiv, [](float x, float y) { return x / y; }},
+      {BinaryOperation::kMax, [](float x, float y) { return x > y ? x : y; }},
+      {BinaryOperation::kMin, [](float x, float y) { return x < y ? x : y; }},
+      {BinaryOperation::kPow, [](float x, float y) { return std::pow(x, y); }},
+  };
+  for (const auto& [operation, op] : cases) {
+    CAPTURE(static_cast<int>(operation));
+    const auto actual = Run(operation, a_shape, a, b_shape, b, out);
+    const auto expected = Naive(op, a_shape, a, b_shape, b, out);
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      CAPTURE(i);
+      if (std::isnan(expected[i])) {
+        CHECK(std::isnan(actual[i]));
+      } else {
+        CHECK(actual[i] == expected[i]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("elementwise_binary: equal shapes by hand") {
+  CHECK(Run(BinaryOperation::kAdd, {2, 2}, {1, 2, 3, 4}, {2, 2}, {10, 20, 30, 40}, {2, 2}) ==
+        std::vector<float>{11, 22, 33, 44});
+  CHECK(Run(BinaryOperation::kSub, {3}, {1, 2, 3}, {3}, {3, 2, 1}, {3}) == std::vector<float>{-2, 0, 2});
+  CHECK(Run(BinaryOperation::kMul, {3}, {1, 2, 3}, {3}, {-1, 0.5f, 4}, {3}) == std::vector<float>{-1, 1, 12});
+  CHECK(Run(BinaryOperation::kDiv, {3}, {1, 2, 3}, {3}, {4, -8, 0}, {3}) ==
+        std::vector<float>{0.25f, -0.25f, std::numeric_limits<float>::infinity()});
+  CHECK(Run(BinaryOperation::kMax, {3}, {1, 5, -3}, {3}, {2, 4, -4}, {3}) == std::vector<float>{2, 5, -3});
+  CHECK(Run(BinaryOperation::kMin, {3}, {1, 5, -3}, {3}, {2, 4, -4}, {3}) == std::vector<float>{1, 4, -4});
+  CHECK(Run(BinaryOperation::kPow, {4}, {2, 9, 4, -2}, {4}, {10, 0.5f, -1, 3}, {4}) ==
+        std::vector<float>{1024, 3, 0.25f, -8});
+}
+
+TEST_CASE("elementwise_binary: [3,1,5] x [4,1] broadcasts to [3,4,5]") {
+  const auto a = Ramp(15, 0, 1);  // a[i, 0, k] = 5i + k
+  const auto b = Ramp(4, 100, 100);  // b[j, 0] = 100 (j + 1)
+  const auto y = Run(BinaryOperation::kAdd, {3, 1, 5}, a, {4, 1}, b, {3, 4, 5});
+  REQUIRE(y.size() == 60);
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      for (int k = 0; k < 5; ++k) {
+        CAPTURE(i);
+        CAPTURE(j);
+        CAPTURE(k);
+        CHECK(y[static_cast<std::size_t>((i * 4 + j) * 5 + k)] == static_cast<float>(5 * i + k + 100 * (j + 1)));
+      }
+    }
+  }
+  CheckAllOperations({3, 1, 5}, {4, 1}, {3, 4, 5});
+  CheckAllOperations({4, 1}, {3, 1, 5}, {3, 4, 5});
+}
+
+TEST_CASE("elementwise_binary: scalar operands on either side, rank 0 and [1]") {
+  CHECK(Run(BinaryOperation::kSub, {2, 3}, {1, 2, 3, 4, 5, 6}, {}, {1}, {2, 3}) ==
+        std::vector<float>{0, 1, 2, 3, 4, 5});
+  CHECK(Run(BinaryOperation::kDiv, {1}, {12}, {2, 2}, {1, 2, 3, 4}, {2, 2}) == std::vector<float>{12, 6, 4, 3});
+  CHECK(Run(BinaryOperation::kMul, {}, {3}, {}, {4}, {}) == std::vector<float>{12});
+  CheckAllOperations({2, 3, 7}, {}, {2, 3, 7});
+  CheckAllOperations({1}, {5, 3}, {5, 3});
+}
+
+TEST_CASE("elementwise_binary: innermost broadcasts (per-channel bias, per-row vector)") {
+  CheckAllOperations({2, 3, 4, 5}, {3, 1, 1}, {2, 3, 4, 5});
+  CheckAllOperations({2, 3, 4, 5}, {1, 3, 1, 1}, {2, 3, 4, 5});
+  CheckAllOperations({5}, {2, 3, 5}, {2, 3, 5});
+  CheckAllOperations({2, 3, 5}, {2, 3, 1}, {2, 3, 5});
+}
+
+TEST_CASE("elementwise_binary: odd shapes and both sides broadcasting") {
+  CheckAllOperations({7, 1, 3}, {1, 5, 1}, {7, 5, 3});
+  CheckAllOperations({1, 4, 1, 3}, {2, 1, 5, 1}, {2, 4, 5, 3});
+  CheckAllOperations({13}, {13}, {13});
+  CheckAllOperations({3, 1}, {1, 1}, {3, 1});
+}
+
+TEST_CASE("elementwise_binary: an empty output runs and writes nothing") {
+  CHECK(Run(BinaryOperation::kAdd, {0, 3}, {}, {3}, {1, 2, 3}, {0, 3}).empty());
+}
+
+TEST_CASE("elementwise_binary: max and min propagate NaN from either side") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const auto operation : {BinaryOperation::kMax, BinaryOperation::kMin}) {
+    const auto y = Run(operation, {3}, {nan, 1, 2}, {3}, {1, nan, 2}, {3});
+    CHECK(std::isnan(y[0]));
+    CHECK(std::isnan(y[1]));
+    CHECK(y[2] == 2);
+  }
+}
+
+TEST_CASE("elementwise_binary: support rejects shapes that do not broadcast and a wrong output shape") {
+  std::string reason;
+  const auto add = Operation(BinaryOperation::kAdd);
+  CHECK_FALSE(IsSupported(add, {HostTensor::F32({2, 3}, Ramp(6, 0, 1)), HostTensor::F32({4}, Ramp(4, 0, 1))},
+                          {{{2, 4}, DataType::kFloat32}}, reason));
+  CHECK(reason == "ElementwiseBinary input shapes [2,3] and [4] do not broadcast: dimension 3 against 4 (1 from the last)");
+
+  CHECK_FALSE(IsSupported(add, {HostTensor::F32({3, 1, 5}, Ramp(15, 0, 1)), HostTensor::F32({4, 1}, Ramp(4, 0, 1))},
+                          {{{3, 4, 1}, DataType::kFloat32}}, reason));
+  CHECK(reason ==
+        "ElementwiseBinary output shape [3,4,1] is not the broadcast [3,4,5] of the inputs [3,1,5] and [4,1]");
+
+  CHECK_FALSE(IsSupported(add, {HostTensor::F32({2}, {1, 2}), HostTensor::I64({2}, {1, 2})},
+                          {{{2}, DataType::kFloat32}}, reason));
+  CHECK(reason == "input 1 is i64; CpuRef runs ElementwiseBinary on f32 only");
+
+  CHECK_FALSE(IsSupported(add, {HostTensor::F32({2}, {1, 2})}, {{{2}, DataType::kFloat32}}, reason));
+  CHECK(reason == "ElementwiseBinary takes 2 inputs, layer 'test_layer' has 1");
+
+  CHECK_FALSE(IsSupported(Operation(static_cast<BinaryOperation>(42)),
+                          {HostTensor::F32({2}, {1, 2}), HostTensor::F32({2}, {1, 2})}, {{{2}, DataType::kFloat32}},
+                          reason));
+  CHECK(reason == "ElementwiseBinary operation 42 is not one CpuRef knows");
+}

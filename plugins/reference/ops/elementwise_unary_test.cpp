@@ -1,0 +1,95 @@
+// ElementwiseUnary against hand-worked values and <cmath> in double.
+#include "op_test_harness.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using backplane::DataType;
+using backplane::ElementwiseUnaryDescriptor;
+using backplane::TensorShape;
+using backplane::UnaryOperation;
+using backplane::reference::testing::HostTensor;
+using backplane::reference::testing::IsSupported;
+using backplane::reference::testing::RunOp;
+
+ElementwiseUnaryDescriptor Operation(UnaryOperation operation) {
+  ElementwiseUnaryDescriptor descriptor;
+  descriptor.operation = operation;
+  return descriptor;
+}
+
+std::vector<float> Run(UnaryOperation operation, const TensorShape& shape, const std::vector<float>& x) {
+  return RunOp(Operation(operation), {HostTensor::F32(shape, x)}, {{shape, DataType::kFloat32}})[0].As<float>();
+}
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+}  // namespace
+
+TEST_CASE("elementwise_unary: sqrt, with NaN below zero") {
+  const auto y = Run(UnaryOperation::kSqrt, {5}, {0, 1, 2.25f, 16, -1});
+  CHECK(y[0] == 0);
+  CHECK(y[1] == 1);
+  CHECK(y[2] == 1.5f);
+  CHECK(y[3] == 4);
+  CHECK(std::isnan(y[4]));
+}
+
+TEST_CASE("elementwise_unary: exp and log, including their limits") {
+  const auto e = Run(UnaryOperation::kExp, {5}, {0, 1, -2, 100, -200});
+  CHECK(e[0] == 1);
+  CHECK(e[1] == doctest::Approx(std::exp(1.0)).epsilon(1e-7));
+  CHECK(e[2] == doctest::Approx(std::exp(-2.0)).epsilon(1e-7));
+  CHECK(e[3] == kInf);
+  CHECK(e[4] == 0);
+  const auto l = Run(UnaryOperation::kLog, {4}, {1, 10, 0, -1});
+  CHECK(l[0] == 0);
+  CHECK(l[1] == doctest::Approx(std::log(10.0)).epsilon(1e-7));
+  CHECK(l[2] == -kInf);
+  CHECK(std::isnan(l[3]));
+}
+
+TEST_CASE("elementwise_unary: abs and neg by hand") {
+  CHECK(Run(UnaryOperation::kAbs, {4}, {-2.5f, 0, 3, -kInf}) == std::vector<float>{2.5f, 0, 3, kInf});
+  CHECK(Run(UnaryOperation::kNeg, {2, 2}, {-2.5f, 0, 3, 7}) == std::vector<float>{2.5f, -0.0f, -3, -7});
+}
+
+TEST_CASE("elementwise_unary: erf matches std::erf in double") {
+  const std::vector<float> x{-3, -1, -0.5f, 0, 0.5f, 1, 3};
+  const auto y = Run(UnaryOperation::kErf, {7}, x);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CAPTURE(x[i]);
+    CHECK(y[i] == doctest::Approx(std::erf(static_cast<double>(x[i]))).epsilon(1e-7));
+  }
+  CHECK(y[5] == doctest::Approx(0.8427007929).epsilon(1e-7));
+}
+
+TEST_CASE("elementwise_unary: reciprocal, with infinities at zero") {
+  CHECK(Run(UnaryOperation::kReciprocal, {5}, {4, -0.5f, 0, -0.0f, kInf}) ==
+        std::vector<float>{0.25f, -2, kInf, -kInf, 0});
+}
+
+TEST_CASE("elementwise_unary: odd shape [3,5,7] applies to every element") {
+  std::vector<float> x(105);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) - 52.0f;
+  const auto y = Run(UnaryOperation::kAbs, {3, 5, 7}, x);
+  for (std::size_t i = 0; i < x.size(); ++i) CHECK(y[i] == std::fabs(x[i]));
+}
+
+TEST_CASE("elementwise_unary: support rejects other types, a shape change and unknown operations") {
+  std::string reason;
+  const auto exp = Operation(UnaryOperation::kExp);
+  CHECK_FALSE(IsSupported(exp, {HostTensor::I64({2}, {1, 2})}, {{{2}, DataType::kInt64}}, reason));
+  CHECK(reason == "input 0 is i64; CpuRef runs ElementwiseUnary on f32 only");
+  CHECK_FALSE(IsSupported(exp, {HostTensor::F32({2, 2}, {1, 2, 3, 4})}, {{{4}, DataType::kFloat32}}, reason));
+  CHECK(reason == "ElementwiseUnary output shape [4] differs from input shape [2,2]");
+  CHECK_FALSE(IsSupported(Operation(static_cast<UnaryOperation>(7)), {HostTensor::F32({1}, {1})},
+                          {{{1}, DataType::kFloat32}}, reason));
+  CHECK(reason == "ElementwiseUnary operation 7 is not one CpuRef knows");
+}

@@ -1,0 +1,119 @@
+// Gather (ONNX), data of any element type, indices i32 or i64: output =
+// data[:axis] + indices.shape + data[axis+1:], taking along `axis` the slice each index names
+// (negative indices count from the end). Indices are run-time data, so they are checked in
+// every run, all before anything is written.
+#include "reference_ops.hpp"
+#include "tensor_access.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace backplane::reference {
+
+namespace {
+
+class GatherWorkload final : public backend::IWorkload {
+ public:
+  GatherWorkload(std::int64_t outer, std::int64_t axis_length, std::int64_t indices, std::size_t block,
+                 DataType index_type, std::string where)
+      : outer_(outer), axis_length_(axis_length), indices_(indices), block_(block), index_type_(index_type),
+        where_(std::move(where)) {}
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    if (index_type_ == DataType::kInt32) {
+      Run(args, Input<std::int32_t>(args, 1));
+    } else {
+      Run(args, Input<std::int64_t>(args, 1));
+    }
+  }
+
+ private:
+  template <typename Index>
+  void Run(const backend::WorkloadArgs& args, const Index* indices) const {
+    for (std::int64_t j = 0; j < indices_; ++j) {
+      const auto index = static_cast<std::int64_t>(indices[j]);
+      if (index < -axis_length_ || index >= axis_length_) {
+        throw Exception(ErrorCode::kInvalidArgument,
+                        "Gather index " + std::to_string(index) + " (element " + std::to_string(j) +
+                            " of the indices) is out of range [" + std::to_string(-axis_length_) + ", " +
+                            std::to_string(axis_length_ - 1) + "] for " + where_);
+      }
+    }
+    if (block_ == 0) return;
+    const auto* data = Input<unsigned char>(args, 0);
+    auto* out = Output<unsigned char>(args, 0);
+    for (std::int64_t o = 0; o < outer_; ++o) {
+      const unsigned char* slab = data + static_cast<std::size_t>(o * axis_length_) * block_;
+      for (std::int64_t j = 0; j < indices_; ++j) {
+        std::int64_t index = static_cast<std::int64_t>(indices[j]);
+        if (index < 0) index += axis_length_;
+        std::memcpy(out, slab + static_cast<std::size_t>(index) * block_, block_);
+        out += block_;
+      }
+    }
+  }
+
+  std::int64_t outer_, axis_length_, indices_;
+  std::size_t block_;  // bytes of one slice along the axis
+  DataType index_type_;
+  std::string where_;  // "axis 0 of data [5,3]", for the error message
+};
+
+}  // namespace
+
+bool IsGatherSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!HasArity(layer, 2, 2, 1, reason)) return false;
+  const TensorInfo& data = layer.GetInputInfo(0);
+  const TensorInfo& indices = layer.GetInputInfo(1);
+  const TensorInfo& out = layer.GetOutputInfo(0);
+  if (SizeOf(data.type) == 0) {
+    reason = "Gather data has an unknown data type (" + std::to_string(static_cast<std::uint32_t>(data.type)) + ")";
+    return false;
+  }
+  if (out.type != data.type) {
+    reason = "Gather output type " + std::string(ToString(out.type)) + " differs from data type " +
+             ToString(data.type);
+    return false;
+  }
+  if (indices.type != DataType::kInt32 && indices.type != DataType::kInt64) {
+    reason = "Gather indices (input 1) are " + std::string(ToString(indices.type)) + "; they must be i32 or i64";
+    return false;
+  }
+  const std::int32_t axis = DescriptorOf<GatherDescriptor>(layer).axis;
+  std::size_t a = 0;
+  if (!NormalizeAxis(axis, data.shape.Rank(), a)) {
+    reason = "Gather axis " + std::to_string(axis) + " is out of range for data " + ToString(data.shape) +
+             " of rank " + std::to_string(data.shape.Rank());
+    return false;
+  }
+  std::vector<std::int64_t> expected(data.shape.Dims().begin(), data.shape.Dims().begin() + static_cast<std::ptrdiff_t>(a));
+  expected.insert(expected.end(), indices.shape.Dims().begin(), indices.shape.Dims().end());
+  expected.insert(expected.end(), data.shape.Dims().begin() + static_cast<std::ptrdiff_t>(a) + 1, data.shape.Dims().end());
+  if (out.shape != TensorShape(expected)) {
+    reason = "Gather output " + ToString(out.shape) + " is not " + ToString(TensorShape(expected)) + ", data " +
+             ToString(data.shape) + " gathered along axis " + std::to_string(axis) + " by indices " +
+             ToString(indices.shape);
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerView& layer) {
+  const TensorInfo& data = layer.GetInputInfo(0);
+  const TensorInfo& indices = layer.GetInputInfo(1);
+  std::size_t a = 0;
+  NormalizeAxis(DescriptorOf<GatherDescriptor>(layer).axis, data.shape.Rank(), a);
+  std::int64_t outer = 1, inner = 1;
+  for (std::size_t d = 0; d < a; ++d) outer *= data.shape[d];
+  for (std::size_t d = a + 1; d < data.shape.Rank(); ++d) inner *= data.shape[d];
+  return std::make_unique<GatherWorkload>(outer, data.shape[a], indices.shape.NumElements(),
+                                          static_cast<std::size_t>(inner) * SizeOf(data.type), indices.type,
+                                          "axis " + std::to_string(a) + " of data " + ToString(data.shape) +
+                                              " (layer '" + layer.GetName() + "')");
+}
+
+}  // namespace backplane::reference

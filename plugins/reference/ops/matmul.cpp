@@ -1,0 +1,149 @@
+// MatMul, f32, with numpy.matmul semantics: A [..., M, K] times B [..., K, N], batch
+// dimensions broadcast; a rank-1 A is [1, K] and a rank-1 B is [K, 1], with that dimension
+// dropped from the output. One GEMM per batch entry, or a single GEMM over [batch * M, K] when
+// every batch entry uses the same B. A constant B is packed for the GEMM once, when the
+// workload is created.
+#include "broadcast.hpp"
+#include "gemm.hpp"
+#include "reference_ops.hpp"
+#include "tensor_access.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+#include <vector>
+
+namespace backplane::reference {
+
+namespace {
+
+struct MatMulShape {
+  std::int64_t m = 0, n = 0, k = 0;
+  TensorShape a_batch, b_batch, batch;  // batch dimensions of A, of B, and broadcast
+  TensorShape output;
+};
+
+class MatMulWorkload final : public backend::IWorkload {
+ public:
+  MatMulWorkload(const MatMulShape& shape, const float* constant_b) : s_(shape) {
+    batch_count_ = s_.batch.NumElements();
+    b_count_ = s_.b_batch.NumElements();
+    a_strides_ = BroadcastStrides(s_.a_batch, s_.batch);
+    b_strides_ = BroadcastStrides(s_.b_batch, s_.batch);
+    // One B for all, and A's batch entries in output order: fold the batch into M.
+    fold_batch_ = b_count_ == 1 && s_.a_batch.NumElements() == batch_count_;
+    if (constant_b) {
+      b_packed_ = true;
+      b_packed_size_ = static_cast<std::int64_t>(PackedBSize(s_.k, s_.n));
+      packed_b_.resize(static_cast<std::size_t>(b_packed_size_ * b_count_));
+      for (std::int64_t i = 0; i < b_count_; ++i) {
+        PackB(GemmOperand::RowMajor(constant_b + i * s_.k * s_.n, s_.n), s_.k, s_.n,
+              packed_b_.data() + i * b_packed_size_);
+      }
+    }
+  }
+
+  std::size_t GetScratchSize() const override {
+    const std::int64_t rows = fold_batch_ ? batch_count_ * s_.m : s_.m;
+    return GemmWorkspaceSize(rows, s_.n, s_.k, GemmOperand::RowMajor(nullptr, s_.k), BOperand(nullptr, 0)) *
+           sizeof(float);
+  }
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    const float* a = Input<float>(args, 0);
+    const float* b = b_packed_ ? nullptr : Input<float>(args, 1);
+    float* y = Output<float>(args, 0);
+    float* workspace = static_cast<float*>(args.scratch);
+    if (fold_batch_) {
+      Gemm(batch_count_ * s_.m, s_.n, s_.k, 1.0f, GemmOperand::RowMajor(a, s_.k), BOperand(b, 0), 0.0f, y, s_.n,
+           workspace);
+      return;
+    }
+    const std::vector<std::int64_t>& dims = s_.batch.Dims();
+    for (std::int64_t index = 0; index < batch_count_; ++index) {
+      // Which A and B matrices output matrix `index` multiplies.
+      std::int64_t a_index = 0, b_index = 0, rest = index;
+      for (std::size_t d = dims.size(); d-- > 0;) {
+        const std::int64_t i = rest % dims[d];
+        rest /= dims[d];
+        a_index += i * a_strides_[d];
+        b_index += i * b_strides_[d];
+      }
+      Gemm(s_.m, s_.n, s_.k, 1.0f, GemmOperand::RowMajor(a + a_index * s_.m * s_.k, s_.k), BOperand(b, b_index), 0.0f,
+           y + index * s_.m * s_.n, s_.n, workspace);
+    }
+  }
+
+ private:
+  GemmOperand BOperand(const float* run_b, std::int64_t index) const {
+    if (b_packed_) return GemmOperand::Packed(packed_b_.data() + index * b_packed_size_);
+    return GemmOperand::RowMajor(run_b ? run_b + index * s_.k * s_.n : nullptr, s_.n);
+  }
+
+  MatMulShape s_;
+  std::int64_t batch_count_ = 0, b_count_ = 0;
+  std::vector<std::int64_t> a_strides_, b_strides_;  // per batch dimension, in matrices
+  bool fold_batch_ = false;
+  bool b_packed_ = false;  // B is constant: every batch entry packed at creation
+  std::int64_t b_packed_size_ = 0;
+  std::vector<float> packed_b_;
+};
+
+bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what) {
+  reason = "MatMul layer '" + layer.GetName() + "': " + what;
+  return false;
+}
+
+TensorShape Leading(const TensorShape& shape, std::size_t drop) {
+  return TensorShape(std::vector<std::int64_t>(shape.Dims().begin(), shape.Dims().begin() + (shape.Rank() - drop)));
+}
+
+bool DescribeMatMul(const backend::ILayerView& layer, MatMulShape& shape, std::string& reason) {
+  const TensorShape& a = layer.GetInputInfo(0).shape;
+  const TensorShape& b = layer.GetInputInfo(1).shape;
+  if (a.Rank() == 0 || b.Rank() == 0) return Fail(reason, layer, "operands must have rank 1 or more (numpy.matmul)");
+  const bool a_vector = a.Rank() == 1;
+  const bool b_vector = b.Rank() == 1;
+  shape.m = a_vector ? 1 : a[a.Rank() - 2];
+  shape.k = a[a.Rank() - 1];
+  const std::int64_t b_k = b_vector ? b[0] : b[b.Rank() - 2];
+  shape.n = b_vector ? 1 : b[b.Rank() - 1];
+  if (b_k != shape.k) {
+    return Fail(reason, layer, "A " + ToString(a) + " has K = " + std::to_string(shape.k) + " but B " + ToString(b) +
+                                   " has K = " + std::to_string(b_k));
+  }
+  shape.a_batch = a_vector ? TensorShape{} : Leading(a, 2);
+  shape.b_batch = b_vector ? TensorShape{} : Leading(b, 2);
+  std::string clash;
+  if (!BroadcastShapes(shape.a_batch, shape.b_batch, shape.batch, clash)) {
+    return Fail(reason, layer, "batch dimensions: " + clash);
+  }
+  std::vector<std::int64_t> output = shape.batch.Dims();
+  if (!a_vector) output.push_back(shape.m);
+  if (!b_vector) output.push_back(shape.n);
+  shape.output = TensorShape(std::move(output));
+  if (layer.GetOutputInfo(0).shape != shape.output) {
+    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " should be " +
+                                   ToString(shape.output));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!HasArity(layer, 2, 2, 1, reason) || !AllFloat32(layer, reason)) return false;
+  MatMulShape shape;
+  return DescribeMatMul(layer, shape, reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer) {
+  MatMulShape shape;
+  std::string reason;
+  if (!HasArity(layer, 2, 2, 1, reason) || !DescribeMatMul(layer, shape, reason)) {
+    throw Exception(ErrorCode::kUnsupported, reason);
+  }
+  return std::make_unique<MatMulWorkload>(shape, static_cast<const float*>(layer.GetConstantInput(1)));
+}
+
+}  // namespace backplane::reference

@@ -1,0 +1,124 @@
+// Reduce (mean, sum) over a set of axes, f32. The input is walked once in memory order
+// against per-output accumulators (stride 0 along reduced axes), accumulated in double in the
+// run's scratch memory; the mean of an empty set is NaN, as 0/0 in numpy.
+#include "broadcast.hpp"
+#include "reference_ops.hpp"
+#include "tensor_access.hpp"
+
+#include <backplane/descriptors.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace backplane::reference {
+
+namespace {
+
+class ReduceWorkload final : public backend::IWorkload {
+ public:
+  ReduceWorkload(StridedLoop<2> loop, std::int64_t outputs, std::int64_t count, bool mean)
+      : loop_(std::move(loop)), outputs_(outputs), count_(count), mean_(mean) {}
+
+  std::size_t GetScratchSize() const override { return static_cast<std::size_t>(outputs_) * sizeof(double); }
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    const float* x = Input<float>(args, 0);
+    float* y = Output<float>(args, 0);
+    auto* sums = static_cast<double*>(args.scratch);
+    for (std::int64_t i = 0; i < outputs_; ++i) sums[i] = 0.0;
+    loop_.ForEachRow([&](const StridedLoop<2>::Offsets& at, std::int64_t n, const StridedLoop<2>::Offsets& step) {
+      double* s = sums + at[0];
+      const float* xs = x + at[1];
+      if (step[0] == 0) {
+        double total = 0.0;
+        for (std::int64_t i = 0; i < n; ++i) total += xs[i * step[1]];
+        *s += total;
+      } else {
+        for (std::int64_t i = 0; i < n; ++i) s[i * step[0]] += xs[i * step[1]];
+      }
+    });
+    const double divisor = mean_ ? static_cast<double>(count_) : 1.0;
+    for (std::int64_t i = 0; i < outputs_; ++i) y[i] = static_cast<float>(sums[i] / divisor);
+  }
+
+ private:
+  StridedLoop<2> loop_;
+  std::int64_t outputs_, count_;
+  bool mean_;
+};
+
+// Which axes of a rank-`rank` input are reduced; false with a reason for an axis out of range
+// or named twice.
+bool ReducedAxes(const ReduceDescriptor& descriptor, const TensorShape& shape, std::vector<bool>& reduced,
+                 std::string& reason) {
+  reduced.assign(shape.Rank(), descriptor.axes.empty());
+  for (const std::int32_t axis : descriptor.axes) {
+    std::size_t a = 0;
+    if (!NormalizeAxis(axis, shape.Rank(), a)) {
+      reason = "Reduce axis " + std::to_string(axis) + " is out of range for input " + ToString(shape) +
+               " of rank " + std::to_string(shape.Rank());
+      return false;
+    }
+    if (reduced[a]) {
+      reason = "Reduce axis " + std::to_string(axis) + " names axis " + std::to_string(a) + " of " +
+               ToString(shape) + " twice";
+      return false;
+    }
+    reduced[a] = true;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
+  const auto& descriptor = DescriptorOf<ReduceDescriptor>(layer);
+  if (descriptor.operation != ReduceOperation::kMean && descriptor.operation != ReduceOperation::kSum) {
+    reason = "Reduce operation " + std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +
+             " is not one CpuRef knows";
+    return false;
+  }
+  const TensorShape& shape = layer.GetInputInfo(0).shape;
+  std::vector<bool> reduced;
+  if (!ReducedAxes(descriptor, shape, reduced, reason)) return false;
+  std::vector<std::int64_t> expected;
+  for (std::size_t d = 0; d < shape.Rank(); ++d) {
+    if (!reduced[d]) {
+      expected.push_back(shape[d]);
+    } else if (descriptor.keep_dims) {
+      expected.push_back(1);
+    }
+  }
+  if (layer.GetOutputInfo(0).shape != TensorShape(expected)) {
+    reason = "Reduce output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
+             ToString(TensorShape(expected)) + ", the reduction of " + ToString(shape) +
+             (descriptor.keep_dims ? " keeping" : " dropping") + " the reduced axes";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView& layer) {
+  const auto& descriptor = DescriptorOf<ReduceDescriptor>(layer);
+  const TensorShape& shape = layer.GetInputInfo(0).shape;
+  std::vector<bool> reduced;
+  std::string unused;
+  ReducedAxes(descriptor, shape, reduced, unused);
+
+  // Accumulator strides: the output laid out with the reduced axes kept as 1, walked with
+  // stride 0 along them.
+  std::vector<std::int64_t> kept_dims(shape.Rank());
+  std::int64_t count = 1;
+  for (std::size_t d = 0; d < shape.Rank(); ++d) {
+    kept_dims[d] = reduced[d] ? 1 : shape[d];
+    if (reduced[d]) count *= shape[d];
+  }
+  const TensorShape kept(kept_dims);
+  StridedLoop<2> loop(shape.Dims(), {BroadcastStrides(kept, shape), DenseStrides(shape)});
+  return std::make_unique<ReduceWorkload>(std::move(loop), kept.NumElements(), count,
+                                          descriptor.operation == ReduceOperation::kMean);
+}
+
+}  // namespace backplane::reference

@@ -1,0 +1,150 @@
+// Reduce against hand-worked sums and a naive loop that visits every input element and adds
+// it to the output element its kept coordinates name.
+#include "op_test_harness.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using backplane::DataType;
+using backplane::ReduceDescriptor;
+using backplane::ReduceOperation;
+using backplane::TensorShape;
+using backplane::reference::testing::HostTensor;
+using backplane::reference::testing::IsSupported;
+using backplane::reference::testing::RunOp;
+
+ReduceDescriptor Reduce(ReduceOperation operation, std::vector<std::int32_t> axes, bool keep_dims) {
+  ReduceDescriptor descriptor;
+  descriptor.operation = operation;
+  descriptor.axes = std::move(axes);
+  descriptor.keep_dims = keep_dims;
+  return descriptor;
+}
+
+std::vector<float> Run(const ReduceDescriptor& descriptor, const TensorShape& shape, const std::vector<float>& x,
+                       const TensorShape& out) {
+  return RunOp(descriptor, {HostTensor::F32(shape, x)}, {{out, DataType::kFloat32}})[0].As<float>();
+}
+
+// Reduces `axes` (already non-negative) of `shape`; the result is laid out like the input
+// with those axes removed, which is also the keep_dims layout.
+std::vector<double> Naive(ReduceOperation operation, const TensorShape& shape, const std::vector<float>& x,
+                          const std::set<std::size_t>& axes) {
+  std::int64_t outputs = 1, count = 1;
+  for (std::size_t d = 0; d < shape.Rank(); ++d) (axes.count(d) ? count : outputs) *= shape[d];
+  std::vector<double> y(static_cast<std::size_t>(outputs), 0.0);
+  for (std::int64_t flat = 0; flat < shape.NumElements(); ++flat) {
+    std::vector<std::int64_t> index(shape.Rank());
+    std::int64_t rest = flat;
+    for (std::size_t d = shape.Rank(); d-- > 0;) {
+      index[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    std::int64_t out = 0;
+    for (std::size_t d = 0; d < shape.Rank(); ++d) {
+      if (!axes.count(d)) out = out * shape[d] + index[d];
+    }
+    y[static_cast<std::size_t>(out)] += x[static_cast<std::size_t>(flat)];
+  }
+  if (operation == ReduceOperation::kMean) {
+    for (auto& value : y) value /= static_cast<double>(count);
+  }
+  return y;
+}
+
+std::vector<float> Values(std::int64_t count) {
+  std::vector<float> x(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i)) * 4.0f + 0.5f;
+  return x;
+}
+
+void CheckClose(const std::vector<float>& actual, const std::vector<double>& expected) {
+  REQUIRE(actual.size() == expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    CAPTURE(i);
+    CHECK(actual[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reduce: [2,3] by hand") {
+  const std::vector<float> x{1, 2, 3, 4, 5, 6};
+  CHECK(Run(Reduce(ReduceOperation::kSum, {0}, true), {2, 3}, x, {1, 3}) == std::vector<float>{5, 7, 9});
+  CHECK(Run(Reduce(ReduceOperation::kMean, {1}, false), {2, 3}, x, {2}) == std::vector<float>{2, 5});
+  CHECK(Run(Reduce(ReduceOperation::kSum, {}, false), {2, 3}, x, {}) == std::vector<float>{21});
+  CHECK(Run(Reduce(ReduceOperation::kMean, {}, true), {2, 3}, x, {1, 1}) == std::vector<float>{3.5f});
+}
+
+TEST_CASE("reduce: every subset of axes of [2,3,4,5], sum and mean, keep_dims on and off") {
+  const TensorShape shape{2, 3, 4, 5};
+  const auto x = Values(shape.NumElements());
+  for (unsigned mask = 1; mask < 16; ++mask) {
+    std::vector<std::int32_t> axes;
+    std::set<std::size_t> axis_set;
+    std::vector<std::int64_t> kept, dropped;
+    for (std::size_t d = 0; d < 4; ++d) {
+      const bool reduced = (mask >> d) & 1u;
+      if (reduced) {
+        axes.push_back(static_cast<std::int32_t>(d));
+        axis_set.insert(d);
+      } else {
+        dropped.push_back(shape[d]);
+      }
+      kept.push_back(reduced ? 1 : shape[d]);
+    }
+    CAPTURE(mask);
+    for (const auto operation : {ReduceOperation::kSum, ReduceOperation::kMean}) {
+      const auto expected = Naive(operation, shape, x, axis_set);
+      CheckClose(Run(Reduce(operation, axes, true), shape, x, TensorShape(kept)), expected);
+      CheckClose(Run(Reduce(operation, axes, false), shape, x, TensorShape(dropped)), expected);
+    }
+  }
+}
+
+TEST_CASE("reduce: negative axes count from the last") {
+  const TensorShape shape{3, 4, 5};
+  const auto x = Values(shape.NumElements());
+  CheckClose(Run(Reduce(ReduceOperation::kMean, {-1}, true), shape, x, {3, 4, 1}),
+             Naive(ReduceOperation::kMean, shape, x, {2}));
+  CheckClose(Run(Reduce(ReduceOperation::kSum, {-3, -1}, false), shape, x, {4}),
+             Naive(ReduceOperation::kSum, shape, x, {0, 2}));
+  CheckClose(Run(Reduce(ReduceOperation::kSum, {2, -3}, true), shape, x, {1, 4, 1}),
+             Naive(ReduceOperation::kSum, shape, x, {0, 2}));
+}
+
+TEST_CASE("reduce: odd shapes and size-1 axes") {
+  const TensorShape shape{7, 1, 3, 1};
+  const auto x = Values(shape.NumElements());
+  CheckClose(Run(Reduce(ReduceOperation::kSum, {1, 3}, false), shape, x, {7, 3}), Naive(ReduceOperation::kSum, shape, x, {1, 3}));
+  CheckClose(Run(Reduce(ReduceOperation::kMean, {0, 2}, true), shape, x, {1, 1, 1, 1}),
+             Naive(ReduceOperation::kMean, shape, x, {0, 2}));
+}
+
+TEST_CASE("reduce: an empty reduction sums to 0 and averages to NaN") {
+  CHECK(Run(Reduce(ReduceOperation::kSum, {1}, false), {2, 0}, {}, {2}) == std::vector<float>{0, 0});
+  const auto mean = Run(Reduce(ReduceOperation::kMean, {1}, false), {2, 0}, {}, {2});
+  CHECK(std::isnan(mean[0]));
+  CHECK(std::isnan(mean[1]));
+}
+
+TEST_CASE("reduce: support rejects bad axes, repeated axes and a wrong output shape") {
+  std::string reason;
+  const auto x = HostTensor::F32({2, 3, 4}, Values(24));
+  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kSum, {3}, true), {x}, {{{2, 3, 1}, DataType::kFloat32}}, reason));
+  CHECK(reason == "Reduce axis 3 is out of range for input [2,3,4] of rank 3");
+  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kSum, {1, -2}, true), {x}, {{{2, 1, 4}, DataType::kFloat32}}, reason));
+  CHECK(reason == "Reduce axis -2 names axis 1 of [2,3,4] twice");
+  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kMean, {1}, false), {x}, {{{2, 1, 4}, DataType::kFloat32}}, reason));
+  CHECK(reason == "Reduce output shape [2,1,4] is not [2,4], the reduction of [2,3,4] dropping the reduced axes");
+  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kMean, {1}, true), {HostTensor::I32({2}, {1, 2})},
+                          {{{1}, DataType::kInt32}}, reason));
+  CHECK(reason == "input 0 is i32; CpuRef runs Reduce on f32 only");
+}

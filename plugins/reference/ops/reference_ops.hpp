@@ -1,0 +1,78 @@
+// The reference backend's ops: for each layer type it runs, a support check and a workload
+// constructor, gathered in one table (op_table.cpp). The layer support and the workload
+// factory only look up this table, so adding an op is: one file in ops/, one table row.
+#pragma once
+
+#include <backplane/backend/layer.hpp>
+#include <backplane/backend/workload.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace backplane::reference {
+
+struct OpKernel {
+  backend::LayerType type;
+  // True when this op can run `layer` exactly as described (shapes, types, descriptor);
+  // otherwise false with `reason` saying what is not supported. Never throws.
+  bool (*is_supported)(const backend::ILayerView& layer, std::string& reason);
+  // Builds the workload; may read (and repack) constant inputs. Called only for layers
+  // is_supported accepted. Throws backplane::Exception on failure.
+  std::unique_ptr<backend::IWorkload> (*create)(const backend::ILayerView& layer);
+};
+
+// The row for `type`, or null when the reference backend has no kernel for it (Input, Output
+// and Constant layers need none: the runtime binds them).
+const OpKernel* FindOpKernel(backend::LayerType type);
+
+// Whether `op` can run `layer`: the layer must carry a descriptor (every op of the table has
+// one), then the op's own check decides. Never throws.
+bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason);
+
+// The layer types in the table, in table order.
+std::vector<backend::LayerType> SupportedLayerTypes();
+
+// One pair per op, each defined in ops/<op>.cpp.
+bool IsConvolution2dSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView&);
+bool IsFullyConnectedSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView&);
+bool IsMatMulSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView&);
+bool IsPooling2dSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView&);
+bool IsActivationSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView&);
+bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView&);
+bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend::ILayerView&);
+bool IsSoftmaxSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerView&);
+bool IsBatchNormalizationSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const backend::ILayerView&);
+bool IsLayerNormalizationSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView&);
+bool IsReduceSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView&);
+bool IsReshapeSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const backend::ILayerView&);
+bool IsFlattenSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateFlattenWorkload(const backend::ILayerView&);
+bool IsTransposeSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const backend::ILayerView&);
+bool IsConcatSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const backend::ILayerView&);
+bool IsSplitSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const backend::ILayerView&);
+bool IsSliceSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const backend::ILayerView&);
+bool IsGatherSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerView&);
+bool IsPadSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreatePadWorkload(const backend::ILayerView&);
+bool IsCastSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateCastWorkload(const backend::ILayerView&);
+
+}  // namespace backplane::reference

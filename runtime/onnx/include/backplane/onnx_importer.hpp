@@ -1,0 +1,61 @@
+// The ONNX importer (library Backplane::onnx): an .onnx file in, a Network out.
+#pragma once
+
+#include <backplane/exception.hpp>
+#include <backplane/network.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace backplane::onnx {
+
+struct ImportOptions {
+  // Fixes the dimensions of inputs: name -> full shape. Required for every input with a
+  // dynamic (symbolic or unknown) dimension; a given shape must agree with the model's fixed
+  // dimensions.
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  // Upper bound on the file size and on any one tensor's size, so a hostile file cannot make
+  // the importer allocate without bound.
+  std::uint64_t max_model_bytes = 2ull << 30;
+};
+
+// One op the importer cannot translate.
+struct UnsupportedNode {
+  std::string op_type;    // e.g. "NonMaxSuppression"
+  std::string node_name;  // may be empty in the model; then "#<index>"
+  std::int64_t opset = 0; // the opset of its domain the model imports
+  std::string reason;     // "not in op set v1", "attribute mode=cubic not supported", ...
+};
+
+// Thrown when the model uses ops the importer cannot translate: lists every one at once.
+class UnsupportedModelError : public Exception {
+ public:
+  UnsupportedModelError(const std::string& message, std::vector<UnsupportedNode> nodes);
+  ~UnsupportedModelError() override;
+  const std::vector<UnsupportedNode>& nodes() const noexcept { return nodes_; }
+
+ private:
+  std::vector<UnsupportedNode> nodes_;
+};
+
+struct ImportedModel {
+  Network network;
+  std::vector<std::string> inputs;   // graph inputs that are not initializers, in model order
+  std::vector<std::string> outputs;  // graph outputs, in model order
+  std::int64_t opset = 0;            // of the default ("" / "ai.onnx") domain
+  std::string producer;              // producer_name + " " + producer_version
+};
+
+// Imports `path`. Throws Exception (kNotFound) when the file cannot be read, (kInvalidArgument)
+// naming the file and what is wrong for a malformed, truncated or inconsistent model or a
+// missing/contradicting input shape, and UnsupportedModelError (kUnsupported) listing every
+// unsupported node. Thread-safe (no shared state).
+ImportedModel ImportModel(const std::string& path, const ImportOptions& options = {});
+
+// The same for a model already in memory; `name` is used in messages.
+ImportedModel ImportModelFromMemory(const void* data, std::size_t size, const std::string& name,
+                                    const ImportOptions& options = {});
+
+}  // namespace backplane::onnx

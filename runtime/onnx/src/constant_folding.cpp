@@ -1,0 +1,528 @@
+#include "constant_folding.hpp"
+
+#include "tensor_size.hpp"
+
+#include <backplane/exception.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+namespace backplane::onnx::folding {
+
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+
+[[noreturn]] void Invalid(const std::string& message) { throw Exception(ErrorCode::kInvalidArgument, message); }
+
+std::string Str(const Dims& dims) { return ToString(TensorShape(dims)); }
+
+// Allocates the bytes of a result after checking its size.
+std::shared_ptr<std::vector<std::uint8_t>> Allocate(const Dims& dims, DataType type, std::uint64_t max_bytes) {
+  const auto bytes = CheckedNumBytes(dims, type);
+  if (!bytes || *bytes > max_bytes) {
+    Invalid("the result " + std::string(ToString(type)) + " " + Str(dims) + " would be larger than the limit of " +
+            std::to_string(max_bytes) + " bytes");
+  }
+  return std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(*bytes));
+}
+
+// Row-major strides of `dims`.
+Dims Strides(const Dims& dims) {
+  Dims strides(dims.size(), 1);
+  for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+  return strides;
+}
+
+// For every element of `out` (row-major), the flat index into a tensor of `in` broadcast to it.
+std::vector<std::size_t> BroadcastIndex(const Dims& in, const Dims& out) {
+  const std::size_t rank = out.size();
+  Dims padded(rank - in.size(), 1);
+  padded.insert(padded.end(), in.begin(), in.end());
+  const Dims in_strides = Strides(padded);
+  const auto count = static_cast<std::size_t>(TensorShape(out).NumElements());
+  std::vector<std::size_t> index(count);
+  Dims position(rank, 0);
+  for (std::size_t flat = 0; flat < count; ++flat) {
+    std::int64_t source = 0;
+    for (std::size_t a = 0; a < rank; ++a) source += (padded[a] == 1 ? 0 : position[a]) * in_strides[a];
+    index[flat] = static_cast<std::size_t>(source);
+    for (std::size_t a = rank; a-- > 0;) {
+      if (++position[a] < out[a]) break;
+      position[a] = 0;
+    }
+  }
+  return index;
+}
+
+bool IsInteger(DataType type) {
+  return type == DataType::kInt32 || type == DataType::kInt64 || type == DataType::kBool;
+}
+
+bool IsComparison(Binary op) {
+  return op == Binary::kEqual || op == Binary::kLess || op == Binary::kGreater || op == Binary::kLessOrEqual ||
+         op == Binary::kGreaterOrEqual || op == Binary::kAnd || op == Binary::kOr || op == Binary::kXor;
+}
+
+std::int64_t IntBinary(Binary op, std::int64_t a, std::int64_t b) {
+  switch (op) {
+    case Binary::kAdd: return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+    case Binary::kSub: return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+    case Binary::kMul: return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+    case Binary::kDiv:
+      if (b == 0) Invalid("integer division by zero");
+      if (a == std::numeric_limits<std::int64_t>::min() && b == -1) return a;
+      return a / b;
+    case Binary::kMod:  // ONNX Mod with fmod=0: the sign of the divisor
+    {
+      if (b == 0) Invalid("integer modulo by zero");
+      if (b == -1) return 0;
+      const std::int64_t r = a % b;
+      return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+    }
+    case Binary::kPow: {
+      if (b < 0) return a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0);
+      std::int64_t result = 1;
+      for (std::int64_t i = 0; i < b && i < 64; ++i) result = static_cast<std::int64_t>(static_cast<std::uint64_t>(result) * static_cast<std::uint64_t>(a));
+      return result;
+    }
+    case Binary::kMax: return std::max(a, b);
+    case Binary::kMin: return std::min(a, b);
+    case Binary::kEqual: return a == b;
+    case Binary::kLess: return a < b;
+    case Binary::kGreater: return a > b;
+    case Binary::kLessOrEqual: return a <= b;
+    case Binary::kGreaterOrEqual: return a >= b;
+    case Binary::kAnd: return (a != 0) && (b != 0);
+    case Binary::kOr: return (a != 0) || (b != 0);
+    case Binary::kXor: return (a != 0) != (b != 0);
+  }
+  return 0;
+}
+
+double FloatBinary(Binary op, double a, double b) {
+  switch (op) {
+    case Binary::kAdd: return a + b;
+    case Binary::kSub: return a - b;
+    case Binary::kMul: return a * b;
+    case Binary::kDiv: return a / b;
+    case Binary::kMod: return std::fmod(a, b);
+    case Binary::kPow: return std::pow(a, b);
+    case Binary::kMax: return std::max(a, b);
+    case Binary::kMin: return std::min(a, b);
+    case Binary::kEqual: return a == b;
+    case Binary::kLess: return a < b;
+    case Binary::kGreater: return a > b;
+    case Binary::kLessOrEqual: return a <= b;
+    case Binary::kGreaterOrEqual: return a >= b;
+    case Binary::kAnd: return (a != 0) && (b != 0);
+    case Binary::kOr: return (a != 0) || (b != 0);
+    case Binary::kXor: return (a != 0) != (b != 0);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Dims BroadcastShapes(const Dims& a, const Dims& b) {
+  const std::size_t rank = std::max(a.size(), b.size());
+  Dims out(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const std::int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) Invalid("shapes " + Str(a) + " and " + Str(b) + " do not broadcast");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+std::size_t NormalizeAxis(std::int64_t axis, std::size_t rank) {
+  const auto r = static_cast<std::int64_t>(rank);
+  if (axis < -r || axis >= r) Invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
+}
+
+ConstantTensor ElementwiseBinary(Binary op, const ConstantTensor& a, const ConstantTensor& b, std::uint64_t max_bytes) {
+  const bool logic = op == Binary::kAnd || op == Binary::kOr || op == Binary::kXor;
+  if (a.type() != b.type() && op != Binary::kPow) {
+    Invalid(std::string("inputs have different types: ") + ToString(a.type()) + " and " + ToString(b.type()));
+  }
+  if (logic && a.type() != DataType::kBool) Invalid("logic ops take bool inputs");
+  const Dims out = BroadcastShapes(a.shape().Dims(), b.shape().Dims());
+  const DataType out_type = IsComparison(op) ? DataType::kBool : a.type();
+  Allocate(out, out_type, max_bytes);  // size check only
+  const auto ia = BroadcastIndex(a.shape().Dims(), out);
+  const auto ib = BroadcastIndex(b.shape().Dims(), out);
+  if (IsInteger(a.type()) && IsInteger(b.type())) {
+    const auto va = a.ToInt64();
+    const auto vb = b.ToInt64();
+    std::vector<std::int64_t> result(ia.size());
+    for (std::size_t i = 0; i < result.size(); ++i) result[i] = IntBinary(op, va[ia[i]], vb[ib[i]]);
+    return ConstantTensor::FromInt64(TensorShape(out), result, out_type);
+  }
+  const auto va = a.ToDouble();
+  const auto vb = b.ToDouble();
+  std::vector<double> result(ia.size());
+  for (std::size_t i = 0; i < result.size(); ++i) result[i] = FloatBinary(op, va[ia[i]], vb[ib[i]]);
+  return ConstantTensor::FromDouble(TensorShape(out), result, out_type);
+}
+
+ConstantTensor ElementwiseUnary(Unary op, const ConstantTensor& a) {
+  if (op == Unary::kNot) {
+    if (a.type() != DataType::kBool) Invalid("Not takes bool");
+    auto values = a.ToInt64();
+    for (auto& v : values) v = !v;
+    return ConstantTensor::FromInt64(a.shape(), values, DataType::kBool);
+  }
+  if (IsInteger(a.type()) && (op == Unary::kNeg || op == Unary::kAbs || op == Unary::kRelu ||
+                              op == Unary::kCeil || op == Unary::kFloor)) {
+    auto values = a.ToInt64();
+    for (auto& v : values) {
+      if (op == Unary::kNeg) v = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v));
+      if (op == Unary::kAbs) v = v < 0 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v)) : v;
+      if (op == Unary::kRelu) v = std::max<std::int64_t>(v, 0);
+    }
+    return ConstantTensor::FromInt64(a.shape(), values, a.type());
+  }
+  auto values = a.ToDouble();
+  for (auto& v : values) {
+    switch (op) {
+      case Unary::kNeg: v = -v; break;
+      case Unary::kAbs: v = std::fabs(v); break;
+      case Unary::kSqrt: v = std::sqrt(v); break;
+      case Unary::kExp: v = std::exp(v); break;
+      case Unary::kLog: v = std::log(v); break;
+      case Unary::kReciprocal: v = 1.0 / v; break;
+      case Unary::kErf: v = std::erf(v); break;
+      case Unary::kCeil: v = std::ceil(v); break;
+      case Unary::kFloor: v = std::floor(v); break;
+      case Unary::kRelu: v = std::max(v, 0.0); break;
+      case Unary::kSigmoid: v = 1.0 / (1.0 + std::exp(-v)); break;
+      case Unary::kTanh: v = std::tanh(v); break;
+      case Unary::kNot: break;
+    }
+  }
+  return ConstantTensor::FromDouble(a.shape(), values, a.type());
+}
+
+ConstantTensor Where(const ConstantTensor& condition, const ConstantTensor& x, const ConstantTensor& y,
+                     std::uint64_t max_bytes) {
+  if (condition.type() != DataType::kBool) Invalid("Where's condition must be bool");
+  if (x.type() != y.type()) Invalid(std::string("Where's X and Y have different types: ") + ToString(x.type()) + " and " + ToString(y.type()));
+  const Dims out = BroadcastShapes(BroadcastShapes(condition.shape().Dims(), x.shape().Dims()), y.shape().Dims());
+  auto bytes = Allocate(out, x.type(), max_bytes);
+  const std::size_t size = SizeOf(x.type());
+  const auto ic = BroadcastIndex(condition.shape().Dims(), out);
+  const auto ix = BroadcastIndex(x.shape().Dims(), out);
+  const auto iy = BroadcastIndex(y.shape().Dims(), out);
+  for (std::size_t i = 0; i < ic.size(); ++i) {
+    const bool pick_x = condition.data()[ic[i]] != 0;
+    const std::uint8_t* source = pick_x ? x.data() + ix[i] * size : y.data() + iy[i] * size;
+    std::memcpy(bytes->data() + i * size, source, size);
+  }
+  return ConstantTensor({TensorShape(out), x.type()}, std::move(bytes));
+}
+
+ConstantTensor Cast(const ConstantTensor& a, DataType to) {
+  if (a.type() == to) return a;
+  if (IsInteger(a.type()) && IsInteger(to)) return ConstantTensor::FromInt64(a.shape(), a.ToInt64(), to);
+  if (!a.IsFloatingPoint() || to == DataType::kFloat32 || to == DataType::kFloat16 || to == DataType::kBFloat16 ||
+      to == DataType::kBool) {
+    return ConstantTensor::FromDouble(a.shape(), a.ToDouble(), to);
+  }
+  // Floating point to integer: truncate toward zero; out-of-range values saturate.
+  auto values = a.ToDouble();
+  std::vector<std::int64_t> ints(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = std::trunc(values[i]);
+    ints[i] = std::isnan(v) ? 0
+              : v >= 9.2233720368547758e18 ? std::numeric_limits<std::int64_t>::max()
+              : v <= -9.2233720368547758e18 ? std::numeric_limits<std::int64_t>::min()
+                                             : static_cast<std::int64_t>(v);
+  }
+  return ConstantTensor::FromInt64(a.shape(), ints, to);
+}
+
+ConstantTensor Gather(const ConstantTensor& data, const ConstantTensor& indices, std::int64_t axis,
+                      std::uint64_t max_bytes) {
+  if (indices.type() != DataType::kInt32 && indices.type() != DataType::kInt64) Invalid("Gather's indices must be i32 or i64");
+  const Dims& x = data.shape().Dims();
+  const std::size_t a = NormalizeAxis(axis, x.size());
+  Dims out(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(a));
+  out.insert(out.end(), indices.shape().Dims().begin(), indices.shape().Dims().end());
+  out.insert(out.end(), x.begin() + static_cast<std::ptrdiff_t>(a) + 1, x.end());
+  auto bytes = Allocate(out, data.type(), max_bytes);
+  std::int64_t outer = 1, inner = 1;
+  for (std::size_t i = 0; i < a; ++i) outer *= x[i];
+  for (std::size_t i = a + 1; i < x.size(); ++i) inner *= x[i];
+  const std::size_t block = static_cast<std::size_t>(inner) * SizeOf(data.type());
+  const auto idx = indices.ToInt64();
+  std::uint8_t* target = bytes->data();
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (const std::int64_t raw : idx) {
+      const std::int64_t i = raw < 0 ? raw + x[a] : raw;
+      if (i < 0 || i >= x[a]) Invalid("Gather index " + std::to_string(raw) + " is out of range for axis of length " + std::to_string(x[a]));
+      std::memcpy(target, data.data() + static_cast<std::size_t>(o * x[a] + i) * block, block);
+      target += block;
+    }
+  }
+  return ConstantTensor({TensorShape(out), data.type()}, std::move(bytes));
+}
+
+ConstantTensor Slice(const ConstantTensor& data, const Dims& starts, const Dims& ends, const Dims& axes,
+                     const Dims& steps) {
+  const Dims& x = data.shape().Dims();
+  const std::size_t rank = x.size();
+  if (ends.size() != starts.size() || (!axes.empty() && axes.size() != starts.size()) ||
+      (!steps.empty() && steps.size() != starts.size())) {
+    Invalid("starts, ends, axes and steps must have the same length");
+  }
+  Dims begin(rank, 0), step(rank, 1), out = x;
+  std::vector<bool> seen(rank, false);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const std::size_t a = NormalizeAxis(axes.empty() ? static_cast<std::int64_t>(i) : axes[i], rank);
+    if (seen[a]) Invalid("axis " + std::to_string(a) + " is sliced twice");
+    seen[a] = true;
+    const std::int64_t s = steps.empty() ? 1 : steps[i];
+    if (s == 0) Invalid("a slice step must not be 0");
+    const std::int64_t dim = x[a];
+    auto clamp = [&](std::int64_t v, std::int64_t lo, std::int64_t hi) {
+      if (v < 0) v += dim;
+      return std::min(std::max(v, lo), hi);
+    };
+    const std::int64_t first = s > 0 ? clamp(starts[i], 0, dim) : clamp(starts[i], -1, dim - 1);
+    const std::int64_t last = s > 0 ? clamp(ends[i], 0, dim) : clamp(ends[i], -1, dim - 1);
+    const std::int64_t length = s > 0 ? (last - first + s - 1) / s : (first - last - s - 1) / -s;
+    out[a] = std::max<std::int64_t>(0, length);
+    begin[a] = first;
+    step[a] = s;
+  }
+  const std::size_t size = SizeOf(data.type());
+  auto bytes = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(TensorShape(out).NumElements()) * size);
+  const Dims in_strides = Strides(x);
+  Dims position(rank, 0);
+  for (std::size_t flat = 0; flat * size < bytes->size(); ++flat) {
+    std::int64_t source = 0;
+    for (std::size_t a = 0; a < rank; ++a) source += (begin[a] + position[a] * step[a]) * in_strides[a];
+    std::memcpy(bytes->data() + flat * size, data.data() + static_cast<std::size_t>(source) * size, size);
+    for (std::size_t a = rank; a-- > 0;) {
+      if (++position[a] < out[a]) break;
+      position[a] = 0;
+    }
+  }
+  return ConstantTensor({TensorShape(out), data.type()}, std::move(bytes));
+}
+
+ConstantTensor Concat(const std::vector<const ConstantTensor*>& inputs, std::int64_t axis, std::uint64_t max_bytes) {
+  if (inputs.empty()) Invalid("Concat needs at least one input");
+  const Dims& first = inputs[0]->shape().Dims();
+  const std::size_t a = NormalizeAxis(axis, first.size());
+  Dims out = first;
+  out[a] = 0;
+  for (const auto* input : inputs) {
+    const Dims& d = input->shape().Dims();
+    bool fits = d.size() == first.size() && input->type() == inputs[0]->type();
+    for (std::size_t i = 0; fits && i < d.size(); ++i) fits = i == a || d[i] == first[i];
+    if (!fits) Invalid("Concat inputs " + Str(first) + " and " + Str(d) + " do not fit along axis " + std::to_string(a));
+    out[a] += d[a];
+  }
+  auto bytes = Allocate(out, inputs[0]->type(), max_bytes);
+  std::int64_t outer = 1;
+  for (std::size_t i = 0; i < a; ++i) outer *= first[i];
+  std::uint8_t* target = bytes->data();
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (const auto* input : inputs) {
+      const std::size_t block = input->bytes()->size() / static_cast<std::size_t>(std::max<std::int64_t>(outer, 1));
+      if (block) std::memcpy(target, input->data() + static_cast<std::size_t>(o) * block, block);
+      target += block;
+    }
+  }
+  return ConstantTensor({TensorShape(out), inputs[0]->type()}, std::move(bytes));
+}
+
+ConstantTensor Transpose(const ConstantTensor& a, const Dims& permutation) {
+  const Dims& x = a.shape().Dims();
+  Dims perm = permutation;
+  if (perm.empty()) {
+    for (std::size_t i = x.size(); i-- > 0;) perm.push_back(static_cast<std::int64_t>(i));
+  }
+  Dims sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  bool valid = perm.size() == x.size();
+  for (std::size_t i = 0; valid && i < sorted.size(); ++i) valid = sorted[i] == static_cast<std::int64_t>(i);
+  if (!valid) Invalid("perm is not a permutation of the " + std::to_string(x.size()) + " axes");
+  Dims out;
+  for (auto p : perm) out.push_back(x[static_cast<std::size_t>(p)]);
+  const Dims in_strides = Strides(x);
+  const std::size_t size = SizeOf(a.type());
+  auto bytes = std::make_shared<std::vector<std::uint8_t>>(a.bytes()->size());
+  Dims position(out.size(), 0);
+  for (std::size_t flat = 0; flat * size < bytes->size(); ++flat) {
+    std::int64_t source = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) source += position[i] * in_strides[static_cast<std::size_t>(perm[i])];
+    std::memcpy(bytes->data() + flat * size, a.data() + static_cast<std::size_t>(source) * size, size);
+    for (std::size_t i = out.size(); i-- > 0;) {
+      if (++position[i] < out[i]) break;
+      position[i] = 0;
+    }
+  }
+  return ConstantTensor({TensorShape(out), a.type()}, std::move(bytes));
+}
+
+ConstantTensor Expand(const ConstantTensor& a, const Dims& shape, std::uint64_t max_bytes) {
+  const Dims out = BroadcastShapes(a.shape().Dims(), shape);
+  auto bytes = Allocate(out, a.type(), max_bytes);
+  const std::size_t size = SizeOf(a.type());
+  const auto index = BroadcastIndex(a.shape().Dims(), out);
+  for (std::size_t i = 0; i < index.size(); ++i) std::memcpy(bytes->data() + i * size, a.data() + index[i] * size, size);
+  return ConstantTensor({TensorShape(out), a.type()}, std::move(bytes));
+}
+
+ConstantTensor Tile(const ConstantTensor& a, const Dims& repeats, std::uint64_t max_bytes) {
+  const Dims& x = a.shape().Dims();
+  if (repeats.size() != x.size()) Invalid("Tile needs one repeat per axis (" + std::to_string(x.size()) + "), got " + std::to_string(repeats.size()));
+  Dims out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (repeats[i] < 0) Invalid("Tile repeats must not be negative");
+    const auto product = CheckedNumElements({x[i], repeats[i]});
+    if (!product) Invalid("Tile result is too large");
+    out[i] = static_cast<std::int64_t>(*product);
+  }
+  auto bytes = Allocate(out, a.type(), max_bytes);
+  const std::size_t size = SizeOf(a.type());
+  const Dims in_strides = Strides(x);
+  Dims position(out.size(), 0);
+  for (std::size_t flat = 0; flat * size < bytes->size(); ++flat) {
+    std::int64_t source = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) source += (position[i] % x[i]) * in_strides[i];
+    std::memcpy(bytes->data() + flat * size, a.data() + static_cast<std::size_t>(source) * size, size);
+    for (std::size_t i = out.size(); i-- > 0;) {
+      if (++position[i] < out[i]) break;
+      position[i] = 0;
+    }
+  }
+  return ConstantTensor({TensorShape(out), a.type()}, std::move(bytes));
+}
+
+std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, const Dims& sizes) {
+  const Dims& x = a.shape().Dims();
+  const std::size_t ax = NormalizeAxis(axis, x.size());
+  if (std::accumulate(sizes.begin(), sizes.end(), std::int64_t{0}) != x[ax]) {
+    Invalid("split sizes do not add up to the length " + std::to_string(x[ax]) + " of axis " + std::to_string(ax));
+  }
+  std::vector<ConstantTensor> outputs;
+  std::int64_t offset = 0;
+  for (const std::int64_t size : sizes) {
+    if (size < 0) Invalid("negative split size");
+    Dims axes{static_cast<std::int64_t>(ax)};
+    outputs.push_back(Slice(a, {offset}, {offset + size}, axes, {}));
+    offset += size;
+  }
+  return outputs;
+}
+
+ConstantTensor ReduceSum(const ConstantTensor& a, const Dims& axes, bool keep_dims, bool mean) {
+  const Dims& x = a.shape().Dims();
+  std::vector<bool> reduced(x.size(), axes.empty());
+  for (const auto axis : axes) reduced[NormalizeAxis(axis, x.size())] = true;
+  Dims out, kept;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    kept.push_back(reduced[i] ? 1 : x[i]);
+    if (!reduced[i]) out.push_back(x[i]);
+    else if (keep_dims) out.push_back(1);
+  }
+  const auto count = static_cast<std::size_t>(TensorShape(kept).NumElements());
+  const std::int64_t per_output = std::max<std::int64_t>(1, a.shape().NumElements() / std::max<std::int64_t>(1, static_cast<std::int64_t>(count)));
+  // Each input element's output index: broadcast `kept` to `x` backwards.
+  const auto values = a.ToDouble();
+  std::vector<double> sums(count, 0.0);
+  const Dims kept_strides = Strides(kept);
+  Dims position(x.size(), 0);
+  for (std::size_t flat = 0; flat < values.size(); ++flat) {
+    std::int64_t target = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) target += (reduced[i] ? 0 : position[i]) * kept_strides[i];
+    sums[static_cast<std::size_t>(target)] += values[flat];
+    for (std::size_t i = x.size(); i-- > 0;) {
+      if (++position[i] < x[i]) break;
+      position[i] = 0;
+    }
+  }
+  if (mean) {
+    for (auto& s : sums) s /= static_cast<double>(per_output);
+  }
+  return ConstantTensor::FromDouble(TensorShape(out), sums, a.type());
+}
+
+ConstantTensor Range(const ConstantTensor& start, const ConstantTensor& limit, const ConstantTensor& delta,
+                     std::uint64_t max_bytes) {
+  if (start.NumElements() != 1 || limit.NumElements() != 1 || delta.NumElements() != 1) {
+    Invalid("Range's start, limit and delta must be scalars");
+  }
+  const DataType type = start.type();
+  if (IsInteger(type)) {
+    const std::int64_t s = start.ToInt64()[0], l = limit.ToInt64()[0], d = delta.ToInt64()[0];
+    if (d == 0) Invalid("Range's delta must not be 0");
+    const double n = std::ceil((static_cast<double>(l) - static_cast<double>(s)) / static_cast<double>(d));
+    const std::int64_t count = n > 0 ? static_cast<std::int64_t>(std::min(n, 9.0e18)) : 0;
+    Allocate({count}, type, max_bytes);
+    std::vector<std::int64_t> values(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = s + static_cast<std::int64_t>(i) * d;
+    return ConstantTensor::FromInt64(TensorShape{count}, values, type);
+  }
+  const double s = start.ToDouble()[0], l = limit.ToDouble()[0], d = delta.ToDouble()[0];
+  if (d == 0 || !std::isfinite(s) || !std::isfinite(l) || !std::isfinite(d)) Invalid("Range's arguments must be finite and delta non-zero");
+  const double n = std::ceil((l - s) / d);
+  const std::int64_t count = n > 0 ? static_cast<std::int64_t>(std::min(n, 9.0e18)) : 0;
+  Allocate({count}, type, max_bytes);
+  std::vector<double> values(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = s + static_cast<double>(i) * d;
+  return ConstantTensor::FromDouble(TensorShape{count}, values, type);
+}
+
+ConstantTensor ConstantOfShape(const Dims& shape, const ConstantTensor& value, std::uint64_t max_bytes) {
+  if (value.NumElements() != 1) Invalid("ConstantOfShape's value must have one element");
+  for (const auto d : shape) {
+    if (d < 0) Invalid("ConstantOfShape's shape " + Str(shape) + " has a negative dimension");
+  }
+  auto bytes = Allocate(shape, value.type(), max_bytes);
+  const std::size_t size = SizeOf(value.type());
+  for (std::size_t i = 0; i < bytes->size(); i += size) std::memcpy(bytes->data() + i, value.data(), size);
+  return ConstantTensor({TensorShape(shape), value.type()}, std::move(bytes));
+}
+
+Dims ReshapeTarget(const Dims& input, const Dims& target) {
+  Dims out = target;
+  std::int64_t known = 1;
+  int inferred = -1;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 0) {
+      if (i >= input.size()) Invalid("Reshape dimension " + std::to_string(i) + " is 0 but the input has rank " + std::to_string(input.size()));
+      out[i] = input[i];
+    }
+    if (out[i] == -1) {
+      if (inferred >= 0) Invalid("the Reshape target " + Str(target) + " has more than one -1");
+      inferred = static_cast<int>(i);
+    } else if (out[i] < 0) {
+      Invalid("the Reshape target " + Str(target) + " has an invalid dimension");
+    } else {
+      const auto product = CheckedNumElements({known, out[i]});
+      if (!product) Invalid("the Reshape target " + Str(target) + " is too large");
+      known = static_cast<std::int64_t>(*product);
+    }
+  }
+  const auto total = CheckedNumElements(input);
+  if (!total) Invalid("the Reshape input " + Str(input) + " is too large");
+  const auto n = static_cast<std::int64_t>(*total);
+  if (inferred >= 0) {
+    if (known == 0 || n % known != 0) Invalid("cannot reshape " + Str(input) + " to " + Str(target));
+    out[static_cast<std::size_t>(inferred)] = n / known;
+  } else if (known != n) {
+    Invalid("cannot reshape " + Str(input) + " (" + std::to_string(n) + " elements) to " + Str(target));
+  }
+  return out;
+}
+
+}  // namespace backplane::onnx::folding

@@ -1,0 +1,62 @@
+// Evaluation of ONNX ops on constant tensors at import time: how shape subgraphs (Shape ->
+// Gather -> Unsqueeze -> Concat -> Reshape, ...) become the constant parameters op set v1 wants.
+//
+// Plain functions of ConstantTensors, ONNX semantics. Each checks its result's size against
+// `max_bytes` before allocating it and throws Exception (kInvalidArgument) with the reason
+// (the caller names the node); (kUnsupported) for a type the op does not take.
+#pragma once
+
+#include "constant_tensor.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace backplane::onnx::folding {
+
+// Numpy (ONNX multidirectional) broadcasting of two shapes; throws when they do not broadcast.
+std::vector<std::int64_t> BroadcastShapes(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b);
+
+// Normalizes `axis` (negative counts from the end) for `rank`; throws when out of range.
+std::size_t NormalizeAxis(std::int64_t axis, std::size_t rank);
+
+enum class Binary { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin, kMod, kEqual, kLess, kGreater,
+                    kLessOrEqual, kGreaterOrEqual, kAnd, kOr, kXor };
+enum class Unary { kNeg, kAbs, kSqrt, kExp, kLog, kReciprocal, kErf, kNot, kCeil, kFloor,
+                   kRelu, kSigmoid, kTanh };
+
+// Integers (and bool) compute in int64 (Div truncates, as ONNX runtimes do), floating point in
+// double, then round to the input type. Comparisons and logic ops produce bool.
+ConstantTensor ElementwiseBinary(Binary op, const ConstantTensor& a, const ConstantTensor& b, std::uint64_t max_bytes);
+ConstantTensor ElementwiseUnary(Unary op, const ConstantTensor& a);
+ConstantTensor Where(const ConstantTensor& condition, const ConstantTensor& x, const ConstantTensor& y,
+                     std::uint64_t max_bytes);
+ConstantTensor Cast(const ConstantTensor& a, DataType to);
+
+// Data movement, for any element type.
+ConstantTensor Gather(const ConstantTensor& data, const ConstantTensor& indices, std::int64_t axis,
+                      std::uint64_t max_bytes);
+// ONNX Slice; `axes` and `steps` may be empty (0..n-1 and all 1).
+ConstantTensor Slice(const ConstantTensor& data, const std::vector<std::int64_t>& starts,
+                     const std::vector<std::int64_t>& ends, const std::vector<std::int64_t>& axes,
+                     const std::vector<std::int64_t>& steps);
+ConstantTensor Concat(const std::vector<const ConstantTensor*>& inputs, std::int64_t axis, std::uint64_t max_bytes);
+ConstantTensor Transpose(const ConstantTensor& a, const std::vector<std::int64_t>& permutation);
+// Broadcasts `a` to `shape` (already the broadcast of both).
+ConstantTensor Expand(const ConstantTensor& a, const std::vector<std::int64_t>& shape, std::uint64_t max_bytes);
+ConstantTensor Tile(const ConstantTensor& a, const std::vector<std::int64_t>& repeats, std::uint64_t max_bytes);
+std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, const std::vector<std::int64_t>& sizes);
+// ReduceSum / ReduceMean / ReduceProd... over `axes` (empty: all), for shape arithmetic.
+ConstantTensor ReduceSum(const ConstantTensor& a, const std::vector<std::int64_t>& axes, bool keep_dims,
+                         bool mean);
+
+// Generators.
+ConstantTensor Range(const ConstantTensor& start, const ConstantTensor& limit, const ConstantTensor& delta,
+                     std::uint64_t max_bytes);
+ConstantTensor ConstantOfShape(const std::vector<std::int64_t>& shape, const ConstantTensor& value,
+                               std::uint64_t max_bytes);
+
+// The output shape of ONNX Reshape of `input` to `target` (0 copies, -1 infers; allowzero=0).
+std::vector<std::int64_t> ReshapeTarget(const std::vector<std::int64_t>& input, const std::vector<std::int64_t>& target);
+
+}  // namespace backplane::onnx::folding

@@ -1,0 +1,245 @@
+// Activations, unary and binary elementwise ops, and the comparison/logic ops that exist only
+// folded (op set v1 has no bool compute).
+#include "constant_folding.hpp"
+#include "converters.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+#include <limits>
+
+namespace backplane::onnx {
+
+namespace {
+
+using folding::Binary;
+using folding::Unary;
+
+// ---- Unary ----------------------------------------------------------------------------------
+
+template <UnaryOperation kOperation, Unary kFold>
+void ConvertUnary(NodeContext& node) {
+  if (const ConstantTensor* x = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::ElementwiseUnary(kFold, *x));
+    return;
+  }
+  ElementwiseUnaryDescriptor descriptor;
+  descriptor.operation = kOperation;
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void AddActivation(NodeContext& node, ActivationFunction function, float alpha = 0.0f, float beta = 0.0f) {
+  ActivationDescriptor descriptor;
+  descriptor.function = function;
+  descriptor.alpha = alpha;
+  descriptor.beta = beta;
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+template <ActivationFunction kFunction, Unary kFold>
+void ConvertFoldableActivation(NodeContext& node) {
+  if (const ConstantTensor* x = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::ElementwiseUnary(kFold, *x));
+    return;
+  }
+  AddActivation(node, kFunction);
+}
+
+void ConvertLeakyRelu(NodeContext& node) {
+  AddActivation(node, ActivationFunction::kLeakyRelu, node.Float("alpha", 0.01f));
+}
+
+void ConvertHardSigmoid(NodeContext& node) {
+  AddActivation(node, ActivationFunction::kHardSigmoid, node.Float("alpha", 0.2f), node.Float("beta", 0.5f));
+}
+
+void ConvertHardSwish(NodeContext& node) { AddActivation(node, ActivationFunction::kHardSwish); }
+
+// Clip: min and max from inputs 1 and 2 (opset 11+), each optional; they must be constant.
+void ConvertClip(NodeContext& node) {
+  float low = -std::numeric_limits<float>::infinity();
+  float high = std::numeric_limits<float>::infinity();
+  low = node.Float("min", low);  // opset < 11 form, accepted if present
+  high = node.Float("max", high);
+  auto bound = [&](std::size_t i, const char* what, float& value) {
+    if (!node.HasInput(i)) return;
+    const ConstantTensor& constant = node.RequireConstant(i, what);
+    if (constant.NumElements() != 1) node.Invalid(std::string(what) + " must be a scalar, has shape " + ToString(constant.shape()));
+    value = static_cast<float>(constant.ToDouble()[0]);
+  };
+  bound(1, "min", low);
+  bound(2, "max", high);
+  if (node.InputInfo(0).type != DataType::kFloat32) {
+    node.Unsupported(std::string("Clip of ") + ToString(node.InputInfo(0).type) + " (op set v1 clips f32)");
+  }
+  AddActivation(node, ActivationFunction::kClip, low, high);
+}
+
+// ---- Binary ---------------------------------------------------------------------------------
+
+// a <op> b as a layer; inputs of different types are an error except Pow's exponent, which is
+// converted to the base's type.
+OutputSlot AddBinary(NodeContext& node, BinaryOperation operation, std::size_t a, std::size_t b,
+                     const std::string& suffix = {}) {
+  const DataType type_a = node.InputInfo(a).type;
+  const DataType type_b = node.InputInfo(b).type;
+  OutputSlot slot_b;
+  if (type_a != type_b) {
+    if (operation != BinaryOperation::kPow) {
+      node.Invalid(std::string("inputs have different types: ") + ToString(type_a) + " and " + ToString(type_b));
+    }
+    if (const ConstantTensor* exponent = node.ConstantInput(b)) {
+      const ConstantTensor cast = folding::Cast(*exponent, type_a);
+      slot_b = node.context().network().AddConstant(node.context().UniqueName(node.name() + "/exponent"), cast.info(),
+                                                    cast.bytes());
+    } else {
+      CastDescriptor descriptor;
+      descriptor.to = type_a;
+      slot_b = node.Add(descriptor, {node.Slot(b)}, "cast_exponent");
+    }
+  } else {
+    slot_b = node.Slot(b);
+  }
+  ElementwiseBinaryDescriptor descriptor;
+  descriptor.operation = operation;
+  return node.Add(descriptor, {node.Slot(a), slot_b}, suffix);
+}
+
+template <BinaryOperation kOperation, Binary kFold>
+void ConvertBinary(NodeContext& node) {
+  if (node.AllInputsConstant()) {
+    node.SetOutput(0, folding::ElementwiseBinary(kFold, *node.ConstantInput(0), *node.ConstantInput(1), node.max_bytes()));
+    return;
+  }
+  node.SetOutput(0, AddBinary(node, kOperation, 0, 1));
+}
+
+// Max, Min, Sum (and Mean): one or more inputs, folded left to right.
+template <BinaryOperation kOperation, Binary kFold>
+void ConvertVariadic(NodeContext& node) {
+  const std::size_t n = node.NumInputs();
+  if (n == 0) node.Invalid("needs at least one input");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!node.HasInput(i)) node.Invalid("input " + std::to_string(i) + " is empty");
+  }
+  if (node.AllInputsConstant()) {
+    ConstantTensor result = *node.ConstantInput(0);
+    for (std::size_t i = 1; i < n; ++i) result = folding::ElementwiseBinary(kFold, result, *node.ConstantInput(i), node.max_bytes());
+    node.SetOutput(0, std::move(result));
+    return;
+  }
+  if (n == 1) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  ElementwiseBinaryDescriptor descriptor;
+  descriptor.operation = kOperation;
+  OutputSlot result = node.Slot(0);
+  for (std::size_t i = 1; i < n; ++i) {
+    if (node.InputInfo(i).type != node.InputInfo(0).type) node.Invalid("inputs have different types");
+    result = node.Add(descriptor, {result, node.Slot(i)}, i + 1 == n ? std::string() : "step" + std::to_string(i));
+  }
+  node.SetOutput(0, result);
+}
+
+void ConvertMean(NodeContext& node) {
+  const std::size_t n = node.NumInputs();
+  if (n == 0) node.Invalid("needs at least one input");
+  if (n == 1) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  if (node.InputInfo(0).type != DataType::kFloat32) node.Unsupported("Mean of non-f32 tensors");
+  ElementwiseBinaryDescriptor add;
+  add.operation = BinaryOperation::kAdd;
+  OutputSlot sum = node.Slot(0);
+  for (std::size_t i = 1; i < n; ++i) sum = node.Add(add, {sum, node.Slot(i)}, "sum" + std::to_string(i));
+  const OutputSlot scale = node.context().network().AddConstant(
+      node.context().UniqueName(node.name() + "/scale"), TensorShape{}, std::vector<float>{1.0f / static_cast<float>(n)});
+  ElementwiseBinaryDescriptor mul;
+  mul.operation = BinaryOperation::kMul;
+  node.SetOutput(0, node.Add(mul, {sum, scale}));
+}
+
+// ---- Folded only ----------------------------------------------------------------------------
+
+std::string NotComputable(const NodeContext& node) {
+  return "op set v1 has no layer for " + node.node().op_type() +
+         "; it is only folded when all its inputs are constant at import, and input '";
+}
+
+template <Binary kFold>
+void ConvertFoldedBinary(NodeContext& node) {
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (!node.ConstantInput(i)) node.Unsupported(NotComputable(node) + node.node().input(static_cast<int>(i)) + "' is not");
+  }
+  node.SetOutput(0, folding::ElementwiseBinary(kFold, *node.ConstantInput(0), *node.ConstantInput(1), node.max_bytes()));
+}
+
+template <Unary kFold>
+void ConvertFoldedUnary(NodeContext& node) {
+  if (!node.ConstantInput(0)) node.Unsupported(NotComputable(node) + node.node().input(0) + "' is not");
+  node.SetOutput(0, folding::ElementwiseUnary(kFold, *node.ConstantInput(0)));
+}
+
+void ConvertWhere(NodeContext& node) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (!node.ConstantInput(i)) node.Unsupported(NotComputable(node) + node.node().input(static_cast<int>(i)) + "' is not");
+  }
+  node.SetOutput(0, folding::Where(*node.ConstantInput(0), *node.ConstantInput(1), *node.ConstantInput(2), node.max_bytes()));
+}
+
+// Integers: fmod=0 (the sign of the divisor); floating point: fmod=1 (C fmod), as ONNX requires.
+void ConvertMod(NodeContext& node) {
+  const ConstantTensor* a = node.ConstantInput(0);
+  const bool fmod = node.Int("fmod", 0) != 0;
+  if (a && a->IsFloatingPoint() && !fmod) node.Invalid("Mod of floating point needs fmod=1");
+  if (a && !a->IsFloatingPoint() && fmod) node.Unsupported("Mod with fmod=1 of integers");
+  ConvertFoldedBinary<Binary::kMod>(node);
+}
+
+}  // namespace
+
+void AddElementwiseConverters(ConverterTable& table) {
+  table["Sqrt"] = {ConvertUnary<UnaryOperation::kSqrt, Unary::kSqrt>, 1, 1, 1};
+  table["Exp"] = {ConvertUnary<UnaryOperation::kExp, Unary::kExp>, 1, 1, 1};
+  table["Log"] = {ConvertUnary<UnaryOperation::kLog, Unary::kLog>, 1, 1, 1};
+  table["Abs"] = {ConvertUnary<UnaryOperation::kAbs, Unary::kAbs>, 1, 1, 1};
+  table["Neg"] = {ConvertUnary<UnaryOperation::kNeg, Unary::kNeg>, 1, 1, 1};
+  table["Erf"] = {ConvertUnary<UnaryOperation::kErf, Unary::kErf>, 1, 1, 1};
+  table["Reciprocal"] = {ConvertUnary<UnaryOperation::kReciprocal, Unary::kReciprocal>, 1, 1, 1};
+
+  table["Relu"] = {ConvertFoldableActivation<ActivationFunction::kRelu, Unary::kRelu>, 1, 1, 1};
+  table["Sigmoid"] = {ConvertFoldableActivation<ActivationFunction::kSigmoid, Unary::kSigmoid>, 1, 1, 1};
+  table["Tanh"] = {ConvertFoldableActivation<ActivationFunction::kTanh, Unary::kTanh>, 1, 1, 1};
+  table["LeakyRelu"] = {ConvertLeakyRelu, 1, 1, 1};
+  table["HardSigmoid"] = {ConvertHardSigmoid, 1, 1, 1};
+  table["HardSwish"] = {ConvertHardSwish, 1, 1, 1};
+  table["Clip"] = {ConvertClip, 1, 3, 1};
+
+  table["Add"] = {ConvertBinary<BinaryOperation::kAdd, Binary::kAdd>, 2, 2, 1};
+  table["Sub"] = {ConvertBinary<BinaryOperation::kSub, Binary::kSub>, 2, 2, 1};
+  table["Mul"] = {ConvertBinary<BinaryOperation::kMul, Binary::kMul>, 2, 2, 1};
+  table["Div"] = {ConvertBinary<BinaryOperation::kDiv, Binary::kDiv>, 2, 2, 1};
+  table["Pow"] = {ConvertBinary<BinaryOperation::kPow, Binary::kPow>, 2, 2, 1};
+  table["Max"] = {ConvertVariadic<BinaryOperation::kMax, Binary::kMax>, 1, kVariadic, 1};
+  table["Min"] = {ConvertVariadic<BinaryOperation::kMin, Binary::kMin>, 1, kVariadic, 1};
+  table["Sum"] = {ConvertVariadic<BinaryOperation::kAdd, Binary::kAdd>, 1, kVariadic, 1};
+  table["Mean"] = {ConvertMean, 1, kVariadic, 1};
+
+  table["Equal"] = {ConvertFoldedBinary<Binary::kEqual>, 2, 2, 1};
+  table["Less"] = {ConvertFoldedBinary<Binary::kLess>, 2, 2, 1};
+  table["Greater"] = {ConvertFoldedBinary<Binary::kGreater>, 2, 2, 1};
+  table["LessOrEqual"] = {ConvertFoldedBinary<Binary::kLessOrEqual>, 2, 2, 1};
+  table["GreaterOrEqual"] = {ConvertFoldedBinary<Binary::kGreaterOrEqual>, 2, 2, 1};
+  table["And"] = {ConvertFoldedBinary<Binary::kAnd>, 2, 2, 1};
+  table["Or"] = {ConvertFoldedBinary<Binary::kOr>, 2, 2, 1};
+  table["Xor"] = {ConvertFoldedBinary<Binary::kXor>, 2, 2, 1};
+  table["Mod"] = {ConvertMod, 2, 2, 1};
+  table["Not"] = {ConvertFoldedUnary<Unary::kNot>, 1, 1, 1};
+  table["Ceil"] = {ConvertFoldedUnary<Unary::kCeil>, 1, 1, 1};
+  table["Floor"] = {ConvertFoldedUnary<Unary::kFloor>, 1, 1, 1};
+  table["Where"] = {ConvertWhere, 3, 3, 1};
+}
+
+}  // namespace backplane::onnx

@@ -1,0 +1,241 @@
+// Convolution, Gemm/MatMul, pooling, normalizations, Softmax and reductions.
+#include "constant_folding.hpp"
+#include "converters.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+#include <array>
+#include <limits>
+
+namespace backplane::onnx {
+
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+
+std::string Join(const Dims& values) { return ToString(TensorShape(values)); }
+
+std::uint32_t ToU32(NodeContext& node, std::int64_t value, const char* what) {
+  if (value < 0 || value > std::numeric_limits<std::uint32_t>::max()) {
+    node.Invalid(std::string(what) + " value " + std::to_string(value) + " is out of range");
+  }
+  return static_cast<std::uint32_t>(value);
+}
+
+// A 2-element attribute (strides, dilations, kernel_shape) with all values positive.
+std::array<std::uint32_t, 2> Pair(NodeContext& node, const char* name, const Dims& fallback) {
+  const Dims values = node.Ints(name, fallback);
+  if (values.size() != 2) {
+    node.Unsupported(std::string(name) + " " + Join(values) + ": op set v1 has 2-D windows only");
+  }
+  for (const auto v : values) {
+    if (v <= 0) node.Invalid(std::string(name) + " " + Join(values) + " must be positive");
+  }
+  return {ToU32(node, values[0], name), ToU32(node, values[1], name)};
+}
+
+// Pads (top, left, bottom, right) from `pads` or `auto_pad`, for an input of spatial size
+// `in` (H, W).
+std::array<std::uint32_t, 4> WindowPads(NodeContext& node, const Dims& in, const std::array<std::uint32_t, 2>& kernel,
+                                        const std::array<std::uint32_t, 2>& strides,
+                                        const std::array<std::uint32_t, 2>& dilations) {
+  const std::string auto_pad = node.String("auto_pad", "NOTSET");
+  std::array<std::uint32_t, 4> pads{0, 0, 0, 0};
+  if (auto_pad == "NOTSET") {
+    const Dims values = node.Ints("pads", {0, 0, 0, 0});
+    if (values.size() != 4) node.Invalid("pads " + Join(values) + " must have 4 values for a 2-D window");
+    for (std::size_t i = 0; i < 4; ++i) pads[i] = ToU32(node, values[i], "pads");
+  } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    for (std::size_t axis = 0; axis < 2; ++axis) {
+      const std::int64_t out = (in[axis] + strides[axis] - 1) / strides[axis];
+      const std::int64_t span = static_cast<std::int64_t>(dilations[axis]) * (kernel[axis] - 1) + 1;
+      const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * strides[axis] + span - in[axis]);
+      const std::int64_t small = total / 2;
+      const std::int64_t begin = auto_pad == "SAME_UPPER" ? small : total - small;
+      pads[axis] = ToU32(node, begin, "pads");
+      pads[axis + 2] = ToU32(node, total - begin, "pads");
+    }
+  } else if (auto_pad != "VALID") {
+    node.Invalid("auto_pad '" + auto_pad + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  }
+  return pads;
+}
+
+void RequireRank4(NodeContext& node, std::size_t input, const char* what) {
+  if (node.InputRank(input) != 4) {
+    node.Unsupported(std::string(what) + " has shape " + ToString(node.InputInfo(input).shape) +
+                     "; op set v1 has 2-D (NCHW, rank-4) " + node.node().op_type() + " only");
+  }
+}
+
+void ConvertConv(NodeContext& node) {
+  RequireRank4(node, 0, "the input");
+  const Dims& w = node.InputDims(1);
+  if (w.size() != 4) node.Invalid("the weights have shape " + Join(w) + ", expected rank 4");
+  const auto kernel = Pair(node, "kernel_shape", {w[2], w[3]});
+  if (kernel[0] != w[2] || kernel[1] != w[3]) {
+    node.Invalid("kernel_shape [" + std::to_string(kernel[0]) + "," + std::to_string(kernel[1]) +
+                 "] disagrees with the weights " + Join(w));
+  }
+  Convolution2dDescriptor descriptor;
+  descriptor.strides = Pair(node, "strides", {1, 1});
+  descriptor.dilations = Pair(node, "dilations", {1, 1});
+  descriptor.groups = ToU32(node, node.Int("group", 1), "group");
+  const Dims& x = node.InputDims(0);
+  descriptor.pads = WindowPads(node, {x[2], x[3]}, kernel, descriptor.strides, descriptor.dilations);
+  std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
+  if (node.HasInput(2)) inputs.push_back(node.Slot(2));
+  node.SetOutput(0, node.Add(descriptor, inputs));
+}
+
+void ConvertPool(NodeContext& node, PoolingType type) {
+  RequireRank4(node, 0, "the input");
+  if (!node.HasAttribute("kernel_shape")) node.Invalid("kernel_shape is required");
+  Pooling2dDescriptor descriptor;
+  descriptor.type = type;
+  descriptor.kernel = Pair(node, "kernel_shape", {});
+  descriptor.strides = Pair(node, "strides", {1, 1});
+  descriptor.dilations = Pair(node, "dilations", {1, 1});
+  descriptor.ceil_mode = node.Int("ceil_mode", 0) != 0;
+  descriptor.count_include_pad = type == PoolingType::kAverage && node.Int("count_include_pad", 0) != 0;
+  const Dims& x = node.InputDims(0);
+  descriptor.pads = WindowPads(node, {x[2], x[3]}, descriptor.kernel, descriptor.strides, descriptor.dilations);
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+  node.SetRemainingOutputsUnavailable(1, "Indices");
+}
+
+void ConvertMaxPool(NodeContext& node) { ConvertPool(node, PoolingType::kMax); }
+void ConvertAveragePool(NodeContext& node) { ConvertPool(node, PoolingType::kAverage); }
+
+void ConvertGlobalPool(NodeContext& node, PoolingType type) {
+  RequireRank4(node, 0, "the input");
+  Pooling2dDescriptor descriptor;
+  descriptor.type = type;
+  descriptor.global = true;
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void ConvertGlobalAveragePool(NodeContext& node) { ConvertGlobalPool(node, PoolingType::kAverage); }
+void ConvertGlobalMaxPool(NodeContext& node) { ConvertGlobalPool(node, PoolingType::kMax); }
+
+// Gemm: Y = alpha * op(A) * op(B) + beta * C.
+void ConvertGemm(NodeContext& node) {
+  if (node.InputRank(0) != 2 || node.InputRank(1) != 2) {
+    node.Invalid("A " + ToString(node.InputInfo(0).shape) + " and B " + ToString(node.InputInfo(1).shape) +
+                 " must have rank 2");
+  }
+  FullyConnectedDescriptor descriptor;
+  descriptor.transpose_a = node.Int("transA", 0) != 0;
+  descriptor.transpose_b = node.Int("transB", 0) != 0;
+  descriptor.alpha = node.Float("alpha", 1.0f);
+  descriptor.beta = node.Float("beta", 1.0f);
+  std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
+  if (node.HasInput(2) && descriptor.beta != 0.0f) inputs.push_back(node.Slot(2));
+  node.SetOutput(0, node.Add(descriptor, inputs));
+}
+
+void ConvertMatMul(NodeContext& node) {
+  node.SetOutput(0, node.Add(MatMulDescriptor{}, {node.Slot(0), node.Slot(1)}));
+}
+
+void ConvertBatchNormalization(NodeContext& node) {
+  if (node.Int("training_mode", 0) != 0) node.Unsupported("training_mode=1 (op set v1 is inference only)");
+  if (node.InputRank(0) < 2) node.Invalid("the input must have rank 2 or more");
+  BatchNormalizationDescriptor descriptor;
+  descriptor.epsilon = node.Float("epsilon", 1e-5f);
+  std::vector<OutputSlot> inputs;
+  for (std::size_t i = 0; i < 5; ++i) inputs.push_back(node.Slot(i));
+  node.SetOutput(0, node.Add(descriptor, inputs));
+  node.SetRemainingOutputsUnavailable(1, "training statistics");
+}
+
+void ConvertLayerNormalization(NodeContext& node) {
+  LayerNormalizationDescriptor descriptor;
+  const std::int64_t axis = node.Int("axis", -1);
+  folding::NormalizeAxis(axis, node.InputRank(0));
+  descriptor.axis = static_cast<std::int32_t>(axis);
+  descriptor.epsilon = node.Float("epsilon", 1e-5f);
+  std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
+  if (node.HasInput(2)) inputs.push_back(node.Slot(2));
+  node.SetOutput(0, node.Add(descriptor, inputs));
+  node.SetRemainingOutputsUnavailable(1, "Mean / InvStdDev");
+}
+
+// Opset 13+: softmax along `axis` (default -1). Before 13: the input is coerced to 2-D at
+// `axis` (default 1) and softmax runs over the flattened inner dimensions.
+void ConvertSoftmax(NodeContext& node) {
+  const std::size_t rank = node.InputRank(0);
+  SoftmaxDescriptor descriptor;
+  if (node.opset() >= 13) {
+    const std::int64_t axis = node.Int("axis", -1);
+    folding::NormalizeAxis(axis, rank);
+    descriptor.axis = static_cast<std::int32_t>(axis);
+    node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+    return;
+  }
+  std::int64_t axis = node.Int("axis", 1);
+  if (rank == 0) node.Invalid("Softmax of a scalar");
+  if (axis < -static_cast<std::int64_t>(rank) || axis > static_cast<std::int64_t>(rank) - 1) {
+    node.Invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  }
+  if (axis < 0) axis += static_cast<std::int64_t>(rank);
+  if (axis == static_cast<std::int64_t>(rank) - 1) {  // the same as per-axis softmax
+    descriptor.axis = -1;
+    node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+    return;
+  }
+  FlattenDescriptor flatten;
+  flatten.axis = static_cast<std::int32_t>(axis);
+  const OutputSlot flat = node.Add(flatten, {node.Slot(0)}, "flatten");
+  descriptor.axis = 1;
+  const OutputSlot soft = node.Add(descriptor, {flat}, "softmax");
+  ReshapeDescriptor reshape;
+  reshape.shape = node.InputDims(0);
+  node.SetOutput(0, node.Add(reshape, {soft}));
+}
+
+// ReduceMean / ReduceSum: axes from the attribute (ReduceMean; ReduceSum before 13) or input 1
+// (ReduceSum 13+); empty axes reduce everything unless noop_with_empty_axes.
+void ConvertReduce(NodeContext& node, ReduceOperation operation) {
+  Dims axes = node.Ints("axes", {});
+  if (node.HasInput(1)) axes = node.RequireInts(1, "axes");
+  const bool keep_dims = node.Int("keepdims", 1) != 0;
+  if (axes.empty() && node.Int("noop_with_empty_axes", 0) != 0) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  const std::size_t rank = node.InputRank(0);
+  for (const auto axis : axes) folding::NormalizeAxis(axis, rank);
+  if (const ConstantTensor* x = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::ReduceSum(*x, axes, keep_dims, operation == ReduceOperation::kMean));
+    return;
+  }
+  ReduceDescriptor descriptor;
+  descriptor.operation = operation;
+  descriptor.keep_dims = keep_dims;
+  for (const auto axis : axes) descriptor.axes.push_back(static_cast<std::int32_t>(axis));
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void ConvertReduceMean(NodeContext& node) { ConvertReduce(node, ReduceOperation::kMean); }
+void ConvertReduceSum(NodeContext& node) { ConvertReduce(node, ReduceOperation::kSum); }
+
+}  // namespace
+
+void AddNnConverters(ConverterTable& table) {
+  table["Conv"] = {ConvertConv, 2, 3, 1};
+  table["MaxPool"] = {ConvertMaxPool, 1, 1, 2};
+  table["AveragePool"] = {ConvertAveragePool, 1, 1, 1};
+  table["GlobalAveragePool"] = {ConvertGlobalAveragePool, 1, 1, 1};
+  table["GlobalMaxPool"] = {ConvertGlobalMaxPool, 1, 1, 1};
+  table["Gemm"] = {ConvertGemm, 2, 3, 1};
+  table["MatMul"] = {ConvertMatMul, 2, 2, 1};
+  table["BatchNormalization"] = {ConvertBatchNormalization, 5, 5, 3};
+  table["LayerNormalization"] = {ConvertLayerNormalization, 2, 3, 3};
+  table["Softmax"] = {ConvertSoftmax, 1, 1, 1};
+  table["ReduceMean"] = {ConvertReduceMean, 1, 2, 1};
+  table["ReduceSum"] = {ConvertReduceSum, 1, 2, 1};
+}
+
+}  // namespace backplane::onnx

@@ -1,0 +1,442 @@
+// Shape and data-movement ops, constants, and the generators that exist only folded. Every op
+// here folds when its data input is a known constant, so shape subgraphs (Shape -> Gather ->
+// Unsqueeze -> Concat -> Reshape) collapse to the constant parameters op set v1 takes.
+#include "constant_folding.hpp"
+#include "converters.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace backplane::onnx {
+
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+
+std::string Str(const Dims& dims) { return ToString(TensorShape(dims)); }
+
+// Output 0 is input 0 reshaped to `dims`: folded, aliased when nothing changes, or a Reshape.
+void SetReshaped(NodeContext& node, const Dims& dims) {
+  if (const ConstantTensor* x = node.ConstantInput(0)) {
+    node.SetOutput(0, x->Reshaped(TensorShape(dims)));
+  } else if (dims == node.InputDims(0)) {
+    node.SetOutputAlias(0, 0);
+  } else {
+    ReshapeDescriptor descriptor;
+    descriptor.shape = dims;
+    node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+  }
+}
+
+// `times` copies of `x` along `axis`, as Concat layers (at most 32 inputs each).
+OutputSlot Repeat(NodeContext& node, OutputSlot x, std::int32_t axis, std::int64_t times, const std::string& suffix) {
+  constexpr std::int64_t kMaxInputs = 32;
+  if (times == 1) return x;
+  ConcatDescriptor concat;
+  concat.axis = axis;
+  if (times <= kMaxInputs) {
+    return node.Add(concat, std::vector<OutputSlot>(static_cast<std::size_t>(times), x), suffix);
+  }
+  const OutputSlot block = Repeat(node, x, axis, kMaxInputs, suffix + "_x32");
+  const OutputSlot blocks = Repeat(node, block, axis, times / kMaxInputs, suffix + "_blocks");
+  if (times % kMaxInputs == 0) return blocks;
+  const OutputSlot rest = Repeat(node, x, axis, times % kMaxInputs, suffix + "_rest");
+  return node.Add(concat, {blocks, rest}, suffix);
+}
+
+void ConvertReshape(NodeContext& node) {
+  const Dims target = node.RequireInts(1, "shape");
+  if (node.Int("allowzero", 0) != 0 && std::count(target.begin(), target.end(), 0) > 0) {
+    node.Unsupported("allowzero=1 with a 0 in the shape " + Str(target) + " (empty tensors)");
+  }
+  SetReshaped(node, folding::ReshapeTarget(node.InputDims(0), target));
+}
+
+void ConvertFlatten(NodeContext& node) {
+  const Dims& x = node.InputDims(0);
+  const auto rank = static_cast<std::int64_t>(x.size());
+  std::int64_t axis = node.Int("axis", 1);
+  if (axis < -rank || axis > rank) node.Invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  if (axis < 0) axis += rank;
+  std::int64_t outer = 1, inner = 1;
+  for (std::int64_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= x[static_cast<std::size_t>(i)];
+  if (node.ConstantInput(0) || Dims{outer, inner} == x) {
+    SetReshaped(node, {outer, inner});
+    return;
+  }
+  FlattenDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(axis);
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void ConvertSqueeze(NodeContext& node) {
+  Dims axes = node.Ints("axes", {});
+  if (node.HasInput(1)) axes = node.RequireInts(1, "axes");
+  const Dims& x = node.InputDims(0);
+  std::vector<bool> drop(x.size(), false);
+  for (const auto axis : axes) {
+    const std::size_t a = folding::NormalizeAxis(axis, x.size());
+    if (x[a] != 1) node.Invalid("cannot squeeze axis " + std::to_string(axis) + " of length " + std::to_string(x[a]));
+    drop[a] = true;
+  }
+  Dims out;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (axes.empty() ? x[i] != 1 : !drop[i]) out.push_back(x[i]);
+  }
+  SetReshaped(node, out);
+}
+
+void ConvertUnsqueeze(NodeContext& node) {
+  Dims axes = node.Ints("axes", {});
+  if (node.HasInput(1)) axes = node.RequireInts(1, "axes");
+  if (axes.empty()) node.Invalid("axes are required");
+  const Dims& x = node.InputDims(0);
+  const std::size_t rank = x.size() + axes.size();
+  std::vector<bool> inserted(rank, false);
+  for (const auto axis : axes) {
+    const std::size_t a = folding::NormalizeAxis(axis, rank);
+    if (inserted[a]) node.Invalid("axis " + std::to_string(axis) + " is given twice");
+    inserted[a] = true;
+  }
+  Dims out;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : x[next++]);
+  SetReshaped(node, out);
+}
+
+void ConvertTranspose(NodeContext& node) {
+  Dims perm = node.Ints("perm", {});
+  if (const ConstantTensor* x = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::Transpose(*x, perm));
+    return;
+  }
+  TransposeDescriptor descriptor;
+  for (const auto p : perm) {
+    if (p < 0 || p >= static_cast<std::int64_t>(node.InputRank(0))) node.Invalid("perm " + Str(perm) + " is not a permutation");
+    descriptor.permutation.push_back(static_cast<std::uint32_t>(p));
+  }
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void ConvertConcat(NodeContext& node) {
+  if (!node.HasAttribute("axis")) node.Invalid("axis is required");
+  const std::int64_t axis = node.Int("axis", 0);
+  if (node.NumInputs() == 0) node.Invalid("needs at least one input");
+  if (node.AllInputsConstant()) {
+    std::vector<const ConstantTensor*> inputs;
+    for (std::size_t i = 0; i < node.NumInputs(); ++i) inputs.push_back(node.ConstantInput(i));
+    node.SetOutput(0, folding::Concat(inputs, axis, node.max_bytes()));
+    return;
+  }
+  folding::NormalizeAxis(axis, node.InputRank(0));
+  ConcatDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(axis);
+  std::vector<OutputSlot> inputs;
+  for (std::size_t i = 0; i < node.NumInputs(); ++i) inputs.push_back(node.Slot(i));
+  node.SetOutput(0, node.Add(descriptor, inputs));
+}
+
+// Split: sizes from input 1 (opset 13+), the `split` attribute (before), or equal parts.
+void ConvertSplit(NodeContext& node) {
+  const Dims& x = node.InputDims(0);
+  const std::int64_t axis = node.Int("axis", 0);
+  const std::size_t a = folding::NormalizeAxis(axis, x.size());
+  Dims sizes = node.Ints("split", {});
+  if (node.HasInput(1)) sizes = node.RequireInts(1, "split");
+  const auto n = static_cast<std::int64_t>(node.NumOutputs());
+  if (n == 0) node.Invalid("has no outputs");
+  if (sizes.empty()) {
+    if (x[a] % n != 0) node.Invalid("axis " + std::to_string(axis) + " of length " + std::to_string(x[a]) + " does not split into " + std::to_string(n) + " equal parts");
+    sizes.assign(static_cast<std::size_t>(n), x[a] / n);
+  }
+  if (static_cast<std::int64_t>(sizes.size()) != n) {
+    node.Invalid(std::to_string(sizes.size()) + " split sizes for " + std::to_string(n) + " outputs");
+  }
+  if (const ConstantTensor* constant = node.ConstantInput(0)) {
+    auto parts = folding::Split(*constant, axis, sizes);
+    for (std::size_t i = 0; i < parts.size(); ++i) node.SetOutput(i, std::move(parts[i]));
+    return;
+  }
+  SplitDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(a);
+  descriptor.sizes = sizes;
+  const LayerId layer = node.AddLayer(descriptor, {node.Slot(0)}, static_cast<std::uint32_t>(n));
+  for (std::size_t i = 0; i < sizes.size(); ++i) node.SetOutput(i, OutputSlot{layer, static_cast<std::uint32_t>(i)});
+}
+
+void ConvertSlice(NodeContext& node) {
+  const Dims starts = node.RequireInts(1, "starts");
+  const Dims ends = node.RequireInts(2, "ends");
+  Dims axes = node.HasInput(3) ? node.RequireInts(3, "axes") : Dims{};
+  const Dims steps = node.HasInput(4) ? node.RequireInts(4, "steps") : Dims{};
+  if (const ConstantTensor* x = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::Slice(*x, starts, ends, axes, steps));
+    return;
+  }
+  SliceDescriptor descriptor;
+  descriptor.starts = starts;
+  descriptor.ends = ends;
+  for (const auto axis : axes) descriptor.axes.push_back(static_cast<std::int32_t>(folding::NormalizeAxis(axis, node.InputRank(0))));
+  descriptor.steps = steps;
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void ConvertGather(NodeContext& node) {
+  const std::int64_t axis = node.Int("axis", 0);
+  const DataType index_type = node.InputInfo(1).type;
+  if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
+    node.Invalid(std::string("indices must be int32 or int64, are ") + ToString(index_type));
+  }
+  if (node.AllInputsConstant()) {
+    node.SetOutput(0, folding::Gather(*node.ConstantInput(0), *node.ConstantInput(1), axis, node.max_bytes()));
+    return;
+  }
+  folding::NormalizeAxis(axis, node.InputRank(0));
+  GatherDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(axis);
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0), node.Slot(1)}));
+}
+
+void ConvertPad(NodeContext& node) {
+  PadDescriptor descriptor;
+  const std::string mode = node.String("mode", "constant");
+  if (mode == "constant") {
+    descriptor.mode = PadMode::kConstant;
+  } else if (mode == "reflect") {
+    descriptor.mode = PadMode::kReflect;
+  } else if (mode == "edge") {
+    descriptor.mode = PadMode::kEdge;
+  } else {
+    node.Unsupported("mode '" + mode + "' (op set v1 pads constant, reflect or edge)");
+  }
+  const std::size_t rank = node.InputRank(0);
+  Dims pads = node.HasInput(1) ? node.RequireInts(1, "pads") : node.Ints("pads", {});
+  if (node.HasInput(3)) {  // axes (opset 18 form): pads for those axes only
+    const Dims axes = node.RequireInts(3, "axes");
+    if (pads.size() != 2 * axes.size()) node.Invalid("pads " + Str(pads) + " must have 2 values per axis of " + Str(axes));
+    Dims full(2 * rank, 0);
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const std::size_t a = folding::NormalizeAxis(axes[i], rank);
+      full[a] = pads[i];
+      full[a + rank] = pads[i + axes.size()];
+    }
+    pads = full;
+  }
+  if (pads.size() != 2 * rank) node.Invalid("pads " + Str(pads) + " must have " + std::to_string(2 * rank) + " values");
+  if (node.HasInput(2)) {
+    const ConstantTensor& value = node.RequireConstant(2, "constant_value");
+    if (value.NumElements() != 1) node.Invalid("constant_value must be a scalar");
+    descriptor.value = static_cast<float>(value.ToDouble()[0]);
+  } else {
+    descriptor.value = node.Float("value", 0.0f);
+  }
+  if (std::all_of(pads.begin(), pads.end(), [](std::int64_t p) { return p == 0; })) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  descriptor.pads = pads;
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void CastTo(NodeContext& node, int onnx_type) {
+  DataType to;
+  if (!DataTypeFromOnnx(onnx_type, to)) node.Unsupported("Cast to " + OnnxTypeName(onnx_type));
+  if (const ConstantTensor* x = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::Cast(*x, to));
+    return;
+  }
+  const DataType from = node.InputInfo(0).type;
+  if (from == to) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  for (const DataType type : {from, to}) {
+    if (type != DataType::kFloat32 && type != DataType::kInt32 && type != DataType::kInt64) {
+      node.Unsupported(std::string("Cast from ") + ToString(from) + " to " + ToString(to) +
+                       " at run time (op set v1 casts between f32, i32 and i64)");
+    }
+  }
+  CastDescriptor descriptor;
+  descriptor.to = to;
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void ConvertCast(NodeContext& node) {
+  if (!node.HasAttribute("to")) node.Invalid("attribute 'to' is required");
+  CastTo(node, static_cast<int>(node.Int("to", 0)));
+}
+
+void ConvertCastLike(NodeContext& node) {
+  int onnx_type = 0;
+  switch (node.InputInfo(1).type) {
+    case DataType::kFloat32: onnx_type = ::onnx::TensorProto::FLOAT; break;
+    case DataType::kFloat16: onnx_type = ::onnx::TensorProto::FLOAT16; break;
+    case DataType::kBFloat16: onnx_type = ::onnx::TensorProto::BFLOAT16; break;
+    case DataType::kInt32: onnx_type = ::onnx::TensorProto::INT32; break;
+    case DataType::kInt64: onnx_type = ::onnx::TensorProto::INT64; break;
+    case DataType::kBool: onnx_type = ::onnx::TensorProto::BOOL; break;
+  }
+  CastTo(node, onnx_type);
+}
+
+void ConvertIdentity(NodeContext& node) { node.SetOutputAlias(0, 0); }
+
+// Inference: the identity. Its mask output is not produced.
+void ConvertDropout(NodeContext& node) {
+  if (node.HasInput(2)) {
+    const ConstantTensor& training = node.RequireConstant(2, "training_mode");
+    if (training.NumElements() == 1 && training.ToInt64()[0] != 0) node.Unsupported("training_mode true (op set v1 is inference only)");
+  }
+  node.SetOutputAlias(0, 0);
+  node.SetRemainingOutputsUnavailable(1, "mask");
+}
+
+// Expand: numpy broadcasting of input 0 to the shape in input 1. At run time, a Reshape to the
+// output's rank, then one Concat of copies per broadcast axis.
+void ConvertExpand(NodeContext& node) {
+  const Dims shape = node.RequireInts(1, "shape");
+  const Dims& x = node.InputDims(0);
+  const Dims out = folding::BroadcastShapes(x, shape);
+  if (const ConstantTensor* constant = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::Expand(*constant, shape, node.max_bytes()));
+    return;
+  }
+  if (out == x) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  OutputSlot result = node.Slot(0);
+  Dims padded(out.size() - x.size(), 1);
+  padded.insert(padded.end(), x.begin(), x.end());
+  if (padded != x) {
+    ReshapeDescriptor reshape;
+    reshape.shape = padded;
+    result = node.Add(reshape, {result}, "reshape");
+  }
+  for (std::size_t a = 0; a < out.size(); ++a) {
+    if (padded[a] != out[a]) result = Repeat(node, result, static_cast<std::int32_t>(a), out[a], "axis" + std::to_string(a));
+  }
+  node.SetOutput(0, result);
+}
+
+void ConvertTile(NodeContext& node) {
+  const Dims repeats = node.RequireInts(1, "repeats");
+  const Dims& x = node.InputDims(0);
+  if (repeats.size() != x.size()) node.Invalid("repeats " + Str(repeats) + " must have one value per axis of " + Str(x));
+  for (const auto r : repeats) {
+    if (r < 1) node.Unsupported("repeats " + Str(repeats) + " (a repeat below 1 makes an empty tensor)");
+  }
+  if (const ConstantTensor* constant = node.ConstantInput(0)) {
+    node.SetOutput(0, folding::Tile(*constant, repeats, node.max_bytes()));
+    return;
+  }
+  Dims out(x.size());
+  for (std::size_t a = 0; a < x.size(); ++a) out[a] = x[a] * repeats[a];
+  if (out == x) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  OutputSlot result = node.Slot(0);
+  for (std::size_t a = 0; a < x.size(); ++a) {
+    if (repeats[a] > 1) result = Repeat(node, result, static_cast<std::int32_t>(a), repeats[a], "axis" + std::to_string(a));
+  }
+  node.SetOutput(0, result);
+}
+
+// Shape: the input's static shape (every tensor's shape is known at import), as a constant.
+void ConvertShape(NodeContext& node) {
+  const Dims& x = node.InputDims(0);
+  const auto rank = static_cast<std::int64_t>(x.size());
+  auto clamp = [&](std::int64_t v) { return std::min(std::max(v < 0 ? v + rank : v, std::int64_t{0}), rank); };
+  const std::int64_t start = clamp(node.Int("start", 0));
+  const std::int64_t end = clamp(node.Int("end", rank));
+  const Dims dims(x.begin() + start, x.begin() + std::max(start, end));
+  node.SetOutput(0, ConstantTensor::FromInt64(TensorShape{static_cast<std::int64_t>(dims.size())}, dims));
+}
+
+void ConvertSize(NodeContext& node) {
+  node.SetOutput(0, ConstantTensor::FromInt64(TensorShape{}, {node.InputInfo(0).shape.NumElements()}));
+}
+
+void ConvertConstant(NodeContext& node) {
+  if (const ::onnx::TensorProto* tensor = node.Tensor("value")) {
+    try {
+      node.SetOutput(0, ReadTensorProto(*tensor, node.max_bytes()));
+    } catch (const Exception& error) {
+      if (error.code() == ErrorCode::kUnsupported) node.Unsupported(std::string("value: ") + error.what());
+      node.Invalid(std::string("value: ") + error.what());
+    }
+  } else if (node.HasAttribute("value_float")) {
+    node.SetOutput(0, ConstantTensor::FromDouble(TensorShape{}, {node.Float("value_float", 0)}, DataType::kFloat32));
+  } else if (node.HasAttribute("value_int")) {
+    node.SetOutput(0, ConstantTensor::FromInt64(TensorShape{}, {node.Int("value_int", 0)}));
+  } else if (node.HasAttribute("value_ints")) {
+    const Dims values = node.Ints("value_ints");
+    node.SetOutput(0, ConstantTensor::FromInt64(TensorShape{static_cast<std::int64_t>(values.size())}, values));
+  } else if (node.HasAttribute("value_floats")) {
+    const ::onnx::AttributeProto* attribute = nullptr;
+    for (const auto& a : node.node().attribute()) {
+      if (a.name() == "value_floats") attribute = &a;
+    }
+    if (attribute->type() != ::onnx::AttributeProto::FLOATS) node.Invalid("attribute 'value_floats' must be FLOATS");
+    const std::vector<double> values(attribute->floats().begin(), attribute->floats().end());
+    node.SetOutput(0, ConstantTensor::FromDouble(TensorShape{static_cast<std::int64_t>(values.size())}, values,
+                                                 DataType::kFloat32));
+  } else if (node.HasAttribute("sparse_value") || node.HasAttribute("value_string") ||
+             node.HasAttribute("value_strings")) {
+    node.Unsupported("sparse and string constants");
+  } else {
+    node.Invalid("has no value attribute");
+  }
+}
+
+void ConvertConstantOfShape(NodeContext& node) {
+  const Dims shape = node.RequireInts(0, "shape");
+  ConstantTensor value = ConstantTensor::FromDouble(TensorShape{1}, {0.0}, DataType::kFloat32);
+  if (const ::onnx::TensorProto* tensor = node.Tensor("value")) {
+    try {
+      value = ReadTensorProto(*tensor, node.max_bytes());
+    } catch (const Exception& error) {
+      node.Invalid(std::string("value: ") + error.what());
+    }
+  }
+  node.SetOutput(0, folding::ConstantOfShape(shape, value, node.max_bytes()));
+}
+
+void ConvertRange(NodeContext& node) {
+  const ConstantTensor& start = node.RequireConstant(0, "start");
+  const ConstantTensor& limit = node.RequireConstant(1, "limit");
+  const ConstantTensor& delta = node.RequireConstant(2, "delta");
+  node.SetOutput(0, folding::Range(start, limit, delta, node.max_bytes()));
+}
+
+}  // namespace
+
+void AddTensorConverters(ConverterTable& table) {
+  table["Reshape"] = {ConvertReshape, 2, 2, 1};
+  table["Flatten"] = {ConvertFlatten, 1, 1, 1};
+  table["Squeeze"] = {ConvertSqueeze, 1, 2, 1};
+  table["Unsqueeze"] = {ConvertUnsqueeze, 1, 2, 1};
+  table["Transpose"] = {ConvertTranspose, 1, 1, 1};
+  table["Concat"] = {ConvertConcat, 1, kVariadic, 1};
+  table["Split"] = {ConvertSplit, 1, 2, kVariadic};
+  table["Slice"] = {ConvertSlice, 3, 5, 1};
+  table["Gather"] = {ConvertGather, 2, 2, 1};
+  table["Pad"] = {ConvertPad, 2, 4, 1};
+  table["Cast"] = {ConvertCast, 1, 1, 1};
+  table["CastLike"] = {ConvertCastLike, 2, 2, 1};
+  table["Identity"] = {ConvertIdentity, 1, 1, 1};
+  table["Dropout"] = {ConvertDropout, 1, 3, 2};
+  table["Expand"] = {ConvertExpand, 2, 2, 1};
+  table["Tile"] = {ConvertTile, 2, 2, 1};
+  table["Shape"] = {ConvertShape, 1, 1, 1};
+  table["Size"] = {ConvertSize, 1, 1, 1};
+  table["Constant"] = {ConvertConstant, 0, 0, 1};
+  table["ConstantOfShape"] = {ConvertConstantOfShape, 1, 1, 1};
+  table["Range"] = {ConvertRange, 3, 3, 1};
+}
+
+}  // namespace backplane::onnx

@@ -1,0 +1,39 @@
+// The ONNX op -> op set v1 translation table: data, one entry per supported op type of the
+// default domain. Each converter reads its node through a NodeContext and defines every output
+// it produces (network tensors, folded constants or aliases); it throws NodeUnsupported for
+// what it cannot translate and Exception (kInvalidArgument) for a malformed node.
+#pragma once
+
+#include "import_context.hpp"
+
+#include <map>
+#include <string>
+
+namespace backplane::onnx {
+
+using Converter = void (*)(NodeContext& node);
+
+inline constexpr std::size_t kVariadic = static_cast<std::size_t>(-1);
+
+// One op: its converter and the number of inputs and outputs the ONNX spec allows (opsets 11
+// to 17). The importer checks a node against them before calling the converter: inputs below
+// min_inputs must be present (and every input of a variadic op), at most max_inputs and
+// max_outputs may be given, so a converter may rely on its required inputs.
+struct OpConverter {
+  Converter convert = nullptr;
+  std::size_t min_inputs = 1;
+  std::size_t max_inputs = 1;
+  std::size_t max_outputs = 1;
+};
+using ConverterTable = std::map<std::string, OpConverter, std::less<>>;
+
+// The entry for `op_type`, or null when the importer does not translate that op.
+// Thread-safe (the table is built once and never changed).
+const OpConverter* FindConverter(const std::string& op_type);
+
+// The families, each in its own file; FindConverter's table is their union.
+void AddElementwiseConverters(ConverterTable& table);  // activations, unary, binary, Clip, Sum, ...
+void AddNnConverters(ConverterTable& table);           // Conv, Gemm, MatMul, pooling, norms, Softmax, reductions
+void AddTensorConverters(ConverterTable& table);       // shape ops, data movement, constants, folding-only ops
+
+}  // namespace backplane::onnx

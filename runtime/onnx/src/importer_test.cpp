@@ -1,0 +1,363 @@
+// ImportModel end to end: the committed models (tests/data, made by generate_models.py) import,
+// run on CpuRef and match PyTorch's (or numpy's) outputs; malformed and unsupported models give
+// the documented errors naming the file and the nodes.
+#include <backplane/onnx_importer.hpp>
+
+#include "model_check.hpp"
+
+#include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+namespace {
+
+using backplane::ErrorCode;
+using backplane::Exception;
+using backplane::TensorShape;
+using backplane::onnx::ImportedModel;
+using backplane::onnx::ImportModel;
+using backplane::onnx::ImportModelFromMemory;
+using backplane::onnx::ImportOptions;
+using backplane::onnx::UnsupportedModelError;
+using backplane::onnx::testing::CheckMatchesExpected;
+using backplane::onnx::testing::DataPath;
+
+const std::string kData = DataPath("");
+
+// The exception `call` throws; fails the test when it throws nothing or something else.
+template <typename Error = Exception, typename Call>
+Error Thrown(Call&& call) {
+  try {
+    call();
+  } catch (const Error& error) {
+    return error;
+  }
+  FAIL("no " << typeid(Error).name() << " was thrown");
+  throw;  // unreachable
+}
+
+// A file in a fresh temporary folder, removed at the end of the test.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& content) {
+    std::random_device random;
+    folder_ = std::filesystem::temp_directory_path() / ("backplane_onnx_test_" + std::to_string(random()));
+    std::filesystem::create_directories(folder_);
+    path_ = (folder_ / name).string();
+    std::ofstream(path_, std::ios::binary).write(content.data(), static_cast<std::streamsize>(content.size()));
+  }
+  ~TempFile() {
+    std::error_code ignored;
+    std::filesystem::remove_all(folder_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::filesystem::path folder_;
+  std::string path_;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+TensorShape OutputShape(const ImportedModel& model, const std::string& layer) {
+  return model.network.GetOutputInfo({model.network.FindLayer(layer), 0}).shape;
+}
+
+bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+// ---- Models from PyTorch ----------------------------------------------------------------------
+
+TEST_CASE("mlp (Gemm, Relu, Tanh, Softmax; opset 13) matches PyTorch on CpuRef") {
+  const ImportedModel model = ImportModel(DataPath("mlp.onnx"));
+  CHECK(model.inputs == std::vector<std::string>{"input"});
+  CHECK(model.outputs == std::vector<std::string>{"output"});
+  CHECK(model.opset == 13);
+  CHECK(Contains(model.producer, "pytorch"));
+  CheckMatchesExpected(kData, "mlp");
+}
+
+TEST_CASE("cnn (Conv, BatchNormalization, pooling, Clip, HardSwish, Gemm) matches PyTorch on CpuRef") {
+  CheckMatchesExpected(kData, "cnn");
+}
+
+TEST_CASE("transformer encoder layer, opset 17 (LayerNormalization, GELU as Erf) matches PyTorch on CpuRef") {
+  const ImportedModel model = ImportModel(DataPath("transformer.onnx"));
+  CHECK(model.opset == 17);
+  CheckMatchesExpected(kData, "transformer");
+}
+
+TEST_CASE("transformer encoder layer, opset 13 (layer norm as ReduceMean/Pow/Sqrt) matches PyTorch on CpuRef") {
+  CheckMatchesExpected(kData, "transformer_opset13");
+}
+
+TEST_CASE("a dynamic batch is fixed by input_shapes; shape subgraphs are folded") {
+  ImportOptions options;
+  options.input_shapes["input"] = {2, 3, 4};
+  SUBCASE("Shape/Gather/Concat/ConstantOfShape/Equal/Where/Expand folded") {
+    const ImportedModel model = ImportModel(DataPath("shape_subgraph.onnx"), options);
+    // The folded shape subgraph leaves no Shape-derived layers: only the compute remains.
+    CHECK(model.network.GetNumLayers() < 20);
+    CheckMatchesExpected(kData, "shape_subgraph", options);
+  }
+  SUBCASE("the dynamic MLP with batch 4 matches the static one") {
+    options.input_shapes = {{"input", {4, 64}}};
+    CheckMatchesExpected(kData, "mlp_dynamic", options, 1e-4, "mlp");
+  }
+}
+
+// ---- Per-op attribute handling ----------------------------------------------------------------
+
+TEST_CASE("Conv auto_pad SAME_UPPER, SAME_LOWER and VALID with stride 2") {
+  const ImportedModel model = ImportModel(DataPath("op_conv_auto_pad.onnx"));
+  CHECK(OutputShape(model, "conv_same_upper") == TensorShape{1, 3, 4, 4});
+  CHECK(OutputShape(model, "conv_same_lower") == TensorShape{1, 3, 4, 4});
+  CHECK(OutputShape(model, "conv_valid") == TensorShape{1, 3, 3, 3});
+  CheckMatchesExpected(kData, "op_conv_auto_pad");
+}
+
+TEST_CASE("Softmax before opset 13 coerces to 2-D; from 13 it is per axis") {
+  SUBCASE("opset 11, axis 1: Flatten, Softmax, Reshape") {
+    const ImportedModel model = ImportModel(DataPath("op_softmax_opset11.onnx"));
+    CHECK(OutputShape(model, "softmax/flatten") == TensorShape{2, 12});
+    CHECK(OutputShape(model, "softmax") == TensorShape{2, 3, 4});
+    CheckMatchesExpected(kData, "op_softmax_opset11");
+  }
+  SUBCASE("opset 11, default axis and last axis") { CheckMatchesExpected(kData, "op_softmax_opset11_axes"); }
+  SUBCASE("opset 13, axis 1: one Softmax layer") {
+    const ImportedModel model = ImportModel(DataPath("op_softmax_opset13.onnx"));
+    CHECK_THROWS_AS(model.network.FindLayer("softmax/flatten"), Exception);
+    CheckMatchesExpected(kData, "op_softmax_opset13");
+  }
+}
+
+TEST_CASE("Clip takes min and max from inputs, each optional") { CheckMatchesExpected(kData, "op_clip"); }
+
+TEST_CASE("Slice with negative steps, negative starts and clamped ends") {
+  const ImportedModel model = ImportModel(DataPath("op_slice.onnx"));
+  CHECK(OutputShape(model, "slice_negative") == TensorShape{4, 6, 2});
+  CHECK(OutputShape(model, "slice_plain") == TensorShape{2, 4, 5});
+  CheckMatchesExpected(kData, "op_slice");
+}
+
+TEST_CASE("MaxPool/AveragePool: ceil_mode, dilations, count_include_pad, auto_pad; GlobalMaxPool") {
+  CheckMatchesExpected(kData, "op_pooling");
+}
+
+TEST_CASE("Gemm transA, alpha, beta and a broadcast C") { CheckMatchesExpected(kData, "op_gemm"); }
+
+TEST_CASE("Split, Squeeze, Unsqueeze, Expand, Tile, Pad, Gather, Concat, Transpose, Flatten, ReduceSum/Mean") {
+  CheckMatchesExpected(kData, "op_data_movement");
+}
+
+TEST_CASE("elementwise ops and activations (opset 14)") { CheckMatchesExpected(kData, "op_elementwise"); }
+
+TEST_CASE("BatchNormalization (inference) and LayerNormalization over two axes (opset 17)") {
+  CheckMatchesExpected(kData, "op_normalization");
+}
+
+TEST_CASE("nodes out of topological order are sorted") { CheckMatchesExpected(kData, "op_unsorted"); }
+
+// ---- Files that must not import ---------------------------------------------------------------
+
+TEST_CASE("a missing file is kNotFound naming it") {
+  const auto error = Thrown([] { ImportModel(DataPath("no_such_model.onnx")); });
+  CHECK(error.code() == ErrorCode::kNotFound);
+  CHECK(Contains(error.what(), "no_such_model.onnx"));
+}
+
+TEST_CASE("an empty file is kInvalidArgument naming it") {
+  const TempFile file("empty.onnx", "");
+  const auto error = Thrown([&] { ImportModel(file.path()); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), file.path()));
+  CHECK(Contains(error.what(), "empty"));
+}
+
+TEST_CASE("garbage bytes are kInvalidArgument naming the file") {
+  std::mt19937 random(7);
+  std::string garbage(4096, '\0');
+  for (auto& c : garbage) c = static_cast<char>(random());
+  const TempFile file("garbage.onnx", garbage);
+  const auto error = Thrown([&] { ImportModel(file.path()); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), file.path()));
+  CHECK(Contains(error.what(), "not a valid ONNX model"));
+}
+
+TEST_CASE("a truncated model is kInvalidArgument naming the file, wherever it is cut") {
+  const std::string bytes = ReadFile(DataPath("mlp.onnx"));
+  REQUIRE(bytes.size() > 1000);
+  const TempFile file("truncated.onnx", bytes.substr(0, bytes.size() / 2));
+  const auto error = Thrown([&] { ImportModel(file.path()); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), file.path()));
+  for (std::size_t size = 1; size < bytes.size(); size += 331) {
+    INFO("cut at " << size << " of " << bytes.size() << " bytes");
+    const auto cut = Thrown([&] { ImportModelFromMemory(bytes.data(), size, "cut.onnx"); });
+    CHECK(cut.code() == ErrorCode::kInvalidArgument);
+    CHECK(Contains(cut.what(), "cut.onnx"));
+  }
+}
+
+TEST_CASE("a file above max_model_bytes is refused before it is read") {
+  ImportOptions options;
+  options.max_model_bytes = 1000;
+  const auto error = Thrown([&] { ImportModel(DataPath("mlp.onnx"), options); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), "max_model_bytes"));
+}
+
+TEST_CASE("hostile dims: an initializer claiming 4 TiB is an error, not an allocation") {
+  const auto error = Thrown([] { ImportModel(DataPath("bad_huge_dims.onnx")); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), "bad_huge_dims.onnx"));
+  CHECK(Contains(error.what(), "initializer 'w'"));
+  CHECK(Contains(error.what(), "[1048576,1048576]"));
+}
+
+TEST_CASE("hostile dims: an input of 2^80 elements is an error") {
+  const auto error = Thrown([] { ImportModel(DataPath("bad_huge_input.onnx")); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), "input 'x'"));
+  CHECK(Contains(error.what(), "larger than the limit"));
+}
+
+TEST_CASE("external data is a clear error") {
+  const auto error = Thrown([] { ImportModel(DataPath("bad_external_data.onnx")); });
+  CHECK(error.code() == ErrorCode::kUnsupported);
+  CHECK(Contains(error.what(), "bad_external_data.onnx"));
+  CHECK(Contains(error.what(), "initializer 'w'"));
+  CHECK(Contains(error.what(), "external"));
+}
+
+TEST_CASE("every unsupported node is listed at once, with type, name, opset and reason") {
+  const auto error = Thrown<UnsupportedModelError>([] { ImportModel(DataPath("bad_unsupported_ops.onnx")); });
+  CHECK(error.code() == ErrorCode::kUnsupported);
+  REQUIRE(error.nodes().size() == 2);
+  CHECK(error.nodes()[0].op_type == "Einsum");
+  CHECK(error.nodes()[0].node_name == "einsum1");
+  CHECK(error.nodes()[0].opset == 13);
+  CHECK(error.nodes()[0].reason == "not in op set v1");
+  CHECK(error.nodes()[1].op_type == "TopK");
+  CHECK(error.nodes()[1].node_name == "#2");  // unnamed: its index
+  const std::string message = error.what();
+  CHECK(Contains(message, "bad_unsupported_ops.onnx: the model has 2 unsupported nodes"));
+  CHECK(Contains(message, "Einsum 'einsum1' (opset 13): not in op set v1"));
+  CHECK(Contains(message, "TopK '#2' (opset 13): not in op set v1"));
+}
+
+TEST_CASE("a node of another domain is unsupported") {
+  const auto error = Thrown<UnsupportedModelError>([] { ImportModel(DataPath("bad_custom_domain.onnx")); });
+  REQUIRE(error.nodes().size() == 1);
+  CHECK(error.nodes()[0].op_type == "FancyOp");
+  CHECK(error.nodes()[0].opset == 1);
+  CHECK(Contains(error.nodes()[0].reason, "domain 'com.example'"));
+}
+
+TEST_CASE("an opset outside 11..17 is unsupported") {
+  const auto error = Thrown<UnsupportedModelError>([] { ImportModel(DataPath("bad_opset.onnx")); });
+  CHECK(Contains(error.what(), "opset 10"));
+  CHECK(Contains(error.what(), "11 to 17"));
+}
+
+TEST_CASE("a node reading an undefined tensor is kInvalidArgument naming both") {
+  const auto error = Thrown([] { ImportModel(DataPath("bad_undefined_input.onnx")); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), "node 'add' (Add) reads 'nowhere'"));
+}
+
+TEST_CASE("a Reshape whose shape is computed at run time is unsupported, with the reason") {
+  const auto error = Thrown<UnsupportedModelError>([] { ImportModel(DataPath("bad_runtime_shape.onnx")); });
+  REQUIRE(error.nodes().size() == 1);
+  CHECK(error.nodes()[0].node_name == "reshape");
+  CHECK(Contains(error.nodes()[0].reason, "'shape') is computed at run time"));
+}
+
+TEST_CASE("a dynamic dimension without input_shapes is an error naming the input and dimension") {
+  const auto error = Thrown([] { ImportModel(DataPath("mlp_dynamic.onnx")); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(Contains(error.what(), "mlp_dynamic.onnx"));
+  CHECK(Contains(error.what(), "input 'input' dimension 0 ('batch') is dynamic"));
+  CHECK(Contains(error.what(), "input_shapes"));
+}
+
+TEST_CASE("input_shapes must name an input and agree with the model") {
+  ImportOptions options;
+  SUBCASE("unknown name") {
+    options.input_shapes = {{"input", {4, 64}}, {"inptu", {4, 64}}};
+    const auto error = Thrown([&] { ImportModel(DataPath("mlp_dynamic.onnx"), options); });
+    CHECK(Contains(error.what(), "'inptu', which is not an input of the model (its inputs: input)"));
+  }
+  SUBCASE("wrong rank") {
+    options.input_shapes = {{"input", {4, 8, 8}}};
+    const auto error = Thrown([&] { ImportModel(DataPath("mlp_dynamic.onnx"), options); });
+    CHECK(Contains(error.what(), "rank 3"));
+  }
+  SUBCASE("contradicts a fixed dimension") {
+    options.input_shapes = {{"input", {4, 65}}};
+    const auto error = Thrown([&] { ImportModel(DataPath("mlp_dynamic.onnx"), options); });
+    CHECK(Contains(error.what(), "dimension 1 = 65, but the model fixes it to 64"));
+  }
+  SUBCASE("non-positive") {
+    options.input_shapes = {{"input", {0, 64}}};
+    const auto error = Thrown([&] { ImportModel(DataPath("mlp_dynamic.onnx"), options); });
+    CHECK(Contains(error.what(), "must be positive"));
+  }
+}
+
+TEST_CASE("a node missing a required input is kInvalidArgument naming it") {
+  ::onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(13);
+  auto* graph = model.mutable_graph();
+  auto* input = graph->add_input();
+  input->set_name("x");
+  auto* tensor_type = input->mutable_type()->mutable_tensor_type();
+  tensor_type->set_elem_type(::onnx::TensorProto::FLOAT);
+  tensor_type->mutable_shape()->add_dim()->set_dim_value(3);
+  graph->add_output()->set_name("y");
+  auto* node = graph->add_node();
+  node->set_op_type("Add");
+  node->set_name("half_add");
+  node->add_input("x");
+  node->add_output("y");
+  const std::string bytes = model.SerializeAsString();
+  const auto error = Thrown([&] { ImportModelFromMemory(bytes.data(), bytes.size(), "arity.onnx"); });
+  CHECK(error.code() == ErrorCode::kInvalidArgument);
+  CHECK(std::string(error.what()) == "arity.onnx: node 'half_add' (Add): has 1 inputs; the op takes 2");
+}
+
+TEST_CASE("randomly mutated models import or throw backplane::Exception, never crash") {
+  std::mt19937 random(2024);
+  int imported = 0, refused = 0;
+  for (const char* stem : {"mlp", "cnn", "shape_subgraph", "op_data_movement", "op_pooling", "op_slice"}) {
+    const std::string original = ReadFile(DataPath(std::string(stem) + ".onnx"));
+    for (int i = 0; i < 150; ++i) {
+      std::string bytes = original;
+      for (int k = 0, n = 1 + static_cast<int>(random() % 6); k < n; ++k) {
+        bytes[random() % bytes.size()] = static_cast<char>(random());
+      }
+      ImportOptions options;
+      options.input_shapes["input"] = {2, 3, 4};  // shape_subgraph's dynamic batch
+      if (std::string(stem) != "shape_subgraph") options.input_shapes.clear();
+      try {
+        ImportModelFromMemory(bytes.data(), bytes.size(), "mutated.onnx", options);
+        ++imported;
+      } catch (const Exception& error) {
+        CHECK(error.code() != ErrorCode::kInternal);
+        CHECK(Contains(error.what(), "mutated.onnx"));
+        ++refused;
+      }
+    }
+  }
+  CHECK(imported + refused == 900);
+}

@@ -1,0 +1,38 @@
+// For the importer's tests: import a model from the test data, run it on CpuRef through the
+// public runtime API, and compare its outputs with the expected .npy files beside it.
+#pragma once
+
+#include <backplane/npy.hpp>
+#include <backplane/onnx_importer.hpp>
+
+#include <map>
+#include <string>
+
+namespace backplane::onnx::testing {
+
+// The committed test data folder (tests/data).
+std::string DataPath(const std::string& file);
+
+// max |actual - expected| / max |expected| (0 when both are all zero); f32 only.
+double MaxRelativeError(const NpyArray& expected, const NpyArray& actual);
+
+struct ModelRun {
+  std::map<std::string, NpyArray> outputs;  // by graph output name
+  double import_ms = 0;
+  double load_ms = 0;                       // Optimize + LoadNetwork
+  double run_ms = 0;                        // one Run
+};
+
+// Imports `folder`/`stem`.onnx, feeds each graph input from `data_stem`.<input>.npy in `folder`
+// (default: `stem`), runs it once on CpuRef and returns the outputs. Throws what the importer
+// or runtime throws.
+ModelRun RunOnCpuRef(const std::string& folder, const std::string& stem, const ImportOptions& options = {},
+                     const std::string& data_stem = {});
+
+// RunOnCpuRef, then for every graph output: the error against `stem`.<output>.npy is at most
+// `tolerance` (doctest CHECKs). `expected_stem` replaces `stem` for the .npy files (inputs
+// and outputs). Returns the run.
+ModelRun CheckMatchesExpected(const std::string& folder, const std::string& stem, const ImportOptions& options = {},
+                              double tolerance = 1e-4, const std::string& expected_stem = {});
+
+}  // namespace backplane::onnx::testing

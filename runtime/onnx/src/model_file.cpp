@@ -1,0 +1,95 @@
+#include "model_file.hpp"
+
+#include <backplane/exception.hpp>
+#include <backplane/onnx_importer.hpp>
+
+#include <google/protobuf/io/coded_stream.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+namespace backplane::onnx {
+
+namespace {
+
+[[noreturn]] void Invalid(const std::string& name, const std::string& why) {
+  throw Exception(ErrorCode::kInvalidArgument, name + ": " + why);
+}
+
+// protobuf's hard limit for one message (its sizes are ints).
+constexpr std::uint64_t kProtobufLimit = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+
+}  // namespace
+
+std::vector<std::uint8_t> ReadModelFile(const std::string& path, std::uint64_t max_bytes) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) {
+    throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: no such file");
+  }
+  if (!std::filesystem::is_regular_file(status)) Invalid(path, "cannot read the model: not a regular file");
+  const std::uint64_t size = std::filesystem::file_size(path, error);
+  if (error) throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: " + error.message());
+  if (size > max_bytes) {
+    Invalid(path, "the file is " + std::to_string(size) + " bytes, more than the limit of " +
+                      std::to_string(max_bytes) + " (ImportOptions::max_model_bytes)");
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: cannot open the file");
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+  if (size && !file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
+    throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: reading failed");
+  }
+  return bytes;
+}
+
+::onnx::ModelProto ParseModel(const void* data, std::size_t size, const std::string& name, std::uint64_t max_bytes) {
+  if (size == 0) Invalid(name, "not an ONNX model: the file is empty");
+  if (size > max_bytes) {
+    Invalid(name, "the model is " + std::to_string(size) + " bytes, more than the limit of " +
+                      std::to_string(max_bytes) + " (ImportOptions::max_model_bytes)");
+  }
+  if (size > kProtobufLimit) {
+    Invalid(name, "the model is " + std::to_string(size) + " bytes; protobuf cannot read messages of 2 GiB or more");
+  }
+  google::protobuf::io::CodedInputStream input(static_cast<const std::uint8_t*>(data), static_cast<int>(size));
+  input.SetTotalBytesLimit(static_cast<int>(size));
+  input.SetRecursionLimit(100);
+  ::onnx::ModelProto model;
+  if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+    Invalid(name, "not a valid ONNX model: the protobuf data is truncated or corrupt (" + std::to_string(size) +
+                      " bytes could not be parsed as onnx.ModelProto)");
+  }
+  return model;
+}
+
+std::int64_t CheckModel(const ::onnx::ModelProto& model, const std::string& name) {
+  if (!model.has_graph()) {
+    Invalid(name, "not a valid ONNX model: it has no graph (truncated, or not an ONNX file)");
+  }
+  if (model.ir_version() < 3) {
+    Invalid(name, "not a valid ONNX model: IR version " + std::to_string(model.ir_version()) +
+                      " (ONNX files have 3 or later; truncated, or not an ONNX file?)");
+  }
+  std::int64_t opset = -1;
+  for (const auto& entry : model.opset_import()) {
+    if (IsDefaultDomain(entry.domain())) {
+      if (opset >= 0) Invalid(name, "the model imports the default domain twice");
+      opset = entry.version();
+    }
+  }
+  if (opset < 0) {
+    Invalid(name, "the model imports no opset of the default domain (\"\" / ai.onnx)");
+  }
+  if (opset < kMinOpset || opset > kMaxOpset) {
+    throw UnsupportedModelError(
+        name + ": the model imports opset " + std::to_string(opset) + " of the default domain; the importer supports opsets " +
+            std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
+            " (convert it with onnx.version_converter.convert_version)",
+        {});
+  }
+  return opset;
+}
+
+}  // namespace backplane::onnx

@@ -1,0 +1,429 @@
+// ImportModel: parse, validate, then translate the graph node by node into a Network.
+#include <backplane/onnx_importer.hpp>
+
+#include "converters.hpp"
+#include "import_context.hpp"
+#include "model_file.hpp"
+#include "tensor_size.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace backplane::onnx {
+
+UnsupportedModelError::UnsupportedModelError(const std::string& message, std::vector<UnsupportedNode> nodes)
+    : Exception(ErrorCode::kUnsupported, message), nodes_(std::move(nodes)) {}
+
+UnsupportedModelError::~UnsupportedModelError() = default;
+
+namespace {
+
+using ::onnx::GraphProto;
+using ::onnx::ModelProto;
+using ::onnx::NodeProto;
+
+std::string Quoted(const std::string& text) { return "'" + text + "'"; }
+
+std::string JoinDims(const std::vector<std::int64_t>& dims) {
+  std::string text;
+  for (std::size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+  return text;
+}
+
+class Importer {
+ public:
+  Importer(const ModelProto& model, std::string name, const ImportOptions& options, std::int64_t opset)
+      : model_(model), graph_(model.graph()), name_(std::move(name)), options_(options), opset_(opset),
+        context_(network_, options.max_model_bytes) {}
+
+  ImportedModel Run() {
+    ReserveNames();
+    AddInitializers();
+    AddInputs();
+    for (const int index : NodeOrder()) ConvertNode(index);
+    AddOutputs();
+    if (!unsupported_.empty()) ThrowUnsupported();
+
+    ImportedModel result;
+    result.network = std::move(network_);
+    result.inputs = inputs_;
+    for (const auto& output : graph_.output()) result.outputs.push_back(output.name());
+    result.opset = opset_;
+    result.producer = model_.producer_name();
+    if (!model_.producer_version().empty()) result.producer += " " + model_.producer_version();
+    return result;
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& why) const {
+    throw Exception(ErrorCode::kInvalidArgument, name_ + ": " + why);
+  }
+
+  std::string NodeName(int index) const {
+    const NodeProto& node = graph_.node(index);
+    return node.name().empty() ? "#" + std::to_string(index) : node.name();
+  }
+
+  // Graph input and output names are the network's; layers take other names.
+  void ReserveNames() {
+    std::set<std::string> outputs;
+    if (graph_.output_size() == 0) Fail("the graph has no outputs");
+    for (const auto& output : graph_.output()) {
+      if (output.name().empty()) Fail("a graph output has no name");
+      if (!outputs.insert(output.name()).second) Fail("graph output " + Quoted(output.name()) + " is listed twice");
+      context_.ReserveName(output.name());
+    }
+    for (const auto& input : graph_.input()) context_.ReserveName(input.name());
+  }
+
+  void AddInitializers() {
+    for (const auto& tensor : graph_.initializer()) {
+      const std::string& name = tensor.name();
+      if (name.empty()) Fail("an initializer has no name");
+      if (context_.Find(name)) Fail("initializer " + Quoted(name) + " is defined twice");
+      if (tensor.data_location() == ::onnx::TensorProto::EXTERNAL) {
+        try {
+          ReadTensorProto(tensor, options_.max_model_bytes);
+        } catch (const Exception& error) {
+          throw Exception(error.code(), name_ + ": initializer " + Quoted(name) + ": " + error.what());
+        }
+      }
+      try {
+        context_.DefineConstant(name, ReadTensorProto(tensor, options_.max_model_bytes));
+      } catch (const Exception& error) {
+        if (error.code() != ErrorCode::kUnsupported) Fail("initializer " + Quoted(name) + ": " + error.what());
+        context_.DefineUnavailable(name, "initializer " + Quoted(name) + ": " + error.what());
+      }
+    }
+    for (const auto& sparse : graph_.sparse_initializer()) {
+      const std::string& name = sparse.values().name();
+      if (!name.empty() && !context_.Find(name)) {
+        context_.DefineUnavailable(name, "sparse initializer " + Quoted(name) + " is not supported");
+      }
+    }
+  }
+
+  void AddInputs() {
+    std::set<std::string> known;
+    std::vector<std::string> missing;
+    for (const auto& input : graph_.input()) {
+      const std::string& name = input.name();
+      if (name.empty()) Fail("a graph input has no name");
+      if (!known.insert(name).second) Fail("graph input " + Quoted(name) + " is listed twice");
+      if (context_.Find(name)) continue;  // an initializer: a constant (IR < 4 lists them as inputs)
+      if (!input.type().has_tensor_type()) Fail("input " + Quoted(name) + " is not a tensor");
+      const auto& tensor_type = input.type().tensor_type();
+      DataType type;
+      if (!DataTypeFromOnnx(tensor_type.elem_type(), type) || type == DataType::kFloat16 || type == DataType::kBFloat16) {
+        throw Exception(ErrorCode::kUnsupported, name_ + ": input " + Quoted(name) + " is " +
+                                                     OnnxTypeName(tensor_type.elem_type()) +
+                                                     "; op set v1 networks take FLOAT, INT32, INT64 or BOOL inputs");
+      }
+      const auto given = options_.input_shapes.find(name);
+      std::vector<std::int64_t> dims;
+      if (given != options_.input_shapes.end()) {
+        dims = given->second;
+        if (tensor_type.has_shape()) CheckGivenShape(name, tensor_type.shape(), dims);
+        for (const auto dim : dims) {
+          if (dim <= 0) Fail("ImportOptions::input_shapes gives input " + Quoted(name) + " the shape [" + JoinDims(dims) + "]; every dimension must be positive");
+        }
+      } else if (!tensor_type.has_shape()) {
+        missing.push_back("input " + Quoted(name) + " has no shape in the model");
+        continue;
+      } else {
+        const auto& shape = tensor_type.shape();
+        for (int i = 0; i < shape.dim_size(); ++i) {
+          const auto& dim = shape.dim(i);
+          if (dim.has_dim_value() && dim.dim_value() > 0) {
+            dims.push_back(dim.dim_value());
+          } else if (dim.has_dim_value() && dim.dim_value() == 0) {
+            Fail("input " + Quoted(name) + " dimension " + std::to_string(i) + " is 0 (empty tensors are not supported)");
+          } else {
+            missing.push_back("input " + Quoted(name) + " dimension " + std::to_string(i) +
+                              (dim.has_dim_param() && !dim.dim_param().empty() ? " (" + Quoted(dim.dim_param()) + ")" : std::string()) +
+                              " is dynamic");
+          }
+        }
+        if (dims.size() != static_cast<std::size_t>(shape.dim_size())) continue;
+      }
+      const auto bytes = CheckedNumBytes(dims, type);
+      if (!bytes || *bytes > options_.max_model_bytes) {
+        Fail("input " + Quoted(name) + " of " + ToString(type) + " [" + JoinDims(dims) + "] is larger than the limit of " +
+             std::to_string(options_.max_model_bytes) + " bytes (ImportOptions::max_model_bytes)");
+      }
+      context_.DefineSlot(name, network_.AddInput(name, TensorInfo{TensorShape(dims), type}));
+      inputs_.push_back(name);
+    }
+    for (const auto& entry : options_.input_shapes) {
+      const std::string& name = entry.first;
+      if (known.count(name) && std::count(inputs_.begin(), inputs_.end(), name)) continue;
+      const Value* value = context_.Find(name);
+      if (value && value->IsConstant()) {
+        Fail("ImportOptions::input_shapes names " + Quoted(name) + ", which is an initializer, not an input");
+      }
+      if (!known.count(name)) {
+        std::string names;
+        for (const auto& input : graph_.input()) {
+          const Value* defined = context_.Find(input.name());
+          if (!defined || !defined->IsConstant()) names += (names.empty() ? "" : ", ") + input.name();
+        }
+        Fail("ImportOptions::input_shapes names " + Quoted(name) + ", which is not an input of the model (its inputs: " +
+             names + ")");
+      }
+    }
+    if (!missing.empty()) {
+      std::string message = "the input shapes are not all fixed: ";
+      for (std::size_t i = 0; i < missing.size(); ++i) message += (i ? "; " : "") + missing[i];
+      Fail(message + ". Give the full shape of each such input with ImportOptions::input_shapes "
+                     "(sdk-run: --input-shape NAME=D0,D1,...)");
+    }
+  }
+
+  void CheckGivenShape(const std::string& name, const ::onnx::TensorShapeProto& shape, const std::vector<std::int64_t>& dims) {
+    if (static_cast<std::size_t>(shape.dim_size()) != dims.size()) {
+      Fail("ImportOptions::input_shapes gives input " + Quoted(name) + " rank " + std::to_string(dims.size()) +
+           " ([" + JoinDims(dims) + "]), but the model's input has rank " + std::to_string(shape.dim_size()));
+    }
+    for (int i = 0; i < shape.dim_size(); ++i) {
+      const auto& dim = shape.dim(i);
+      if (dim.has_dim_value() && dim.dim_value() > 0 && dim.dim_value() != dims[static_cast<std::size_t>(i)]) {
+        Fail("ImportOptions::input_shapes gives input " + Quoted(name) + " dimension " + std::to_string(i) + " = " +
+             std::to_string(dims[static_cast<std::size_t>(i)]) + ", but the model fixes it to " +
+             std::to_string(dim.dim_value()));
+      }
+    }
+  }
+
+  // The nodes in an order where each input is defined before use: the model's order when it is
+  // already topologically sorted (as ONNX requires), else a stable topological sort.
+  std::vector<int> NodeOrder() const {
+    const int count = graph_.node_size();
+    std::set<std::string> defined{""};
+    for (const auto& tensor : graph_.initializer()) defined.insert(tensor.name());
+    for (const auto& input : graph_.input()) defined.insert(input.name());
+    for (const auto& sparse : graph_.sparse_initializer()) defined.insert(sparse.values().name());
+
+    std::map<std::string, int> producer;
+    for (int i = 0; i < count; ++i) {
+      for (const auto& output : graph_.node(i).output()) {
+        if (output.empty()) continue;
+        if (defined.count(output) || !producer.emplace(output, i).second) {
+          Fail("tensor " + Quoted(output) + " (output of node " + Quoted(NodeName(i)) + ", " + graph_.node(i).op_type() +
+               ") is defined more than once");
+        }
+      }
+    }
+    std::vector<std::vector<int>> consumers(static_cast<std::size_t>(count));
+    std::vector<int> pending(static_cast<std::size_t>(count), 0);
+    for (int i = 0; i < count; ++i) {
+      std::set<int> deps;
+      for (const auto& input : graph_.node(i).input()) {
+        if (defined.count(input)) continue;
+        const auto it = producer.find(input);
+        if (it == producer.end()) {
+          Fail("node " + Quoted(NodeName(i)) + " (" + graph_.node(i).op_type() + ") reads " + Quoted(input) +
+               ", which no node, initializer or graph input defines");
+        }
+        deps.insert(it->second);
+      }
+      for (const int dep : deps) consumers[static_cast<std::size_t>(dep)].push_back(i);
+      pending[static_cast<std::size_t>(i)] = static_cast<int>(deps.size());
+    }
+    // Kahn's algorithm, lowest index first: the identity for a sorted graph.
+    std::set<int> ready;
+    for (int i = 0; i < count; ++i) {
+      if (pending[static_cast<std::size_t>(i)] == 0) ready.insert(i);
+    }
+    std::vector<int> order;
+    while (!ready.empty()) {
+      const int i = *ready.begin();
+      ready.erase(ready.begin());
+      order.push_back(i);
+      for (const int consumer : consumers[static_cast<std::size_t>(i)]) {
+        if (--pending[static_cast<std::size_t>(consumer)] == 0) ready.insert(consumer);
+      }
+    }
+    if (order.size() != static_cast<std::size_t>(count)) {
+      std::string cycle;
+      for (int i = 0; i < count; ++i) {
+        if (pending[static_cast<std::size_t>(i)] > 0) cycle += (cycle.empty() ? "" : ", ") + Quoted(NodeName(i));
+      }
+      Fail("the graph has a cycle through the nodes " + cycle);
+    }
+    return order;
+  }
+
+  std::int64_t DomainOpset(const std::string& domain) const {
+    for (const auto& entry : model_.opset_import()) {
+      if (entry.domain() == domain) return entry.version();
+    }
+    return 0;
+  }
+
+  void Record(const NodeProto& node, const std::string& name, std::int64_t opset, const std::string& reason) {
+    unsupported_.push_back({node.op_type(), name, opset, reason});
+  }
+
+  void SkipOutputs(const NodeProto& node) {
+    for (const auto& output : node.output()) {
+      if (!output.empty() && !context_.Find(output)) context_.DefineSkipped(output);
+    }
+  }
+
+  // The node's inputs and outputs against what its op allows (a malformed node is a model error).
+  void CheckArity(const NodeProto& node, const std::string& name, const OpConverter& op) const {
+    const auto inputs = static_cast<std::size_t>(node.input_size());
+    const auto outputs = static_cast<std::size_t>(node.output_size());
+    auto fail = [&](const std::string& why) {
+      Fail("node " + Quoted(name) + " (" + node.op_type() + "): " + why);
+    };
+    auto range = [](std::size_t low, std::size_t high) {
+      return high == kVariadic ? std::to_string(low) + " or more"
+             : low == high    ? std::to_string(low)
+                              : std::to_string(low) + " to " + std::to_string(high);
+    };
+    if (inputs < op.min_inputs || inputs > op.max_inputs) {
+      fail("has " + std::to_string(inputs) + " inputs; the op takes " + range(op.min_inputs, op.max_inputs));
+    }
+    for (std::size_t i = 0; i < inputs; ++i) {
+      if ((i < op.min_inputs || op.max_inputs == kVariadic) && node.input(static_cast<int>(i)).empty()) {
+        fail("input " + std::to_string(i) + " is required but empty");
+      }
+    }
+    if (outputs == 0 || outputs > op.max_outputs) {
+      fail("has " + std::to_string(outputs) + " outputs; the op has " + range(1, op.max_outputs));
+    }
+  }
+
+  void ConvertNode(int index) {
+    const NodeProto& node = graph_.node(index);
+    const std::string name = NodeName(index);
+    const bool default_domain = IsDefaultDomain(node.domain());
+    const std::int64_t opset = default_domain ? opset_ : DomainOpset(node.domain());
+
+    // What can be said without the inputs: an unknown domain or op is reported even downstream
+    // of another unsupported node, so that one error lists every such node.
+    std::string reason;
+    const OpConverter* op = nullptr;
+    if (!default_domain) {
+      reason = "domain " + Quoted(node.domain()) + " is not supported (only the default ONNX domain)";
+    } else if (!(op = FindConverter(node.op_type()))) {
+      reason = "not in op set v1";
+    } else {
+      CheckArity(node, name, *op);
+    }
+    for (const auto& input : node.input()) {
+      if (input.empty()) continue;
+      const Value* value = context_.Find(input);
+      if (value->state == Value::State::kUnavailable && reason.empty()) {
+        reason = "reads " + Quoted(input) + ": " + value->reason;
+      }
+      if (value->state != Value::State::kDefined) {  // downstream of an unsupported node
+        if (!reason.empty()) Record(node, name, opset, reason);
+        SkipOutputs(node);
+        return;
+      }
+    }
+    if (!reason.empty()) {
+      Record(node, name, opset, reason);
+      SkipOutputs(node);
+      return;
+    }
+    NodeContext context(context_, node, name, opset);
+    try {
+      op->convert(context);
+    } catch (const NodeUnsupported& error) {
+      Record(node, name, opset, error.what());
+      SkipOutputs(node);
+      return;
+    } catch (const Exception& error) {
+      if (error.code() == ErrorCode::kUnsupported) {
+        Record(node, name, opset, error.what());
+        SkipOutputs(node);
+        return;
+      }
+      throw Exception(error.code() == ErrorCode::kInternal ? ErrorCode::kInternal : ErrorCode::kInvalidArgument,
+                      name_ + ": node " + Quoted(name) + " (" + node.op_type() + "): " + error.what());
+    }
+    for (int i = 0; i < node.output_size(); ++i) {
+      const std::string& output = node.output(i);
+      if (output.empty()) continue;
+      const Value* value = context_.Find(output);
+      if (!value) {
+        throw Exception(ErrorCode::kInternal, name_ + ": node " + Quoted(name) + " (" + node.op_type() +
+                                                  "): the importer did not define its output " + Quoted(output));
+      }
+      if (value->state == Value::State::kUnavailable) unavailable_producer_[output] = {node.op_type(), name};
+    }
+  }
+
+  void AddOutputs() {
+    std::set<std::string> inputs(inputs_.begin(), inputs_.end());
+    for (const auto& output : graph_.output()) {
+      const std::string& name = output.name();
+      const Value* value = context_.Find(name);
+      if (!value) Fail("graph output " + Quoted(name) + " is not produced by any node");
+      if (value->state == Value::State::kSkipped) continue;
+      if (value->state == Value::State::kUnavailable) {
+        const auto producer = unavailable_producer_.find(name);
+        const std::string op = producer != unavailable_producer_.end() ? producer->second.first : "Output";
+        const std::string node = producer != unavailable_producer_.end() ? producer->second.second : name;
+        unsupported_.push_back({op, node, opset_, "graph output " + Quoted(name) + ": " + value->reason});
+        continue;
+      }
+      if (inputs.count(name)) {
+        throw Exception(ErrorCode::kUnsupported, name_ + ": graph output " + Quoted(name) +
+                                                     " is also a graph input; a network's inputs and outputs need distinct names");
+      }
+      DataType declared;
+      if (output.type().has_tensor_type() && DataTypeFromOnnx(output.type().tensor_type().elem_type(), declared) &&
+          declared != value->info.type) {
+        Fail("graph output " + Quoted(name) + " is " + ToString(value->info.type) + " " + ToString(value->info.shape) +
+             ", but the model declares " + OnnxTypeName(output.type().tensor_type().elem_type()));
+      }
+      try {
+        network_.AddOutput(name, context_.Materialize(name));
+      } catch (const NodeUnsupported& error) {
+        unsupported_.push_back({"Output", name, opset_, error.what()});
+      }
+    }
+  }
+
+  [[noreturn]] void ThrowUnsupported() const {
+    std::string message = name_ + ": the model has " + std::to_string(unsupported_.size()) + " unsupported node" +
+                          (unsupported_.size() == 1 ? "" : "s") + ":";
+    for (const auto& node : unsupported_) {
+      message += "\n  " + node.op_type + " " + Quoted(node.node_name) + " (opset " + std::to_string(node.opset) +
+                 "): " + node.reason;
+    }
+    throw UnsupportedModelError(message, unsupported_);
+  }
+
+  const ModelProto& model_;
+  const GraphProto& graph_;
+  std::string name_;
+  const ImportOptions& options_;
+  std::int64_t opset_;
+  Network network_;
+  ImportContext context_;
+  std::vector<std::string> inputs_;
+  std::vector<UnsupportedNode> unsupported_;
+  std::map<std::string, std::pair<std::string, std::string>> unavailable_producer_;  // output -> (op, node)
+};
+
+}  // namespace
+
+ImportedModel ImportModelFromMemory(const void* data, std::size_t size, const std::string& name,
+                                    const ImportOptions& options) {
+  const ModelProto model = ParseModel(data, size, name, options.max_model_bytes);
+  const std::int64_t opset = CheckModel(model, name);
+  return Importer(model, name, options, opset).Run();
+}
+
+ImportedModel ImportModel(const std::string& path, const ImportOptions& options) {
+  const std::vector<std::uint8_t> bytes = ReadModelFile(path, options.max_model_bytes);
+  return ImportModelFromMemory(bytes.data(), bytes.size(), path, options);
+}
+
+}  // namespace backplane::onnx

@@ -1,0 +1,442 @@
+#include "graph/optimizer.hpp"
+
+#include "execution/host_tensor.hpp"
+#include "graph/passes.hpp"
+#include "log.hpp"
+
+#include <backplane/exception.hpp>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace backplane::graph {
+
+namespace {
+
+// Collects a backend's factories during optimization (they are not kept).
+class FactoryCollector final : public backend::ITensorHandleFactoryRegistry {
+ public:
+  explicit FactoryCollector(std::map<backend::FactoryId, backend::TensorHandleFactoryProperties>& out)
+      : out_(out) {}
+  void RegisterFactory(std::unique_ptr<backend::ITensorHandleFactory> factory) override {
+    if (!factory) throw Exception(ErrorCode::kInvalidArgument, "a backend registered a null tensor-handle factory");
+    out_[factory->GetId()] = factory->GetProperties();
+  }
+  void RegisterMemoryManager(std::shared_ptr<backend::IMemoryManager>) override {}
+
+ private:
+  std::map<backend::FactoryId, backend::TensorHandleFactoryProperties>& out_;
+};
+
+bool NeedsNoBackend(LayerType type) {
+  return type == LayerType::kInput || type == LayerType::kOutput || type == LayerType::kConstant;
+}
+
+PlacementBackend* FindBackend(std::vector<PlacementBackend>& backends, const BackendId& id) {
+  for (auto& backend : backends) {
+    if (backend.id == id) return &backend;
+  }
+  return nullptr;
+}
+
+// Asks `backend` about `layer`; false with the reason when it cannot take it.
+bool Accepts(const PlacementBackend& backend, const Layer& layer, std::string& reason) {
+  if (!backend.available) {
+    reason = "unavailable: " + backend.unavailable_reason;
+    return false;
+  }
+  try {
+    if (backend.support->IsLayerSupported(layer, &reason)) return true;
+    if (reason.empty()) reason = "not supported (no reason given)";
+  } catch (const std::exception& error) {
+    reason = std::string("layer support check threw: ") + error.what();
+  }
+  return false;
+}
+
+// The backends `layer` may go to, in order, given pins and strict mode.
+std::vector<BackendId> Candidates(const Layer& layer, const OptimizeOptions& options,
+                                  const std::vector<PlacementBackend>& backends) {
+  const auto pin = options.pins.find(layer.name);
+  if (pin != options.pins.end()) return {pin->second};
+  if (!layer.pin.IsEmpty()) return {layer.pin};
+  std::vector<BackendId> ids;
+  for (const auto& backend : backends) {
+    ids.push_back(backend.id);
+    if (options.strict) break;
+  }
+  return ids;
+}
+
+// Places every layer that needs a backend on its first candidate that accepts it; layers in
+// `skip` (by backend) exclude that backend. Throws listing every layer that fits nowhere.
+void PlaceLayers(Graph& graph, const std::vector<LayerId>& order, const OptimizeOptions& options,
+                 std::vector<PlacementBackend>& backends,
+                 const std::map<LayerId, std::set<BackendId>>& excluded) {
+  std::vector<std::string> failures;
+  for (LayerId id : order) {
+    Layer& layer = graph.At(id);
+    if (NeedsNoBackend(layer.type)) continue;
+    if (layer.type == LayerType::kPreCompiled) continue;  // stays with the backend that made it
+    const auto candidates = Candidates(layer, options, backends);
+    const bool pinned = options.pins.count(layer.name) || !layer.pin.IsEmpty();
+    std::string reasons;
+    layer.backend = BackendId();
+    for (const auto& id_candidate : candidates) {
+      const auto skip = excluded.find(id);
+      if (skip != excluded.end() && skip->second.count(id_candidate)) continue;
+      PlacementBackend* backend = FindBackend(backends, id_candidate);
+      std::string reason;
+      if (!backend) {
+        reason = "not a registered backend";
+      } else if (Accepts(*backend, layer, reason)) {
+        layer.backend = id_candidate;
+        layer.placement_reason = pinned ? "pinned to " + id_candidate.Get()
+                                 : reasons.empty() ? "first preferred backend that supports it"
+                                                   : reasons + "; placed on " + id_candidate.Get();
+        break;
+      }
+      reasons += (reasons.empty() ? "" : "; ") + id_candidate.Get() + ": " + reason;
+    }
+    if (layer.backend.IsEmpty()) {
+      std::string why = pinned ? "pinned, and " + reasons
+                        : options.strict ? "strict mode allows only " + candidates.front().Get() + ", and " + reasons
+                                         : reasons;
+      if (candidates.empty()) why = "no backend to place it on";
+      failures.push_back("  " + layer.Describe() + ": " + why);
+    }
+  }
+  if (!failures.empty()) {
+    std::string message = std::to_string(failures.size()) + " layer" + (failures.size() == 1 ? "" : "s") +
+                          " cannot be placed on any allowed backend:";
+    for (const auto& failure : failures) message += "\n" + failure;
+    throw Exception(ErrorCode::kUnsupported, message);
+  }
+}
+
+// Groups the layers placed on `backend` into connected subgraphs (topological order inside).
+std::vector<std::vector<LayerId>> Subgraphs(const Graph& graph, const std::vector<LayerId>& order,
+                                            const BackendId& backend) {
+  std::map<LayerId, LayerId> parent;  // union-find over layer ids
+  std::function<LayerId(LayerId)> root = [&](LayerId id) {
+    while (parent[id] != id) id = parent[id] = parent[parent[id]];
+    return id;
+  };
+  for (LayerId id : order) {
+    if (graph.At(id).backend == backend) parent[id] = id;
+  }
+  for (const auto& [id, unused] : parent) {
+    for (const auto& input : graph.At(id).inputs) {
+      if (parent.count(input->layer)) parent[root(id)] = root(input->layer);
+    }
+  }
+  std::map<LayerId, std::vector<LayerId>> groups;
+  for (LayerId id : order) {
+    if (parent.count(id)) groups[root(id)].push_back(id);
+  }
+  std::vector<std::vector<LayerId>> result;
+  for (auto& [unused, layers] : groups) result.push_back(std::move(layers));
+  return result;
+}
+
+// Replaces the layers of `substitution` by one PreCompiled layer of `backend`. Inputs of the
+// new layer: every tensor entering the set from outside, in order of first use; outputs: every
+// tensor of the set used outside it, in topological order (documented in optimization.hpp).
+// `members` are layer ids, not views: adding the fused layer moves the graph's layers.
+void Substitute(Graph& graph, const std::set<LayerId>& members, const backend::Substitution& substitution,
+                const BackendId& backend, std::vector<std::string>& log) {
+  Layer fused;
+  fused.type = LayerType::kPreCompiled;
+  fused.descriptor = substitution.descriptor;
+  fused.backend = backend;
+  fused.num_outputs = 0;
+  std::vector<OutputSlot> entering;
+  std::vector<OutputSlot> leaving;
+  const auto consumers = graph.Consumers();
+  for (LayerId id : members) {
+    const Layer& layer = graph.At(id);
+    for (const auto& input : layer.inputs) {
+      const bool outside = !members.count(input->layer);
+      const bool seen = std::any_of(entering.begin(), entering.end(), [&](const OutputSlot& s) {
+        return s.layer == input->layer && s.index == input->index;
+      });
+      if (outside && !seen) entering.push_back(*input);
+    }
+    for (std::uint32_t o = 0; o < layer.num_outputs; ++o) {
+      const auto& uses = consumers[id][o];
+      if (std::any_of(uses.begin(), uses.end(), [&](const InputSlot& use) { return !members.count(use.layer); })) {
+        leaving.push_back({id, o});
+      }
+    }
+  }
+  for (const auto& slot : entering) fused.inputs.emplace_back(slot);
+  for (const auto& slot : leaving) fused.output_infos.push_back(graph.At(slot.layer).output_infos[slot.index]);
+  fused.num_outputs = static_cast<std::uint32_t>(leaving.size());
+  fused.name = substitution.name;
+  while (fused.name.empty() || graph.HasName(fused.name)) fused.name += fused.name.empty() ? "fused" : "'";
+  std::string names;
+  for (LayerId id : members) names += (names.empty() ? "" : ", ") + graph.At(id).name;
+  fused.placement_reason = "fused from " + names + " by " + backend.Get();
+  const LayerId fused_id = graph.Add(std::move(fused));
+  for (std::size_t o = 0; o < leaving.size(); ++o) {
+    for (const auto& use : consumers[leaving[o].layer][leaving[o].index]) {
+      if (!members.count(use.layer)) graph.At(use.layer).inputs[use.index] = OutputSlot{fused_id, static_cast<std::uint32_t>(o)};
+    }
+  }
+  for (LayerId id : members) graph.At(id).removed = true;
+  log.push_back(backend.Get() + " fused " + names + " into '" + graph.At(fused_id).name + "'");
+}
+
+// Offers each backend its subgraphs (spec 001 OptimizeSubgraph): applies substitutions,
+// re-places failed parts on the next allowed backend, keeps untouched parts.
+void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector<PlacementBackend>& backends,
+                       std::vector<std::string>& log) {
+  std::map<LayerId, std::set<BackendId>> excluded;
+  for (std::size_t round = 0; round < backends.size(); ++round) {
+    bool replaced_any = false;
+    for (auto& backend : backends) {
+      if (!backend.available) continue;
+      const auto order = graph.Resolve();
+      for (const auto& group : Subgraphs(graph, order, backend.id)) {
+        backend::SubgraphView view;
+        for (LayerId id : group) {
+          if (graph.At(id).type != LayerType::kPreCompiled) view.layers.push_back(&graph.At(id));
+        }
+        if (view.layers.empty()) continue;
+        backend::OptimizationViews result;
+        try {
+          result = backend.instance->OptimizeSubgraph(view);
+        } catch (const std::exception& error) {
+          throw Exception(ErrorCode::kBackendFailure,
+                          backend.id.Get() + " failed optimizing a subgraph: " + error.what());
+        }
+        for (const auto& failed : result.failed) {
+          for (const auto* layer : failed.layers) {
+            excluded[static_cast<const Layer*>(layer)->id].insert(backend.id);
+            replaced_any = true;
+          }
+        }
+        // Views point into the graph, which each substitution grows: take ids first.
+        std::vector<std::set<LayerId>> members;
+        for (const auto& substitution : result.substitutions) {
+          members.emplace_back();
+          for (const auto* layer : substitution.replaced.layers) {
+            members.back().insert(static_cast<const Layer*>(layer)->id);
+          }
+        }
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          Substitute(graph, members[i], result.substitutions[i], backend.id, log);
+        }
+      }
+    }
+    if (!replaced_any) break;
+    // Re-place what a backend gave back, excluding it for those layers.
+    const auto order = graph.Resolve();
+    std::vector<LayerId> again;
+    for (const auto& [id, unused] : excluded) {
+      if (!graph.At(id).removed && excluded[id].count(graph.At(id).backend)) again.push_back(id);
+    }
+    if (again.empty()) break;
+    for (LayerId id : again) log.push_back("re-placing '" + graph.At(id).name + "': " + graph.At(id).backend.Get() + " gave it back");
+    PlaceLayers(graph, again, options, backends, excluded);
+  }
+}
+
+const PlacementBackend* BackendOf(const std::vector<PlacementBackend>& backends, const Layer& layer) {
+  for (const auto& backend : backends) {
+    if (backend.id == layer.backend) return &backend;
+  }
+  return nullptr;
+}
+
+// Preferences of whatever runs `layer`: its backend's, or host memory for layers without one.
+std::vector<backend::FactoryId> PreferencesOf(const std::vector<PlacementBackend>& backends, const Layer& layer) {
+  const PlacementBackend* backend = BackendOf(backends, layer);
+  return backend ? backend->preferences : std::vector<backend::FactoryId>{backend::kHostFactoryId};
+}
+
+backend::TensorHandleFactoryProperties PropertiesOf(const std::vector<PlacementBackend>& backends,
+                                                    const backend::FactoryId& factory) {
+  for (const auto& backend : backends) {
+    const auto it = backend.factories.find(factory);
+    if (it != backend.factories.end()) return it->second;
+  }
+  return execution::HostFactoryProperties();
+}
+
+// Spec 002: every tensor lives in one factory's handles, chosen so that as many consumers as
+// possible read it directly; the others import it (export/import) or get a copy.
+void ChooseTensorStrategies(Graph& graph, const std::vector<LayerId>& order,
+                            const std::vector<PlacementBackend>& backends, OptimizedNetwork::Impl& out) {
+  const auto consumers = graph.Consumers();
+  for (LayerId id : order) {
+    Layer& layer = graph.At(id);
+    layer.input_strategies.assign(layer.inputs.size(), EdgeStrategy::kDirect);
+    layer.input_factories.assign(layer.inputs.size(), backend::kHostFactoryId);
+  }
+  for (LayerId id : order) {
+    Layer& producer = graph.At(id);
+    producer.output_factories.assign(producer.num_outputs, backend::kHostFactoryId);
+    const auto produced = PreferencesOf(backends, producer);
+    for (std::uint32_t o = 0; o < producer.num_outputs; ++o) {
+      const auto& uses = consumers[id][o];
+      // The producer's most preferred factory that the most consumers also list.
+      backend::FactoryId best = produced.front();
+      std::size_t best_count = 0;
+      for (const auto& factory : produced) {
+        std::size_t count = 0;
+        for (const auto& use : uses) {
+          const auto wanted = PreferencesOf(backends, graph.At(use.layer));
+          count += std::count(wanted.begin(), wanted.end(), factory);
+        }
+        if (count > best_count) {
+          best = factory;
+          best_count = count;
+        }
+      }
+      producer.output_factories[o] = best;
+      const auto best_properties = PropertiesOf(backends, best);
+      for (const auto& use : uses) {
+        Layer& consumer = graph.At(use.layer);
+        const auto wanted = PreferencesOf(backends, consumer);
+        EdgeStrategy strategy = EdgeStrategy::kCopy;
+        backend::FactoryId read_as = wanted.front();
+        if (std::find(wanted.begin(), wanted.end(), best) != wanted.end()) {
+          strategy = EdgeStrategy::kDirect;
+          read_as = best;
+        } else if ((best_properties.export_sources & PropertiesOf(backends, read_as).import_sources) != 0) {
+          strategy = EdgeStrategy::kExportImport;
+        }
+        consumer.input_strategies[use.index] = strategy;
+        consumer.input_factories[use.index] = read_as;
+        if (consumer.type == LayerType::kOutput) continue;  // bound by the user, reported below
+        out.edges.push_back({producer.name, consumer.name, strategy, best});
+        if (strategy == EdgeStrategy::kCopy) ++out.copies;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend> instance) {
+  PlacementBackend backend;
+  backend.id = std::move(id);
+  try {
+    std::string reason;
+    backend.available = instance->IsAvailable(&reason);
+    backend.unavailable_reason = reason;
+    if (backend.available) {
+      backend.support = instance->GetLayerSupport();
+      if (!backend.support) {
+        backend.available = false;
+        backend.unavailable_reason = "it returned no layer support";
+      }
+      FactoryCollector collector(backend.factories);
+      instance->RegisterTensorHandleFactories(collector);
+      backend.preferences = instance->GetHandleFactoryPreferences();
+    }
+  } catch (const std::exception& error) {
+    backend.available = false;
+    backend.unavailable_reason = std::string("it threw while being described: ") + error.what();
+  }
+  if (backend.preferences.empty()) {
+    for (const auto& [factory, unused] : backend.factories) backend.preferences.push_back(factory);
+    backend.preferences.push_back(backend::kHostFactoryId);
+  }
+  backend.factories.emplace(backend::kHostFactoryId, execution::HostFactoryProperties());
+  backend.instance = std::move(instance);
+  return backend;
+}
+
+OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& options,
+                          std::vector<PlacementBackend>& backends, ILogSink& log) {
+  auto impl = std::make_unique<OptimizedNetwork::Impl>();
+  impl->graph = network.graph;
+  impl->inputs = network.inputs;
+  impl->outputs = network.outputs;
+  Graph& graph = impl->graph;
+  if (network.outputs.empty()) throw Exception(ErrorCode::kInvalidArgument, "the network has no output");
+  graph.Resolve();  // validates connections, cycles and shapes before anything else
+
+  if (options.optimize_graph) {
+    FoldConstants(graph, backends, impl->pass_log);
+    FoldBatchNormalization(graph, impl->pass_log);
+  }
+  for (const auto& name : graph.RemoveDeadLayers()) impl->pass_log.push_back("removed dead layer '" + name + "'");
+  auto order = graph.Resolve();
+
+  PlaceLayers(graph, order, options, backends, {});
+  if (options.optimize_graph) OptimizeSubgraphs(graph, options, backends, impl->pass_log);
+  for (const auto& name : graph.RemoveDeadLayers()) impl->pass_log.push_back("removed dead layer '" + name + "'");
+  impl->order = graph.Resolve();
+  ChooseTensorStrategies(graph, impl->order, backends, *impl);
+
+  for (LayerId id : impl->order) {
+    const Layer& layer = graph.At(id);
+    impl->placement.push_back({layer.name, layer.type, layer.backend, layer.placement_reason});
+  }
+  for (const auto& line : impl->pass_log) Log(log, LogLevel::kInfo, LogCategory::kOptimize, line);
+  OptimizedNetwork result(std::move(impl));
+  Log(log, LogLevel::kDebug, LogCategory::kOptimize, result.Describe());
+  return result;
+}
+
+}  // namespace backplane::graph
+
+namespace backplane {
+
+const char* ToString(EdgeStrategy strategy) {
+  switch (strategy) {
+    case EdgeStrategy::kDirect: return "direct";
+    case EdgeStrategy::kExportImport: return "export_import";
+    case EdgeStrategy::kCopy: return "copy";
+  }
+  return "unknown";
+}
+
+namespace {
+const OptimizedNetwork::Impl& Checked(const std::unique_ptr<OptimizedNetwork::Impl>& impl) {
+  if (!impl) {
+    throw Exception(ErrorCode::kInvalidArgument,
+                    "this OptimizedNetwork was moved from (LoadNetwork takes it); optimize the network again");
+  }
+  return *impl;
+}
+}  // namespace
+
+OptimizedNetwork::OptimizedNetwork() : impl_(std::make_unique<Impl>()) {}
+OptimizedNetwork::OptimizedNetwork(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OptimizedNetwork::~OptimizedNetwork() = default;
+OptimizedNetwork::OptimizedNetwork(OptimizedNetwork&&) noexcept = default;
+OptimizedNetwork& OptimizedNetwork::operator=(OptimizedNetwork&&) noexcept = default;
+
+const std::vector<LayerPlacement>& OptimizedNetwork::GetPlacement() const { return Checked(impl_).placement; }
+const std::vector<EdgeReport>& OptimizedNetwork::GetEdges() const { return Checked(impl_).edges; }
+std::size_t OptimizedNetwork::GetCopyCount() const { return Checked(impl_).copies; }
+const std::vector<std::string>& OptimizedNetwork::GetPassLog() const { return Checked(impl_).pass_log; }
+
+std::string OptimizedNetwork::Describe() const {
+  Checked(impl_);
+  std::ostringstream out;
+  out << "placement:\n";
+  for (const auto& p : impl_->placement) {
+    if (p.backend.IsEmpty()) continue;
+    out << "  " << p.layer << " (" << backend::ToString(p.type) << ") -> " << p.backend.Get() << ": "
+        << p.reason << "\n";
+  }
+  out << "copies: " << impl_->copies << "\n";
+  for (const auto& edge : impl_->edges) {
+    if (edge.strategy != EdgeStrategy::kDirect) {
+      out << "  " << edge.producer << " -> " << edge.consumer << ": " << ToString(edge.strategy) << "\n";
+    }
+  }
+  if (!impl_->pass_log.empty()) {
+    out << "passes:\n";
+    for (const auto& line : impl_->pass_log) out << "  " << line << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace backplane

@@ -1,0 +1,27 @@
+// Graph passes run before placement: constant folding and batch-norm folding. Dead-layer
+// removal is Graph::RemoveDeadLayers.
+#pragma once
+
+#include "graph/optimizer.hpp"
+
+#include <string>
+#include <vector>
+
+namespace backplane::graph {
+
+// Replaces every layer whose inputs are all constants by constants holding its outputs,
+// computed by the first available backend that works on host memory and supports the layer
+// (layers none supports are left alone). Appends what it did to `log`. The graph must be
+// resolvable; it is left resolved.
+void FoldConstants(Graph& graph, std::vector<PlacementBackend>& backends, std::vector<std::string>& log);
+
+// Folds an f32 BatchNormalization with constant parameters into the Convolution2d (constant
+// weights and bias) that feeds only it: W' = W * s, b' = (b - mean) * s + beta with
+// s = scale / sqrt(var + eps). Leaves the graph resolved.
+void FoldBatchNormalization(Graph& graph, std::vector<std::string>& log);
+
+// Runs `layer` (resolved; its inputs all constants) on `backend` over host memory and returns
+// each output's bytes. Throws Exception naming the layer and backend on failure.
+std::vector<std::vector<std::uint8_t>> RunOnHost(PlacementBackend& backend, const Layer& layer);
+
+}  // namespace backplane::graph

@@ -1,0 +1,470 @@
+// End-to-end runs of the built sdk-run: exit codes and messages for bad command lines, models
+// and inputs; the JSON document, output files, profile and comparison of real runs on CpuRef.
+//
+// Build-time inputs (compile definitions): the sdk-run executable, the committed test models
+// (tests/data, made by generate_models.py there), the build tree's backend folder and whether
+// the reference backend is built.
+#include "child_process.hpp"
+#include "temp_folder.hpp"
+
+#include <backplane/npy.hpp>
+#include <backplane/version.hpp>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace backplane::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kSdkRun = BACKPLANE_E2E_SDK_RUN;
+const fs::path kData = BACKPLANE_E2E_TEST_DATA;
+const fs::path kBackendDir = BACKPLANE_E2E_BACKEND_DIR;
+constexpr bool kHaveReference = BACKPLANE_E2E_HAVE_REFERENCE;
+constexpr bool kHaveReferencePlugin = BACKPLANE_E2E_HAVE_REFERENCE_PLUGIN;
+constexpr bool kHaveStaticBackends = BACKPLANE_E2E_HAVE_STATIC_BACKENDS;
+
+const std::string kMlp = (kData / "mlp.onnx").string();
+const std::string kMlpInput = (kData / "mlp.input.npy").string();     // f32 [4,64]
+const std::string kMlpExpected = (kData / "mlp.output.npy").string();  // PyTorch's, f32 [4,10]
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Runs sdk-run with the bundled plugins only: BACKPLANE_BACKEND_PATHS points at the build
+// tree's backend folder (or is removed when the backends are linked in), whatever the caller's
+// environment says.
+ProcessResult SdkRun(const std::vector<std::string>& arguments) {
+  const ScopedEnvironmentVariable paths(
+      "BACKPLANE_BACKEND_PATHS",
+      kHaveReferencePlugin ? std::optional<std::string>(kBackendDir.string()) : std::nullopt);
+  return RunProcess(kSdkRun, arguments);
+}
+
+// Runs sdk-run into `result` and shows its arguments and output with any failed check of the
+// enclosing scope.
+#define RUN_SDK_RUN(result, ...)                                               \
+  const std::vector<std::string> result##_arguments = __VA_ARGS__;             \
+  const ProcessResult result = SdkRun(result##_arguments);                     \
+  INFO("sdk-run " << json(result##_arguments).dump() << " exited "             \
+                  << result.exit_code << "\nstdout:\n" << result.out          \
+                  << "\nstderr:\n" << result.err)
+
+json ParseJson(const ProcessResult& result) {
+  INFO("stdout was:\n" << result.out);
+  json document;
+  REQUIRE_NOTHROW(document = json::parse(result.out));
+  return document;
+}
+
+void WriteFile(const fs::path& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  REQUIRE(out.good());
+}
+
+NpyArray Floats(const TensorShape& shape, float value) {
+  NpyArray array{DataType::kFloat32, shape, {}};
+  std::vector<float> values(static_cast<std::size_t>(shape.NumElements()), value);
+  array.data.resize(values.size() * sizeof(float));
+  std::memcpy(array.data.data(), values.data(), array.data.size());
+  return array;
+}
+
+std::vector<float> ToFloats(const NpyArray& array) {
+  REQUIRE(array.type == DataType::kFloat32);
+  std::vector<float> values(array.data.size() / sizeof(float));
+  std::memcpy(values.data(), array.data.data(), array.data.size());
+  return values;
+}
+
+// ---- command line ------------------------------------------------------------------------
+
+TEST_CASE("sdk-run --help exits 0 and describes every option and exit code") {
+  RUN_SDK_RUN(result, {"--help"});
+  CHECK(result.exit_code == 0);
+  for (const char* text :
+       {"--model", "--backends", "--strict", "--pin", "--input", "--input-shape", "--seed",
+        "--iterations", "--warmup", "--threads", "--concurrency", "--output-dir",
+        "--compare-backends", "--tolerance", "--profile", "--json", "--list-backends",
+        "--version", "CpuRef is single-threaded", "Exit status", "64", "65", "66", "70", "73"}) {
+    CHECK_MESSAGE(Contains(result.out, text), text);
+  }
+  CHECK(result.err.empty());
+}
+
+TEST_CASE("sdk-run --version prints the SDK and Backend API versions") {
+  RUN_SDK_RUN(result, {"--version"});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "sdk-run (Backplane SDK " + ToString(kSdkVersion) + ")\nBackend API " +
+                          ToString(kBackendApiVersion) + "\n");
+}
+
+TEST_CASE("sdk-run: a bad command line exits 64 naming the option") {
+  struct Case {
+    std::vector<std::string> arguments;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{"--frobnicate"}, "frobnicate"},
+      {{}, "--model FILE is required"},
+      {{"--model", kMlp, "stray"}, "unexpected argument 'stray'"},
+      {{"--model", kMlp, "--iter", "5"}, "iter"},  // no abbreviations
+      {{"--model", kMlp, "--iterations", "0"}, "--iterations 0: must be at least 1"},
+      {{"--model", kMlp, "--iterations", "many"}, "iterations"},
+      {{"--model", kMlp, "--concurrency=-2"}, "--concurrency -2: must be at least 1"},
+      {{"--model", kMlp, "--pin", "fc1"}, "--pin 'fc1': expected LAYER=BACKEND"},
+      {{"--model", kMlp, "--input", "x"}, "--input 'x': expected NAME=FILE.npy"},
+      {{"--model", kMlp, "--input", "=a.npy"}, "--input '=a.npy'"},
+      {{"--model", kMlp, "--input-shape", "x=1,0"}, "dimension '0' is not a positive integer"},
+      {{"--model", kMlp, "--input-shape", "x=1,,2"}, "--input-shape 'x=1,,2'"},
+      {{"--model", kMlp, "--backends", "Cpu-Ref"}, "'Cpu-Ref' is not a backend id"},
+      {{"--model", kMlp, "--backends", "CpuRef,CpuRef"}, "CpuRef is listed twice"},
+      {{"--model", kMlp, "--seed=-1"}, "--seed '-1'"},
+      {{"--model", kMlp, "--compare-backends", "CpuRef"}, "expected exactly two backends"},
+      {{"--model", kMlp, "--compare-backends", "CpuRef,Other", "--iterations", "3"},
+       "it takes no --iterations"},
+      {{"--model", kMlp, "--tolerance", "0.1"}, "--tolerance applies to --compare-backends only"},
+      {{"--list-backends", "--model", kMlp}, "--list-backends takes no other option"},
+  };
+  for (const Case& c : cases) {
+    RUN_SDK_RUN(result, c.arguments);
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, c.message));
+    CHECK(Contains(result.err, "Try 'sdk-run --help'"));
+    CHECK(result.out.empty());
+  }
+}
+
+// ---- runtime failures --------------------------------------------------------------------
+
+TEST_CASE("sdk-run with no backend at all exits 70 and says where it looked" *
+          doctest::skip(kHaveStaticBackends)) {
+  TempFolder empty("e2e-run-no-backends");
+  const ScopedEnvironmentVariable paths("BACKPLANE_BACKEND_PATHS", empty.path().string());
+  const std::vector<std::string> arguments = {"--model", kMlp};
+  const ProcessResult result = RunProcess(kSdkRun, arguments);
+  INFO("stderr:\n" << result.err);
+  CHECK(result.exit_code == 70);
+  CHECK(Contains(result.err, "no backend registered"));
+  CHECK(Contains(result.err, empty.path().string()));
+  CHECK(result.out.empty());
+}
+
+// ---- bad models --------------------------------------------------------------------------
+
+TEST_CASE("sdk-run: a missing model file exits 65 naming it" * doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-missing");
+  const std::string missing = (folder.path() / "nothing-here.onnx").string();
+  RUN_SDK_RUN(result, {"--model", missing});
+  CHECK(result.exit_code == 65);
+  CHECK(Contains(result.err, missing));
+  CHECK(Contains(result.err, "no such file"));
+  CHECK(result.out.empty());
+}
+
+TEST_CASE("sdk-run: a file that is not a model exits 65 naming it" * doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-garbage");
+  SUBCASE("text") {
+    const fs::path garbage = folder.path() / "garbage.onnx";
+    WriteFile(garbage, "this is not an ONNX model, just some text\n");
+    RUN_SDK_RUN(result, {"--model", garbage.string()});
+    CHECK(result.exit_code == 65);
+    CHECK(Contains(result.err, garbage.string()));
+  }
+  SUBCASE("a truncated model") {
+    std::ifstream in(kMlp, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const fs::path truncated = folder.path() / "truncated.onnx";
+    WriteFile(truncated, bytes.substr(0, bytes.size() / 2));
+    RUN_SDK_RUN(result, {"--model", truncated.string()});
+    CHECK(result.exit_code == 65);
+    CHECK(Contains(result.err, truncated.string()));
+  }
+  SUBCASE("a folder") {
+    RUN_SDK_RUN(result, {"--model", folder.path().string()});
+    CHECK(result.exit_code == 65);
+    CHECK(Contains(result.err, "is a folder"));
+  }
+}
+
+TEST_CASE("sdk-run: an unsupported model exits 65 listing the unsupported node" *
+          doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(result, {"--model", (kData / "bad_unsupported_ops.onnx").string()});
+  CHECK(result.exit_code == 65);
+  for (const char* node : {"Einsum 'einsum1' (opset 13)", "TopK '#2' (opset 13)"}) {
+    CHECK_MESSAGE(Contains(result.err, node), node);
+  }
+}
+
+TEST_CASE("sdk-run: a dynamic dimension needs --input-shape" * doctest::skip(!kHaveReference)) {
+  const std::string model = (kData / "mlp_dynamic.onnx").string();
+  SUBCASE("without it: exit 65 naming the input") {
+    RUN_SDK_RUN(result, {"--model", model});
+    CHECK(result.exit_code == 65);
+    CHECK(Contains(result.err, model));
+    CHECK(Contains(result.err, "input 'input' dimension 0 ('batch') is dynamic"));
+    CHECK(Contains(result.err, "--input-shape"));
+  }
+  SUBCASE("with it: the output has the shape given") {
+    RUN_SDK_RUN(result, {"--model", model, "--input-shape", "input=3,64", "--backends", "CpuRef",
+                         "--iterations", "2", "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    CHECK(document.at("model").at("inputs").at(0).at("shape") == json({3, 64}));
+    CHECK(document.at("outputs").at(0).at("shape") == json({3, 10}));
+    CHECK(document.at("outputs").at(0).at("min").get<double>() >= 0);  // a softmax
+  }
+  SUBCASE("for an input the model does not have: exit 65, the importer's message") {
+    RUN_SDK_RUN(result, {"--model", model, "--input-shape", "input=3,64", "--input-shape", "z=1"});
+    CHECK(result.exit_code == 65);
+    CHECK(Contains(result.err, "'z'"));
+    CHECK(Contains(result.err, "(its inputs: input)"));
+  }
+  SUBCASE("contradicting a fixed dimension: exit 65") {
+    RUN_SDK_RUN(result, {"--model", model, "--input-shape", "input=3,65"});
+    CHECK(result.exit_code == 65);
+    CHECK(Contains(result.err, model));
+  }
+}
+
+// ---- bad input data ----------------------------------------------------------------------
+
+TEST_CASE("sdk-run: input data that does not fit exits 66 naming the input" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-inputs");
+  SUBCASE("wrong shape: both shapes named") {
+    const std::string file = (folder.path() / "wide.npy").string();
+    WriteNpy(file, Floats({3, 64}, 0.5f));
+    RUN_SDK_RUN(result, {"--model", kMlp, "--input", "input=" + file});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "--input input=" + file));
+    CHECK(Contains(result.err, "wrong shape"));
+    CHECK(Contains(result.err, "f32 [3,64]"));
+    CHECK(Contains(result.err, "f32 [4,64]"));
+  }
+  SUBCASE("wrong type") {
+    const std::string file = (folder.path() / "ints.npy").string();
+    WriteNpy(file, NpyArray{DataType::kInt32, {4, 64}, std::vector<std::uint8_t>(4 * 64 * 4, 0)});
+    RUN_SDK_RUN(result, {"--model", kMlp, "--input", "input=" + file});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "wrong type"));
+    CHECK(Contains(result.err, "i32 [4,64]"));
+    CHECK(Contains(result.err, "f32 [4,64]"));
+  }
+  SUBCASE("unknown input name: the model's inputs listed") {
+    RUN_SDK_RUN(result, {"--model", kMlp, "--input", "image=" + kMlpInput});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "the model has no input image (its inputs: input)"));
+  }
+  SUBCASE("missing file") {
+    const std::string file = (folder.path() / "absent.npy").string();
+    RUN_SDK_RUN(result, {"--model", kMlp, "--input", "input=" + file});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, file));
+    CHECK(Contains(result.err, "no such file"));
+  }
+  SUBCASE("a file that is not .npy") {
+    const fs::path file = folder.path() / "text.npy";
+    WriteFile(file, "not numpy\n");
+    RUN_SDK_RUN(result, {"--model", kMlp, "--input", "input=" + file.string()});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, file.string()));
+  }
+}
+
+// ---- runs --------------------------------------------------------------------------------
+
+TEST_CASE("sdk-run --json: timing, placement on CpuRef, outputs" * doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "5", "--warmup",
+                       "2", "--json"});
+  REQUIRE(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("format") == "1.0");
+  CHECK(document.at("kind") == "run");
+  CHECK(document.at("status") == "ok");
+  CHECK(document.at("exit_code") == 0);
+  CHECK(document.at("model").at("path") == kMlp);
+  CHECK(document.at("model").at("inputs").at(0).at("name") == "input");
+  CHECK(document.at("model").at("inputs").at(0).at("source") == "random");
+  CHECK(document.at("backends") == json({"CpuRef"}));
+  for (const char* field : {"import_time_ms", "optimize_time_ms", "load_time_ms", "wall_time_ms",
+                            "throughput_runs_per_s"}) {
+    INFO(field);
+    CHECK(document.at(field).get<double>() >= 0);
+  }
+  const json& latency = document.at("latency_ms");
+  CHECK(latency.at("count") == 5);
+  CHECK(latency.at("p50").get<double>() > 0);
+  CHECK(latency.at("p50").get<double>() <= latency.at("p90").get<double>());
+  CHECK(latency.at("p90").get<double>() <= latency.at("p99").get<double>());
+  CHECK(latency.at("min").get<double>() <= latency.at("mean").get<double>());
+  CHECK(latency.at("mean").get<double>() <= latency.at("max").get<double>());
+  CHECK(document.at("throughput_runs_per_s").get<double>() > 0);
+
+  const json& placement = document.at("placement");
+  REQUIRE_FALSE(placement.empty());
+  std::size_t on_cpu_ref = 0;
+  for (const json& layer : placement) {
+    const std::string backend = layer.at("backend");
+    CHECK_MESSAGE((backend.empty() || backend == "CpuRef"), layer.dump());
+    on_cpu_ref += backend == "CpuRef";
+    CHECK_FALSE(layer.at("type").get<std::string>().empty());
+    if (!backend.empty()) CHECK_FALSE(layer.at("reason").get<std::string>().empty());
+  }
+  CHECK(on_cpu_ref > 0);
+  CHECK(document.at("layers_per_backend") == json({{"CpuRef", on_cpu_ref}}));
+  CHECK(document.at("copies") == 0);
+  CHECK(document.at("edges").is_array());
+  REQUIRE(document.at("outputs").size() == 1);
+  CHECK(document.at("outputs").at(0).at("name") == "output");
+  CHECK(document.at("outputs").at(0).at("shape") == json({4, 10}));
+  CHECK(document.at("outputs").at(0).at("file") == "");
+}
+
+TEST_CASE("sdk-run text output: the summary table" * doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "3", "--verbose"});
+  REQUIRE(result.exit_code == 0);
+  for (const char* text : {"Model", "mlp.onnx", "Times", "import", "optimize", "load", "Latency",
+                           "p50", "p90", "p99", "Throughput", "runs/s", "Placement", "CpuRef",
+                           "Copies: 0", "Outputs", "Layers (6 constants not shown):", "/fc1/Gemm", "Graph passes"}) {
+    CHECK_MESSAGE(Contains(result.out, text), text);
+  }
+  CHECK_MESSAGE(!Contains(result.out, "\x1b["), "no colour or progress when stdout is a pipe");
+}
+
+TEST_CASE("sdk-run --output-dir writes outputs that match the expected values" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-outputs");
+  const fs::path dir = folder.path() / "new" / "outputs";  // created with its parents
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--input", "input=" + kMlpInput,
+                       "--iterations", "2", "--output-dir", dir.string(), "--json"});
+  REQUIRE(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("model").at("inputs").at(0).at("source") == "file");
+  CHECK(document.at("model").at("inputs").at(0).at("file") == kMlpInput);
+  const fs::path written = dir / "output.npy";
+  CHECK(document.at("outputs").at(0).at("file") == written.string());
+  REQUIRE(fs::exists(written));
+
+  const NpyArray actual = ReadNpy(written.string());
+  const NpyArray expected = ReadNpy(kMlpExpected);
+  CHECK(actual.shape == expected.shape);
+  const std::vector<float> a = ToFloats(actual);
+  const std::vector<float> e = ToFloats(expected);
+  REQUIRE(a.size() == e.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    INFO("element " << i << ": " << a[i] << " vs " << e[i]);
+    CHECK(std::fabs(a[i] - e[i]) <= 1e-4f);
+  }
+}
+
+TEST_CASE("sdk-run --profile writes a Chrome trace" * doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-profile");
+  const fs::path trace = folder.path() / "trace.json";
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "2", "--profile",
+                       trace.string(), "--json"});
+  REQUIRE(result.exit_code == 0);
+  REQUIRE(fs::exists(trace));
+  std::ifstream in(trace);
+  json document;
+  REQUIRE_NOTHROW(document = json::parse(in));
+  REQUIRE(document.at("traceEvents").is_array());
+  CHECK_FALSE(document.at("traceEvents").empty());
+  CHECK(ParseJson(result).at("profile").at("file") == trace.string());
+}
+
+TEST_CASE("sdk-run --profile into a folder that does not exist exits 73" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-profile-bad");
+  const fs::path trace = folder.path() / "missing" / "trace.json";
+  RUN_SDK_RUN(result, {"--model", kMlp, "--iterations", "1", "--profile", trace.string()});
+  CHECK(result.exit_code == 73);
+  CHECK(Contains(result.err, trace.string()));
+}
+
+TEST_CASE("sdk-run --compare-backends CpuRef,CpuRef: no difference, exit 0" *
+          doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(result, {"--model", kMlp, "--compare-backends", "CpuRef,CpuRef", "--json"});
+  REQUIRE(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("kind") == "compare");
+  CHECK(document.at("reference") == "CpuRef");
+  CHECK(document.at("within_tolerance") == true);
+  CHECK(document.at("status") == "ok");
+  REQUIRE(document.at("outputs").size() == 1);
+  const json& output = document.at("outputs").at(0);
+  CHECK(output.at("name") == "output");
+  CHECK(output.at("max_abs_error") == 0.0);
+  CHECK(output.at("max_rel_error") == 0.0);
+  CHECK(output.at("reference_max_abs").get<double>() > 0);
+  CHECK(document.at("runs").size() == 2);
+
+  RUN_SDK_RUN(text, {"--model", kMlp, "--compare-backends", "CpuRef,CpuRef"});
+  CHECK(text.exit_code == 0);
+  CHECK(Contains(text.out, "max abs error 0"));
+  CHECK(Contains(text.out, "within tolerance"));
+}
+
+TEST_CASE("sdk-run --concurrency 2: two contexts, all runs timed" * doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--concurrency", "2",
+                       "--iterations", "4", "--threads", "2", "--json"});
+  REQUIRE(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("concurrency") == 2);
+  CHECK(document.at("threads") == 2);
+  CHECK(document.at("latency_ms").at("count") == 8);
+  CHECK(document.at("throughput_runs_per_s").get<double>() > 0);
+}
+
+TEST_CASE("sdk-run: backends and pins are checked against the runtime" *
+          doctest::skip(!kHaveReference)) {
+  SUBCASE("--list-backends prints CpuRef") {
+    RUN_SDK_RUN(result, {"--list-backends"});
+    CHECK(result.exit_code == 0);
+    CHECK(Contains(result.out, "CpuRef\n"));
+  }
+  SUBCASE("an unknown backend is a usage error listing the available ones") {
+    RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "NoSuchBackend"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "--backends: backend NoSuchBackend is not registered"));
+    CHECK(Contains(result.err, "CpuRef"));
+  }
+  SUBCASE("a pin on a layer the model does not have") {
+    RUN_SDK_RUN(result, {"--model", kMlp, "--pin", "no_such_layer=CpuRef"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "the model has no layer no_such_layer"));
+  }
+  SUBCASE("a pin on a real layer is honoured, with its reason") {
+    RUN_SDK_RUN(probe, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--json"});
+    REQUIRE(probe.exit_code == 0);
+    const json probed = ParseJson(probe);
+    std::string layer;
+    for (const json& entry : probed.at("placement")) {
+      if (!entry.at("backend").get<std::string>().empty()) layer = entry.at("layer").get<std::string>();
+    }
+    REQUIRE_FALSE(layer.empty());
+    RUN_SDK_RUN(result, {"--model", kMlp, "--pin", layer + "=CpuRef", "--iterations", "1", "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    bool pinned = false;
+    for (const json& entry : document.at("placement")) {
+      if (entry.at("layer") == layer) pinned = Contains(entry.at("reason").get<std::string>(), "pinned");
+    }
+    CHECK(pinned);
+  }
+}
+
+}  // namespace
+}  // namespace backplane::e2e

@@ -1,0 +1,314 @@
+#include "command_line.hpp"
+
+#include "exit_code.hpp"
+
+#include <backplane/backend_id.hpp>
+#include <backplane/version.hpp>
+
+#include <boost/program_options.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace backplane::sdk_run {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// Raw option values; turned into a CommandLine by ParseCommandLine.
+struct RawOptions {
+  std::string backends;
+  std::vector<std::string> pins;
+  std::vector<std::string> inputs;
+  std::vector<std::string> input_shapes;
+  std::string seed = "0";
+  std::string compare;
+};
+
+po::options_description Describe(CommandLine& into, RawOptions& raw) {
+  po::options_description options("Options", 100, 50);
+  options.add_options()
+      ("help,h", po::bool_switch(&into.help), "print this help and exit")
+      ("version", po::bool_switch(&into.version), "print the SDK and Backend API versions and exit")
+      ("list-backends", po::bool_switch(&into.list_backends),
+       "print the id of every registered, available backend, one per line, and exit")
+      ("model,m", po::value<std::string>(&into.model)->value_name("FILE"),
+       "the ONNX model to run (required)")
+      ("backends,b", po::value<std::string>(&raw.backends)->value_name("A,B,..."),
+       "backends in order of preference: each layer runs on the first that supports it. "
+       "Default: every registered, available backend, in registration order")
+      ("strict", po::bool_switch(&into.strict),
+       "no fallback: every layer must run on the first of --backends (or its --pin)")
+      ("pin", po::value<std::vector<std::string>>(&raw.pins)->value_name("LAYER=BACKEND")->composing(),
+       "run LAYER on BACKEND, or fail; repeatable")
+      ("input,i", po::value<std::vector<std::string>>(&raw.inputs)->value_name("NAME=FILE.npy")->composing(),
+       "data for input NAME from a .npy file (its type and shape must be the input's); "
+       "repeatable. Inputs without a file get random data (see --seed)")
+      ("input-shape", po::value<std::vector<std::string>>(&raw.input_shapes)->value_name("NAME=D,D,...")
+           ->composing(),
+       "fix the shape of input NAME, e.g. x=1,3,224,224; required for inputs with a dynamic "
+       "dimension; repeatable")
+      ("seed", po::value<std::string>(&raw.seed)->value_name("N")->default_value("0"),
+       "seed of the random inputs: f32 uniform in [-1, 1), every other type zeros")
+      ("iterations,n", po::value<int>(&into.iterations)->value_name("N")->default_value(10),
+       "timed runs per execution context (>= 1)")
+      ("warmup", po::value<int>(&into.warmup)->value_name("N")->default_value(1),
+       "untimed runs per execution context before the timed ones (>= 0)")
+      ("threads", po::value<int>(&into.threads)->value_name("N"),
+       "intra-op threads: passed to every backend as the backend option threads=N. CpuRef is "
+       "single-threaded and ignores it. Default: each backend's own")
+      ("concurrency", po::value<int>(&into.concurrency)->value_name("N")->default_value(1),
+       "N execution contexts run in parallel threads, each doing --warmup and --iterations "
+       "runs; throughput is the total")
+      ("output-dir,o", po::value<std::string>(&into.output_dir)->value_name("DIR"),
+       "write each output of the last run as DIR/NAME.npy (characters other than letters, "
+       "digits, '.', '_' and '-' in NAME become '_'); DIR is created if missing")
+      ("compare-backends", po::value<std::string>(&raw.compare)->value_name("A,B"),
+       "run the model on A alone and on B alone with the same inputs and print, per output, "
+       "the largest absolute difference and that difference relative to the largest "
+       "magnitude of B's output; exit 1 when a relative error is above --tolerance")
+      ("tolerance", po::value<double>(&into.tolerance)->value_name("X")->default_value(1e-4, "1e-4"),
+       "largest relative error --compare-backends accepts")
+      ("profile", po::value<std::string>(&into.profile)->value_name("FILE.json"),
+       "after the timed runs, profile one more run and write it as a Chrome trace "
+       "(chrome://tracing, ui.perfetto.dev)")
+      ("json", po::bool_switch(&into.json),
+       "print one JSON document instead of text (shape: docs/sdk-run.md)")
+      ("verbose,v", po::bool_switch(&into.verbose),
+       "text output also lists every layer's placement with its reason, the non-direct edges "
+       "and what the graph passes did");
+  return options;
+}
+
+[[noreturn]] void Usage(const std::string& message) { throw ToolError(ExitCode::kUsage, message); }
+
+// "A,B" -> {"A", "B"}; every item a well-formed backend id; none twice unless `allow_repeats`.
+std::vector<std::string> ParseBackendList(const std::string& option, const std::string& text,
+                                          bool allow_repeats) {
+  if (text.empty() || text.back() == ',') {
+    Usage(option + " '" + text + "': expected a comma-separated list of backend ids");
+  }
+  std::vector<std::string> ids;
+  std::stringstream stream(text);
+  std::string id;
+  while (std::getline(stream, id, ',')) {
+    if (!IsWellFormedBackendId(id)) {
+      Usage(option + " " + text + ": '" + id +
+            "' is not a backend id (1 to 64 letters and digits; list them with --list-backends)");
+    }
+    for (const std::string& earlier : ids) {
+      if (earlier == id && !allow_repeats) Usage(option + " " + text + ": " + id + " is listed twice");
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+// Splits "NAME=VALUE" at the first '=' (at the last one when `split_at_last`). Both parts must
+// be non-empty.
+std::pair<std::string, std::string> SplitNameValue(const std::string& option, const std::string& text,
+                                                   const char* form, bool split_at_last) {
+  const std::size_t at = split_at_last ? text.rfind('=') : text.find('=');
+  if (at == std::string::npos || at == 0 || at + 1 == text.size()) {
+    Usage(option + " '" + text + "': expected " + form);
+  }
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
+// "1,3,224,224" -> {1, 3, 224, 224}; every dimension a positive decimal integer.
+std::vector<std::int64_t> ParseShape(const std::string& option, const std::string& text,
+                                     const std::string& dims) {
+  if (dims.back() == ',') {
+    Usage(option + " '" + text + "': expected NAME=D,D,..., e.g. x=1,3,224,224");
+  }
+  std::vector<std::int64_t> shape;
+  std::stringstream stream(dims);
+  std::string dim;
+  while (std::getline(stream, dim, ',')) {
+    char* end = nullptr;
+    errno = 0;
+    const long long value = dim.empty() || dim[0] == '-' || dim[0] == '+'
+                                ? 0
+                                : std::strtoll(dim.c_str(), &end, 10);
+    if (value <= 0 || errno != 0 || end == nullptr || *end != '\0') {
+      Usage(option + " '" + text + "': dimension '" + dim +
+            "' is not a positive integer (expected NAME=D,D,..., e.g. x=1,3,224,224)");
+    }
+    shape.push_back(value);
+  }
+  return shape;
+}
+
+std::uint64_t ParseSeed(const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value =
+      text.empty() || text[0] == '-' || text[0] == '+' ? 0 : std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || text[0] == '+' || errno != 0 || end == nullptr ||
+      *end != '\0') {
+    Usage("--seed '" + text + "': expected a non-negative integer below 2^64");
+  }
+  return value;
+}
+
+void RequireAtLeast(const char* option, int value, int minimum) {
+  if (value < minimum) {
+    Usage(std::string(option) + " " + std::to_string(value) + ": must be at least " +
+          std::to_string(minimum));
+  }
+}
+
+bool Given(const po::variables_map& values, const char* name) {
+  return values.count(name) != 0 && !values[name].defaulted();
+}
+
+// Options that make no sense with another one: refused rather than silently ignored.
+void CheckCombinations(const po::variables_map& values, const CommandLine& command_line) {
+  if (command_line.list_backends) {
+    std::size_t given = 0;
+    for (const auto& entry : values) given += entry.second.defaulted() ? 0 : 1;
+    if (given > 1) Usage("--list-backends takes no other option");
+    return;
+  }
+  if (command_line.model.empty()) Usage("--model FILE is required");
+
+  if (!command_line.compare.empty()) {
+    for (const char* other : {"backends", "pin", "iterations", "warmup", "concurrency",
+                              "output-dir", "profile"}) {
+      if (Given(values, other)) {
+        Usage(std::string("--compare-backends runs each backend alone, once: it takes no --") +
+              other);
+      }
+    }
+    if (command_line.strict) Usage("--compare-backends runs each backend alone: it takes no --strict");
+  } else if (Given(values, "tolerance")) {
+    Usage("--tolerance applies to --compare-backends only");
+  }
+}
+
+}  // namespace
+
+CommandLine ParseCommandLine(int argc, const char* const argv[]) {
+  CommandLine command_line;
+  RawOptions raw;
+  const po::options_description options = Describe(command_line, raw);
+  // Positional arguments are collected only to name them in the error.
+  std::vector<std::string> stray;
+  po::options_description all;
+  all.add(options).add_options()("stray", po::value<std::vector<std::string>>(&stray));
+  po::positional_options_description positional;
+  positional.add("stray", -1);
+  po::variables_map values;
+  try {
+    const int style = po::command_line_style::default_style &
+                      ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(),
+              values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    Usage(error.what());
+  }
+  if (!stray.empty()) {
+    Usage("unexpected argument '" + stray.front() + "' (every value follows its option, e.g. --model FILE)");
+  }
+  if (command_line.help || command_line.version) return command_line;
+
+  if (Given(values, "backends")) {
+    command_line.backends = ParseBackendList("--backends", raw.backends, false);
+  }
+  for (const std::string& pin : raw.pins) {
+    auto [layer, backend] = SplitNameValue("--pin", pin, "LAYER=BACKEND", true);
+    if (!IsWellFormedBackendId(backend)) {
+      Usage("--pin '" + pin + "': '" + backend + "' is not a backend id");
+    }
+    if (!command_line.pins.emplace(layer, backend).second) {
+      Usage("--pin '" + pin + "': layer " + layer + " is pinned twice");
+    }
+  }
+  for (const std::string& input : raw.inputs) {
+    auto [name, file] = SplitNameValue("--input", input, "NAME=FILE.npy", false);
+    if (!command_line.input_files.emplace(name, file).second) {
+      Usage("--input '" + input + "': input " + name + " is given twice");
+    }
+  }
+  for (const std::string& text : raw.input_shapes) {
+    auto [name, dims] = SplitNameValue("--input-shape", text, "NAME=D,D,...", true);
+    if (!command_line.input_shapes.emplace(name, ParseShape("--input-shape", text, dims)).second) {
+      Usage("--input-shape '" + text + "': input " + name + " is given twice");
+    }
+  }
+  command_line.seed = ParseSeed(raw.seed);
+  if (Given(values, "compare-backends")) {
+    command_line.compare = ParseBackendList("--compare-backends", raw.compare, true);
+    if (command_line.compare.size() != 2) {
+      Usage("--compare-backends " + raw.compare + ": expected exactly two backends, A,B");
+    }
+  }
+
+  RequireAtLeast("--iterations", command_line.iterations, 1);
+  RequireAtLeast("--warmup", command_line.warmup, 0);
+  RequireAtLeast("--concurrency", command_line.concurrency, 1);
+  if (Given(values, "threads")) RequireAtLeast("--threads", command_line.threads, 1);
+  if (!std::isfinite(command_line.tolerance) || command_line.tolerance < 0) {
+    Usage("--tolerance " + std::to_string(command_line.tolerance) +
+          ": must be a finite number >= 0");
+  }
+  if (Given(values, "model") && command_line.model.empty()) Usage("--model needs a file name");
+  if (Given(values, "output-dir") && command_line.output_dir.empty()) {
+    Usage("--output-dir needs a folder name");
+  }
+  if (Given(values, "profile") && command_line.profile.empty()) {
+    Usage("--profile needs a file name");
+  }
+  CheckCombinations(values, command_line);
+  return command_line;
+}
+
+std::string HelpText() {
+  CommandLine unused;
+  RawOptions unused_raw;
+  std::ostringstream text;
+  text << "Usage: sdk-run --model FILE.onnx [--backends A,B,...] [--strict] [--pin LAYER=BACKEND]...\n"
+          "               [--input NAME=FILE.npy]... [--input-shape NAME=D,D,...]... [--seed N]\n"
+          "               [--iterations N] [--warmup N] [--threads N] [--concurrency N]\n"
+          "               [--output-dir DIR] [--profile FILE.json] [--json] [--verbose]\n"
+          "       sdk-run --model FILE.onnx --compare-backends A,B [--tolerance X] [--input ...]\n"
+          "               [--input-shape ...] [--seed N] [--threads N] [--json]\n"
+          "       sdk-run --list-backends | --help | --version\n"
+          "\n"
+          "Imports an ONNX model, places its layers on the backends, loads it, runs it and\n"
+          "reports the import, optimize and load times, the latency percentiles, the\n"
+          "throughput, where each layer runs and how many copies run between backends.\n"
+          "\n"
+       << Describe(unused, unused_raw)
+       << "\n"
+          "Exit status:\n"
+          "  0   ok\n"
+          "  1   --compare-backends: some output differs by more than --tolerance\n"
+          "  64  usage error: unknown or malformed option, bad NAME=VALUE, unknown backend,\n"
+          "      unknown --pin layer\n"
+          "  65  bad model: file missing, unreadable, malformed or unsupported (the message\n"
+          "      lists every unsupported node), a dynamic dimension without --input-shape, or\n"
+          "      an --input-shape the model rejects\n"
+          "  66  bad input data: --input .npy file missing or malformed, wrong shape or type,\n"
+          "      unknown input name\n"
+          "  70  runtime failure: no backend, placement or load failed, a run failed\n"
+          "  73  cannot write an --output-dir file, the --profile trace or stdout\n"
+          "Messages go to stderr and say what was wrong and where.\n"
+          "\n"
+          "Environment:\n"
+          "  BACKPLANE_BACKEND_PATHS  backend folders to search\n"
+          "  BACKPLANE_LOG            runtime log categories to stderr, e.g. optimize:info\n"
+          "  NO_COLOR                 when set and not empty, no colour even on a terminal\n";
+  return text.str();
+}
+
+std::string VersionText() {
+  return "sdk-run (Backplane SDK " + ToString(kSdkVersion) + ")\nBackend API " +
+         ToString(kBackendApiVersion) + "\n";
+}
+
+}  // namespace backplane::sdk_run

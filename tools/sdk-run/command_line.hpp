@@ -1,0 +1,47 @@
+// sdk-run's command line: what the user asked for.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace backplane::sdk_run {
+
+struct CommandLine {
+  bool help = false;
+  bool version = false;
+  bool list_backends = false;  // print the registered, available backend ids and exit
+  bool json = false;
+  bool verbose = false;        // per-layer placement, edges and graph passes in the text output
+
+  std::string model;                       // --model, as given
+  std::vector<std::string> backends;       // --backends, in order; empty: all registered
+  bool strict = false;
+  std::map<std::string, std::string> pins; // --pin LAYER=BACKEND
+  std::map<std::string, std::string> input_files;                // --input NAME=FILE.npy
+  std::map<std::string, std::vector<std::int64_t>> input_shapes; // --input-shape NAME=D,D,...
+  std::uint64_t seed = 0;
+
+  int iterations = 10;
+  int warmup = 1;
+  int threads = 0;      // 0: not given, each backend's default
+  int concurrency = 1;
+
+  std::string output_dir;                  // empty: outputs are not written
+  std::string profile;                     // empty: no profiled run
+  std::vector<std::string> compare;        // --compare-backends A,B: empty or exactly two
+  double tolerance = 1e-4;
+};
+
+// Parses argv with Boost.Program_options. Options must be spelled out (no abbreviations);
+// positional arguments are refused. Checks every value (NAME=VALUE forms, shapes, counts, backend
+// id spelling, combinations such as --compare-backends with --backends) but nothing that needs
+// the runtime or the model. Throws ToolError (kUsage) naming the option and the value.
+CommandLine ParseCommandLine(int argc, const char* const argv[]);
+
+// The --help and --version texts, each ending in a newline.
+std::string HelpText();
+std::string VersionText();
+
+}  // namespace backplane::sdk_run

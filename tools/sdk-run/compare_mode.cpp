@@ -1,0 +1,48 @@
+#include "compare_mode.hpp"
+
+#include "benchmark.hpp"
+#include "loaded_network.hpp"
+#include "prepared_model.hpp"
+#include "runtime_setup.hpp"
+
+#include <memory>
+
+namespace backplane::sdk_run {
+
+namespace {
+
+// Runs the network on `backend` alone; fills `run` and returns the outputs.
+std::vector<HostTensor> RunAlone(Runtime& runtime, const Network& network, const std::string& backend,
+                                 const std::vector<HostTensor>& inputs, ComparedRun& run) {
+  OptimizeOptions options;
+  options.backends = {backend};
+  options.strict = true;
+  const LoadedNetwork loaded(runtime, network, options);
+  run.backend = backend;
+  run.optimize_ms = loaded.optimize_ms();
+  run.load_ms = loaded.load_ms();
+  run.placement = loaded.placement();
+  return RunOnce(loaded, inputs);
+}
+
+}  // namespace
+
+CompareReport CompareBackends(const CommandLine& command_line) {
+  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line.threads);
+  RequireBackends(*runtime, "--compare-backends", command_line.compare);
+
+  const PreparedModel model = PrepareModel(command_line);
+
+  CompareReport report;
+  report.model = model.report;
+  report.threads = command_line.threads;
+  report.tolerance = command_line.tolerance;
+  const std::vector<HostTensor> a =
+      RunAlone(*runtime, model.imported.model.network, command_line.compare[0], model.inputs, report.a);
+  const std::vector<HostTensor> b =
+      RunAlone(*runtime, model.imported.model.network, command_line.compare[1], model.inputs, report.b);
+  report.outputs = CompareOutputs(a, b, command_line.tolerance);
+  return report;
+}
+
+}  // namespace backplane::sdk_run

@@ -1,0 +1,56 @@
+#include "comparison.hpp"
+
+#include "exit_code.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace backplane::sdk_run {
+
+namespace {
+
+double AbsoluteDifference(double a, double b) {
+  if (std::isfinite(a) && std::isfinite(b)) return std::fabs(a - b);
+  if (a == b || (std::isnan(a) && std::isnan(b))) return 0;  // the same infinity, or both NaN
+  return std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+std::vector<OutputDifference> CompareOutputs(const std::vector<HostTensor>& a,
+                                             const std::vector<HostTensor>& b, double tolerance) {
+  if (a.size() != b.size()) {
+    throw ToolError(ExitCode::kRuntimeFailure, "the two runs produced " + std::to_string(a.size()) +
+                                                   " and " + std::to_string(b.size()) + " outputs");
+  }
+  std::vector<OutputDifference> differences;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].info != b[i].info) {
+      throw ToolError(ExitCode::kRuntimeFailure,
+                      "output " + std::to_string(i + 1) + " differs between the runs: " + a[i].name +
+                          " " + Describe(a[i].info) + " and " + b[i].name + " " + Describe(b[i].info));
+    }
+    const std::vector<double> values = ToDoubles(a[i]);
+    const std::vector<double> reference = ToDoubles(b[i]);
+    OutputDifference difference{a[i].name, a[i].info};
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      difference.max_abs_error =
+          std::fmax(difference.max_abs_error, AbsoluteDifference(values[k], reference[k]));
+      if (std::isfinite(reference[k])) {
+        difference.reference_max_abs = std::fmax(difference.reference_max_abs, std::fabs(reference[k]));
+      }
+    }
+    if (difference.max_abs_error == 0) {
+      difference.max_rel_error = 0;
+    } else if (difference.reference_max_abs == 0) {
+      difference.max_rel_error = std::numeric_limits<double>::infinity();
+    } else {
+      difference.max_rel_error = difference.max_abs_error / difference.reference_max_abs;
+    }
+    difference.within_tolerance = difference.max_rel_error <= tolerance;
+    differences.push_back(difference);
+  }
+  return differences;
+}
+
+}  // namespace backplane::sdk_run

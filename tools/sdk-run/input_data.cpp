@@ -1,0 +1,89 @@
+#include "input_data.hpp"
+
+#include "exit_code.hpp"
+
+#include <backplane/npy.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+namespace backplane::sdk_run {
+
+namespace {
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
+
+// f32 uniform in [-1, 1): the top 24 bits of each 64-bit draw, so every value is exact.
+void FillUniform(HostTensor& tensor, std::mt19937_64& generator) {
+  const std::size_t count = static_cast<std::size_t>(tensor.info.shape.NumElements());
+  for (std::size_t i = 0; i < count; ++i) {
+    const float unit = static_cast<float>(generator() >> 40) * (1.0f / 16777216.0f);
+    const float value = unit * 2.0f - 1.0f;
+    std::memcpy(tensor.data.data() + i * sizeof value, &value, sizeof value);
+  }
+}
+
+HostTensor ReadInputFile(const std::string& name, const std::string& file, const TensorInfo& expected) {
+  if (!std::filesystem::is_regular_file(file)) {
+    throw ToolError(ExitCode::kBadInput,
+                    "--input " + name + "=" + file +
+                        (std::filesystem::exists(file) ? ": not a file" : ": no such file"));
+  }
+  NpyArray array;
+  try {
+    array = ReadNpy(file);
+  } catch (const std::exception& error) {
+    throw ToolError(ExitCode::kBadInput, "--input " + name + "=" + file + ": " + error.what());
+  }
+  const TensorInfo found{array.shape, array.type};
+  if (found != expected) {
+    const char* what = found.type != expected.type ? "type" : "shape";
+    throw ToolError(ExitCode::kBadInput,
+                    "--input " + name + "=" + file + ": wrong " + what + ": the file holds " +
+                        Describe(found) + ", the model's input " + name + " is " +
+                        Describe(expected));
+  }
+  if (array.data.size() != expected.NumBytes()) {
+    throw ToolError(ExitCode::kBadInput, "--input " + name + "=" + file + ": the file holds " +
+                                             std::to_string(array.data.size()) + " bytes of data, " +
+                                             Describe(found) + " needs " +
+                                             std::to_string(expected.NumBytes()));
+  }
+  return HostTensor{name, expected, std::move(array.data)};
+}
+
+}  // namespace
+
+std::vector<NetworkInput> MakeInputs(const Network& network,
+                                     const std::vector<std::string>& input_names,
+                                     const std::map<std::string, std::string>& files,
+                                     std::uint64_t seed) {
+  for (const auto& [name, file] : files) {
+    if (std::find(input_names.begin(), input_names.end(), name) == input_names.end()) {
+      throw ToolError(ExitCode::kBadInput, "--input " + name + "=" + file + ": the model has no input " +
+                                               name + " (its inputs: " + JoinNames(input_names) + ")");
+    }
+  }
+  std::mt19937_64 generator(seed);
+  std::vector<NetworkInput> inputs;
+  for (const std::string& name : input_names) {
+    const TensorInfo info = network.GetOutputInfo({network.FindLayer(name), 0});
+    const auto file = files.find(name);
+    if (file != files.end()) {
+      inputs.push_back({ReadInputFile(name, file->second, info), file->second});
+      continue;
+    }
+    HostTensor tensor = HostTensor::Zeros(name, info);
+    if (info.type == DataType::kFloat32) FillUniform(tensor, generator);
+    inputs.push_back({std::move(tensor), {}});
+  }
+  return inputs;
+}
+
+}  // namespace backplane::sdk_run

@@ -1,0 +1,34 @@
+// The data sdk-run feeds the network: .npy files given with --input, random data otherwise.
+#pragma once
+
+#include "host_tensor.hpp"
+
+#include <backplane/network.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace backplane::sdk_run {
+
+struct NetworkInput {
+  HostTensor tensor;
+  std::string file;  // the .npy it was read from; empty: random data
+};
+
+// One tensor per network input, in `input_names` order (the model's). An input named in
+// `files` is read from that .npy file and must have the input's type and shape; every other
+// input gets data from a generator seeded with `seed`: f32 uniform in [-1, 1), every other
+// type zeros. The random values depend only on the seed and the inputs' order and shapes (the
+// generator is std::mt19937_64, mapped to floats without a std:: distribution), so they are
+// the same on every platform.
+// Throws ToolError (kBadInput) for a name in `files` that is no input (listing the inputs), a
+// missing or malformed .npy file (naming it), and a type or shape that differs from the
+// input's (naming the input, the file and both).
+std::vector<NetworkInput> MakeInputs(const Network& network,
+                                     const std::vector<std::string>& input_names,
+                                     const std::map<std::string, std::string>& files,
+                                     std::uint64_t seed);
+
+}  // namespace backplane::sdk_run

@@ -1,0 +1,103 @@
+// sdk-run: run an ONNX model on the registered backends and report placement and timing.
+//
+// Imports the model, places its layers on the backends in order of preference, loads it, runs
+// it (warmup, timed iterations, optionally several contexts in parallel) and prints a summary
+// or a JSON document. --compare-backends runs it on two backends instead and compares their
+// outputs. Exits with a code scripts can test (exit_code.hpp, docs/sdk-run.md).
+#include "command_line.hpp"
+#include "compare_mode.hpp"
+#include "exit_code.hpp"
+#include "json_report.hpp"
+#include "run_mode.hpp"
+#include "runtime_setup.hpp"
+#include "text_report.hpp"
+
+#include "../sdk-info/terminal.hpp"
+
+#include <exception>
+#include <iostream>
+
+namespace {
+
+using namespace backplane;
+using namespace backplane::sdk_run;
+
+int Exit(ExitCode code) { return static_cast<int>(code); }
+
+// Writes what is buffered to stdout; throws ToolError (kCannotWrite) when stdout cannot take it.
+void FlushStdout() {
+  std::cout.flush();
+  if (!std::cout) throw ToolError(ExitCode::kCannotWrite, "could not write the report to stdout");
+}
+
+TextReportOptions TextOptions(const CommandLine& command_line) {
+  TextReportOptions options;
+  options.colour = sdk_info::ShouldColourStdout();
+  options.verbose = command_line.verbose;
+  return options;
+}
+
+int ListBackends() {
+  for (const std::string& id : AvailableBackends(*CreateRuntime(0))) std::cout << id << '\n';
+  FlushStdout();
+  return Exit(ExitCode::kOk);
+}
+
+int Compare(const CommandLine& command_line) {
+  const CompareReport report = CompareBackends(command_line);
+  if (command_line.json) {
+    std::cout << JsonReport(report);
+  } else {
+    WriteTextReport(std::cout, report, TextOptions(command_line));
+  }
+  FlushStdout();
+  return Exit(report.Status());
+}
+
+int Run(const CommandLine& command_line) {
+  const RunReport report = RunModel(command_line, sdk_info::IsStdoutTerminal());
+  if (command_line.json) {
+    std::cout << JsonReport(report);
+  } else {
+    WriteTextReport(std::cout, report, TextOptions(command_line));
+  }
+  FlushStdout();
+  return Exit(ExitCode::kOk);
+}
+
+int Main(int argc, const char* const argv[]) {
+  CommandLine command_line;
+  try {
+    command_line = ParseCommandLine(argc, argv);
+  } catch (const ToolError& error) {
+    std::cerr << "sdk-run: " << error.what() << "\nTry 'sdk-run --help'.\n";
+    return Exit(error.code());
+  }
+  if (command_line.help) {
+    std::cout << HelpText();
+    return Exit(ExitCode::kOk);
+  }
+  if (command_line.version) {
+    std::cout << VersionText();
+    return Exit(ExitCode::kOk);
+  }
+  try {
+    if (command_line.list_backends) return ListBackends();
+    return command_line.compare.empty() ? Run(command_line) : Compare(command_line);
+  } catch (const ToolError& error) {
+    std::cerr << "sdk-run: " << error.what() << '\n';
+    if (error.code() == ExitCode::kUsage) std::cerr << "Try 'sdk-run --help'.\n";
+    return Exit(error.code());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "sdk-run: unexpected error: " << error.what() << '\n';
+    return Exit(ExitCode::kRuntimeFailure);
+  }
+}

@@ -1,0 +1,25 @@
+#include "prepared_model.hpp"
+
+namespace backplane::sdk_run {
+
+PreparedModel PrepareModel(const CommandLine& command_line) {
+  PreparedModel prepared;
+  prepared.imported = ImportForRun(command_line.model, command_line.input_shapes);
+  const onnx::ImportedModel& model = prepared.imported.model;
+  std::vector<NetworkInput> inputs =
+      MakeInputs(model.network, model.inputs, command_line.input_files, command_line.seed);
+
+  ModelReport& report = prepared.report;
+  report.path = command_line.model;
+  report.opset = model.opset;
+  report.producer = model.producer;
+  report.seed = command_line.seed;
+  report.import_ms = prepared.imported.import_ms;
+  for (NetworkInput& input : inputs) {
+    report.inputs.push_back({input.tensor.name, input.tensor.info, input.file});
+    prepared.inputs.push_back(std::move(input.tensor));
+  }
+  return prepared;
+}
+
+}  // namespace backplane::sdk_run

@@ -1,0 +1,24 @@
+// The model and the data to run it with, as both modes (run, compare) start.
+#pragma once
+
+#include "command_line.hpp"
+#include "host_tensor.hpp"
+#include "input_data.hpp"
+#include "model_import.hpp"
+#include "run_report.hpp"
+
+#include <vector>
+
+namespace backplane::sdk_run {
+
+struct PreparedModel {
+  ImportResult imported;
+  std::vector<HostTensor> inputs;  // one per network input, in the model's order
+  ModelReport report;              // the model's part of the report (path, opset, inputs, ...)
+};
+
+// Imports --model with --input-shape and makes the inputs (--input files, else random data
+// from --seed). Throws ToolError (kBadModel, kBadInput) as ImportForRun and MakeInputs do.
+PreparedModel PrepareModel(const CommandLine& command_line);
+
+}  // namespace backplane::sdk_run

@@ -1,0 +1,26 @@
+#include "run_report.hpp"
+
+namespace backplane::sdk_run {
+
+bool CompareReport::WithinTolerance() const {
+  for (const OutputDifference& output : outputs) {
+    if (!output.within_tolerance) return false;
+  }
+  return true;
+}
+
+std::vector<BackendCount> CountByBackend(const PlacementReport& placement) {
+  std::vector<BackendCount> counts;
+  for (const LayerPlacement& layer : placement.layers) {
+    if (layer.backend.IsEmpty()) continue;
+    BackendCount* found = nullptr;
+    for (BackendCount& count : counts) {
+      if (count.backend == layer.backend.Get()) found = &count;
+    }
+    if (found == nullptr) found = &counts.emplace_back(BackendCount{layer.backend.Get(), 0});
+    ++found->layers;
+  }
+  return counts;
+}
+
+}  // namespace backplane::sdk_run

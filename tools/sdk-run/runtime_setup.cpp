@@ -1,0 +1,61 @@
+#include "runtime_setup.hpp"
+
+#include "exit_code.hpp"
+
+#include <algorithm>
+
+namespace backplane::sdk_run {
+
+namespace {
+
+std::unique_ptr<Runtime> Create(const RuntimeOptions& options) {
+  try {
+    return Runtime::Create(options);
+  } catch (const NoBackendsError& error) {
+    throw ToolError(ExitCode::kRuntimeFailure,
+                    std::string("no backend registered (run sdk-info for details): ") + error.what());
+  } catch (const Exception& error) {
+    throw ToolError(ExitCode::kRuntimeFailure,
+                    std::string("the runtime could not start: ") + error.what());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Runtime> CreateRuntime(int threads) {
+  std::unique_ptr<Runtime> runtime = Create({});
+  if (threads <= 0) return runtime;
+  RuntimeOptions options;
+  for (const BackendInfo& backend : runtime->GetBackends()) {
+    options.backend_options[backend.id]["threads"] = std::to_string(threads);
+  }
+  runtime.reset();
+  return Create(options);
+}
+
+std::vector<std::string> AvailableBackends(const Runtime& runtime) {
+  std::vector<std::string> ids;
+  for (const BackendInfo& backend : runtime.GetBackends()) {
+    if (backend.available) ids.push_back(backend.id.Get());
+  }
+  return ids;
+}
+
+void RequireBackends(const Runtime& runtime, const std::string& option,
+                     const std::vector<std::string>& ids) {
+  const std::vector<std::string> available = AvailableBackends(runtime);
+  for (const std::string& id : ids) {
+    if (std::find(available.begin(), available.end(), id) != available.end()) continue;
+    std::string known;
+    for (const std::string& name : available) known += (known.empty() ? "" : ", ") + name;
+    std::string why = "is not registered";
+    for (const BackendInfo& backend : runtime.GetBackends()) {
+      if (backend.id == id) why = "is registered but unavailable: " + backend.unavailable_reason;
+    }
+    throw ToolError(ExitCode::kUsage, option + ": backend " + id + " " + why +
+                                          " (available: " + (known.empty() ? "none" : known) +
+                                          "; sdk-info says why others are missing)");
+  }
+}
+
+}  // namespace backplane::sdk_run

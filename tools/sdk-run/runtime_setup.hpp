@@ -1,0 +1,27 @@
+// The runtime sdk-run works with, and the checks of backend names against it.
+#pragma once
+
+#include <backplane/runtime.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace backplane::sdk_run {
+
+// Creates a runtime as an application would (default search folders, BACKPLANE_BACKEND_PATHS).
+// threads > 0: every registered backend gets the backend option {"threads": "<threads>"}; as
+// options are keyed by backend id, a first runtime finds the ids and a second one is created
+// with the options. Throws ToolError (kRuntimeFailure) when no backend registers, with the
+// runtime's account of where it looked and why each candidate was rejected.
+std::unique_ptr<Runtime> CreateRuntime(int threads);
+
+// Ids of the registered backends that are available, in registration order.
+std::vector<std::string> AvailableBackends(const Runtime& runtime);
+
+// Throws ToolError (kUsage) when an id that `option` gave is not a registered, available
+// backend, listing the ones that are.
+void RequireBackends(const Runtime& runtime, const std::string& option,
+                     const std::vector<std::string>& ids);
+
+}  // namespace backplane::sdk_run
