@@ -633,6 +633,24 @@ TEST_CASE("spec 000 test 9: the runtime holds one backend context per backend, m
   CHECK(b->AfterLoadNetwork(42));
 }
 
+TEST_CASE("backend options under \"*\" reach every backend; a backend's own entry overrides them") {
+  TestFolder folder;
+  folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
+  folder.AddPluginWithManifest(test_plugins::valid_b, "Test", "ValidB");
+  RuntimeOptions options = OptionsFor({folder.path()}, false);
+  options.backend_options[kAllBackends] = {{"RejectLoadOf", "7"}};
+  options.backend_options["TestValidB"] = {{"RejectLoadOf", "8"}};
+
+  auto runtime = Runtime::Create(options);
+  backend::IBackendContext* a = runtime->GetBackendContext("TestValidA");
+  backend::IBackendContext* b = runtime->GetBackendContext("TestValidB");
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  CHECK_FALSE(a->BeforeLoadNetwork(7));  // from "*"
+  CHECK(b->BeforeLoadNetwork(7));        // overridden by its own entry...
+  CHECK_FALSE(b->BeforeLoadNetwork(8));  // ...which holds
+}
+
 // ---- 10 ---------------------------------------------------------------------------------------
 
 TEST_CASE("spec 000 test 10: a runtime cannot start with no backends") {

@@ -23,6 +23,7 @@ namespace {
 
 using namespace backplane;
 using namespace backplane::sdk_info;
+using backplane::tools::ShouldColourStdout;
 
 int Exit(ExitCode code) { return static_cast<int>(code); }
 

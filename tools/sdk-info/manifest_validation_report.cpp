@@ -13,6 +13,9 @@
 
 namespace backplane::sdk_info {
 
+using tools::Plural;
+using tools::TextStyle;
+
 std::vector<ValidatedManifest> ValidateManifests(const std::vector<std::string>& paths) {
   std::vector<ValidatedManifest> manifests;
   manifests.reserve(paths.size());

@@ -11,6 +11,10 @@
 
 namespace backplane::sdk_info {
 
+using tools::Plural;
+using tools::TextStyle;
+
+
 namespace {
 
 constexpr std::size_t kLineWidth = 100;

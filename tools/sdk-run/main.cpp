@@ -12,7 +12,7 @@
 #include "runtime_setup.hpp"
 #include "text_report.hpp"
 
-#include "../sdk-info/terminal.hpp"
+#include "terminal.hpp"
 
 #include <exception>
 #include <iostream>
@@ -32,7 +32,7 @@ void FlushStdout() {
 
 TextReportOptions TextOptions(const CommandLine& command_line) {
   TextReportOptions options;
-  options.colour = sdk_info::ShouldColourStdout();
+  options.colour = tools::ShouldColourStdout();
   options.verbose = command_line.verbose;
   return options;
 }
@@ -55,7 +55,7 @@ int Compare(const CommandLine& command_line) {
 }
 
 int Run(const CommandLine& command_line) {
-  const RunReport report = RunModel(command_line, sdk_info::IsStdoutTerminal());
+  const RunReport report = RunModel(command_line, tools::IsStdoutTerminal());
   if (command_line.json) {
     std::cout << JsonReport(report);
   } else {

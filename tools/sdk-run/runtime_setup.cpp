@@ -23,13 +23,8 @@ std::unique_ptr<Runtime> Create(const RuntimeOptions& options) {
 }  // namespace
 
 std::unique_ptr<Runtime> CreateRuntime(int threads) {
-  std::unique_ptr<Runtime> runtime = Create({});
-  if (threads <= 0) return runtime;
   RuntimeOptions options;
-  for (const BackendInfo& backend : runtime->GetBackends()) {
-    options.backend_options[backend.id]["threads"] = std::to_string(threads);
-  }
-  runtime.reset();
+  if (threads > 0) options.backend_options[BackendId(kAllBackends)]["threads"] = std::to_string(threads);
   return Create(options);
 }
 

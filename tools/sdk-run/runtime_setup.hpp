@@ -10,9 +10,8 @@
 namespace backplane::sdk_run {
 
 // Creates a runtime as an application would (default search folders, BACKPLANE_BACKEND_PATHS).
-// threads > 0: every registered backend gets the backend option {"threads": "<threads>"}; as
-// options are keyed by backend id, a first runtime finds the ids and a second one is created
-// with the options. Throws ToolError (kRuntimeFailure) when no backend registers, with the
+// threads > 0: every backend gets the backend option {"threads": "<threads>"} (through the
+// kAllBackends key). Throws ToolError (kRuntimeFailure) when no backend registers, with the
 // runtime's account of where it looked and why each candidate was rejected.
 std::unique_ptr<Runtime> CreateRuntime(int threads);
 

@@ -1,6 +1,6 @@
 #include "text_report.hpp"
 
-#include "../sdk-info/text_style.hpp"
+#include "text_style.hpp"
 
 #include <backplane/backend/layer.hpp>
 
@@ -12,8 +12,8 @@ namespace backplane::sdk_run {
 
 namespace {
 
-using sdk_info::Plural;
-using sdk_info::TextStyle;
+using tools::Plural;
+using tools::TextStyle;
 
 // printf-style formatting of one number.
 std::string Format(const char* format, double value) {

@@ -143,11 +143,14 @@ class Scanner {
   // Shared by static and dynamic backends: the final stage.
   void Register(DiscoveryRecord record, loading::RegisteredBackend backend) {
     record.stage = DiscoveryStage::kRegistered;
-    const auto options = context_.backend_options.find(backend.info.id);
-    static const backend::BackendOptions kNoOptions;
-    const std::string failure = loading::RegisterBackend(
-        context_.registry, std::move(backend),
-        options == context_.backend_options.end() ? kNoOptions : options->second);
+    backend::BackendOptions options;
+    if (const auto all = context_.backend_options.find(BackendId(kAllBackends)); all != context_.backend_options.end()) {
+      options = all->second;
+    }
+    if (const auto own = context_.backend_options.find(backend.info.id); own != context_.backend_options.end()) {
+      for (const auto& [key, value] : own->second) options[key] = value;
+    }
+    const std::string failure = loading::RegisterBackend(context_.registry, std::move(backend), options);
     if (!failure.empty()) return Reject(std::move(record), ReasonCode::kFactoryFailed, failure);
     const auto& info = context_.registry.All().back().info;
     Conclude(std::move(record), Verdict::kRegistered, ReasonCode::kOk,

@@ -22,6 +22,9 @@ namespace backplane {
 // Windows). Read with a secure getenv: ignored in set-uid or elevated processes.
 inline constexpr const char* kBackendPathsEnvVar = "BACKPLANE_BACKEND_PATHS";
 
+// RuntimeOptions::backend_options key for options given to every backend.
+inline constexpr const char* kAllBackends = "*";
+
 struct RuntimeOptions {
   // Folders to search for plugins, in order. When non-empty, replaces the environment
   // variable, the compiled-in list and the default folder.
@@ -32,7 +35,8 @@ struct RuntimeOptions {
   bool enable_static_backends = true;
   // True: Create succeeds even when no backend is registered (diagnostic tools).
   bool allow_no_backends = false;
-  // Passed to every backend's CreateBackendContext, keyed by backend id.
+  // Passed to every backend's CreateBackendContext, keyed by backend id. The key "*" applies
+  // to every backend; a backend's own entry overrides it key by key.
   std::map<BackendId, backend::BackendOptions> backend_options;
   // Receives all log messages of this runtime; null: DefaultLogSink().
   std::shared_ptr<ILogSink> log_sink;

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #endif
 
-namespace backplane::sdk_info {
+namespace backplane::tools {
 
 bool IsStdoutTerminal() {
 #if defined(_WIN32)
@@ -25,4 +25,4 @@ bool ShouldColourStdout() {
   return IsStdoutTerminal();
 }
 
-}  // namespace backplane::sdk_info
+}  // namespace backplane::tools

@@ -1,6 +1,6 @@
 #include "text_style.hpp"
 
-namespace backplane::sdk_info {
+namespace backplane::tools {
 
 std::string TextStyle::Heading(std::string_view text) const { return Wrap("1", text); }
 std::string TextStyle::Good(std::string_view text) const { return Wrap("32", text); }
@@ -19,4 +19,4 @@ std::string Plural(std::size_t count, std::string_view one, std::string_view man
   return std::to_string(count) + " " + std::string(count == 1 ? one : many);
 }
 
-}  // namespace backplane::sdk_info
+}  // namespace backplane::tools

@@ -1,11 +1,11 @@
-// Colour and wording helpers shared by sdk-info's text outputs.
+// Colour and wording for the tools' text outputs.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace backplane::sdk_info {
+namespace backplane::tools {
 
 // Wraps text in ANSI colour sequences when colour is on; returns it unchanged otherwise.
 // Value type; thread-safe.
@@ -26,4 +26,4 @@ class TextStyle {
 // "1 backend", "2 backends".
 std::string Plural(std::size_t count, std::string_view one, std::string_view many);
 
-}  // namespace backplane::sdk_info
+}  // namespace backplane::tools
