@@ -3,6 +3,7 @@
 // groups, depthwise with and without a channel multiplier, odd shapes, batches, weights and
 // bias given at run time instead of as constants, and the reasons unsupported layers get.
 #include "op_test_harness.hpp"
+#include "op_test_values.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,32 +19,11 @@ using backplane::Convolution2dDescriptor;
 using backplane::DataType;
 using backplane::TensorInfo;
 using backplane::TensorShape;
+using backplane::reference::testing::CheckClose;
 using backplane::reference::testing::HostTensor;
+using backplane::reference::testing::Random;
 using backplane::reference::testing::IsSupported;
 using backplane::reference::testing::RunOp;
-
-std::vector<float> Random(std::int64_t count, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(static_cast<std::size_t>(count));
-  for (auto& v : values) v = uniform(generator);
-  return values;
-}
-
-void CheckClose(const std::vector<float>& actual, const std::vector<double>& expected, double relative = 1e-5) {
-  REQUIRE(actual.size() == expected.size());
-  double scale = 0.0;
-  for (const double e : expected) scale = std::max(scale, std::abs(e));
-  const double tolerance = relative * std::max(scale, 1e-30);
-  std::size_t misses = 0, first = 0;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (!(std::abs(actual[i] - expected[i]) <= tolerance)) {
-      if (misses++ == 0) first = i;
-    }
-  }
-  CAPTURE(misses);
-  CHECK_MESSAGE(misses == 0, "first mismatch at " << first << ": " << actual[first] << " vs " << expected[first]);
-}
 
 struct ConvCase {
   std::int64_t batch, channels, height, width, out_channels, kernel_h, kernel_w;

@@ -2,6 +2,7 @@
 // out by hand: transposes, alpha and beta, every shape of C that broadcasts to [M, N], and
 // operands given as constants (packed once) or at run time.
 #include "op_test_harness.hpp"
+#include "op_test_values.hpp"
 
 #include <doctest/doctest.h>
 
@@ -17,32 +18,11 @@ using backplane::DataType;
 using backplane::FullyConnectedDescriptor;
 using backplane::TensorInfo;
 using backplane::TensorShape;
+using backplane::reference::testing::CheckClose;
 using backplane::reference::testing::HostTensor;
+using backplane::reference::testing::Random;
 using backplane::reference::testing::IsSupported;
 using backplane::reference::testing::RunOp;
-
-std::vector<float> Random(std::int64_t count, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(static_cast<std::size_t>(count));
-  for (auto& v : values) v = uniform(generator);
-  return values;
-}
-
-void CheckClose(const std::vector<float>& actual, const std::vector<double>& expected, double relative = 1e-5) {
-  REQUIRE(actual.size() == expected.size());
-  double scale = 0.0;
-  for (const double e : expected) scale = std::max(scale, std::abs(e));
-  const double tolerance = relative * std::max(scale, 1e-30);
-  std::size_t misses = 0, first = 0;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (!(std::abs(actual[i] - expected[i]) <= tolerance)) {
-      if (misses++ == 0) first = i;
-    }
-  }
-  CAPTURE(misses);
-  CHECK_MESSAGE(misses == 0, "first mismatch at " << first << ": " << actual[first] << " vs " << expected[first]);
-}
 
 FullyConnectedDescriptor Gemm(bool transpose_a, bool transpose_b, float alpha = 1.0f, float beta = 1.0f) {
   FullyConnectedDescriptor d;

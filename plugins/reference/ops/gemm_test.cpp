@@ -2,6 +2,7 @@
 // boundary (micro-tile, kKc, kMc, kNc), with every combination of transposes and packed
 // operands, and against a product worked out by hand.
 #include "gemm.hpp"
+#include "op_test_values.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,6 +16,7 @@
 namespace {
 
 using backplane::reference::Gemm;
+using backplane::reference::testing::CheckClose;
 using backplane::reference::GemmOperand;
 using backplane::reference::GemmWorkspaceSize;
 using backplane::reference::kGemmKc;
@@ -28,23 +30,6 @@ std::vector<float> Random(std::size_t count, unsigned seed) {
   std::vector<float> values(count);
   for (auto& v : values) v = uniform(generator);
   return values;
-}
-
-// Every element within `relative` of the largest expected magnitude; reports the first miss.
-void CheckClose(const std::vector<float>& actual, const std::vector<double>& expected, double relative = 1e-5) {
-  REQUIRE(actual.size() == expected.size());
-  double scale = 0.0;
-  for (const double e : expected) scale = std::max(scale, std::abs(e));
-  const double tolerance = relative * std::max(scale, 1e-30);
-  std::size_t misses = 0, first = 0;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (!(std::abs(actual[i] - expected[i]) <= tolerance)) {
-      if (misses++ == 0) first = i;
-    }
-  }
-  CAPTURE(first);
-  CAPTURE(misses);
-  CHECK_MESSAGE(misses == 0, "first mismatch at " << first << ": " << actual[first] << " vs " << expected[first]);
 }
 
 // The test's own definition: C[i][j] = alpha * sum_p op(A)[i][p] * op(B)[p][j] + beta * C[i][j],

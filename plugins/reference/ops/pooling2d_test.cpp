@@ -3,6 +3,7 @@
 // pads, ceil_mode (with ONNX's rule that drops a last window starting in the trailing
 // padding), global pooling, and the reasons unsupported layers get.
 #include "op_test_harness.hpp"
+#include "op_test_values.hpp"
 
 #include <doctest/doctest.h>
 
@@ -20,28 +21,11 @@ using backplane::Pooling2dDescriptor;
 using backplane::PoolingType;
 using backplane::TensorInfo;
 using backplane::TensorShape;
+using backplane::reference::testing::CheckClose;
 using backplane::reference::testing::HostTensor;
+using backplane::reference::testing::Random;
 using backplane::reference::testing::IsSupported;
 using backplane::reference::testing::RunOp;
-
-std::vector<float> Random(std::int64_t count, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(static_cast<std::size_t>(count));
-  for (auto& v : values) v = uniform(generator);
-  return values;
-}
-
-void CheckClose(const std::vector<float>& actual, const std::vector<double>& expected, double relative = 1e-5) {
-  REQUIRE(actual.size() == expected.size());
-  double scale = 0.0;
-  for (const double e : expected) scale = std::max(scale, std::abs(e));
-  const double tolerance = relative * std::max(scale, 1e-30);
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    CAPTURE(i);
-    CHECK(std::abs(actual[i] - expected[i]) <= tolerance);
-  }
-}
 
 Pooling2dDescriptor Pool(PoolingType type, std::array<std::uint32_t, 2> kernel, std::array<std::uint32_t, 2> strides,
                          std::array<std::uint32_t, 4> pads = {0, 0, 0, 0}, bool ceil_mode = false,

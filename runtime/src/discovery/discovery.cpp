@@ -71,7 +71,7 @@ class Scanner {
         return Reject(std::move(record), problem->code, std::move(problem->message));
       }
     }
-    LoadLibrary(std::move(record), manifest.library_path, &manifest);
+    LoadCandidate(std::move(record), manifest.library_path, &manifest);
   }
 
   // A library with no manifest, found by the naming scheme.
@@ -83,7 +83,7 @@ class Scanner {
     DiscoveryRecord record;
     record.found_by = FoundBy::kNamingScheme;
     record.library_path = (folder / name).string();
-    LoadLibrary(std::move(record), folder / name, nullptr);
+    LoadCandidate(std::move(record), folder / name, nullptr);
   }
 
  private:
@@ -94,7 +94,7 @@ class Scanner {
     return key;
   }
 
-  void LoadLibrary(DiscoveryRecord record, const fs::path& path, const Manifest* manifest) {
+  void LoadCandidate(DiscoveryRecord record, const fs::path& path, const Manifest* manifest) {
     record.stage = DiscoveryStage::kLibraryVerified;
     std::error_code error;
     const fs::path canonical = fs::canonical(path, error);
