@@ -3,6 +3,7 @@
 // Build-time inputs (compile definitions): the sdk-info executable, the build tree's backend
 // folder (where the bundled plugins are written) and whether the reference plugin is built.
 #include "child_process.hpp"
+#include "tool_output.hpp"
 #include "temp_folder.hpp"
 
 #include <backplane/plugin.hpp>
@@ -37,10 +38,6 @@ constexpr const char* kLibrarySuffix = ".dylib";
 constexpr const char* kLibrarySuffix = ".so";
 #endif
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 ProcessResult SdkInfo(const std::vector<std::string>& arguments) {
   return RunProcess(kSdkInfo, arguments);
 }
@@ -53,19 +50,6 @@ ProcessResult SdkInfo(const std::vector<std::string>& arguments) {
   INFO("sdk-info " << json(result##_arguments).dump() << " exited "             \
                    << result.exit_code << "\nstdout:\n" << result.out          \
                    << "\nstderr:\n" << result.err)
-
-json ParseJson(const ProcessResult& result) {
-  INFO("stdout was:\n" << result.out);
-  json document;
-  REQUIRE_NOTHROW(document = json::parse(result.out));
-  return document;
-}
-
-void WriteFile(const fs::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary);
-  out << content;
-  REQUIRE(out.good());
-}
 
 // Copies the reference plugin's library (and any versioned names or symlinks) and manifest.
 void CopyReferencePlugin(const fs::path& to) {

@@ -5,6 +5,7 @@
 // (tests/data, made by generate_models.py there), the build tree's backend folder and whether
 // the reference backend is built.
 #include "child_process.hpp"
+#include "tool_output.hpp"
 #include "temp_folder.hpp"
 
 #include <backplane/npy.hpp>
@@ -38,10 +39,6 @@ const std::string kMlp = (kData / "mlp.onnx").string();
 const std::string kMlpInput = (kData / "mlp.input.npy").string();     // f32 [4,64]
 const std::string kMlpExpected = (kData / "mlp.output.npy").string();  // PyTorch's, f32 [4,10]
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // Runs sdk-run with the bundled plugins only: BACKPLANE_BACKEND_PATHS points at the build
 // tree's backend folder (or is removed when the backends are linked in), whatever the caller's
 // environment says.
@@ -60,19 +57,6 @@ ProcessResult SdkRun(const std::vector<std::string>& arguments) {
   INFO("sdk-run " << json(result##_arguments).dump() << " exited "             \
                   << result.exit_code << "\nstdout:\n" << result.out          \
                   << "\nstderr:\n" << result.err)
-
-json ParseJson(const ProcessResult& result) {
-  INFO("stdout was:\n" << result.out);
-  json document;
-  REQUIRE_NOTHROW(document = json::parse(result.out));
-  return document;
-}
-
-void WriteFile(const fs::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary);
-  out << content;
-  REQUIRE(out.good());
-}
 
 NpyArray Floats(const TensorShape& shape, float value) {
   NpyArray array{DataType::kFloat32, shape, {}};

@@ -1,5 +1,6 @@
 // Activation: one function applied to every element, f32.
 #include "reference_ops.hpp"
+#include "map_workload.hpp"
 #include "tensor_access.hpp"
 
 #include <backplane/descriptors.hpp>
@@ -17,27 +18,6 @@ float Sigmoid(float x) {
   if (x >= 0.0f) return 1.0f / (1.0f + std::exp(-x));
   const float e = std::exp(x);
   return e / (1.0f + e);
-}
-
-template <typename Function>
-class ActivationWorkload final : public backend::IWorkload {
- public:
-  ActivationWorkload(std::int64_t count, Function function) : count_(count), function_(function) {}
-
-  void Execute(const backend::WorkloadArgs& args) const override {
-    const float* x = Input<float>(args, 0);
-    float* y = Output<float>(args, 0);
-    for (std::int64_t i = 0; i < count_; ++i) y[i] = function_(x[i]);
-  }
-
- private:
-  std::int64_t count_;
-  Function function_;
-};
-
-template <typename Function>
-std::unique_ptr<backend::IWorkload> Make(std::int64_t count, Function function) {
-  return std::make_unique<ActivationWorkload<Function>>(count, function);
 }
 
 }  // namespace
@@ -65,38 +45,38 @@ std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILay
   const float beta = descriptor.beta;
   switch (descriptor.function) {
     case ActivationFunction::kRelu:
-      return Make(count, [](float x) { return x < 0.0f ? 0.0f : x; });
+      return MakeMapWorkload(count, [](float x) { return x < 0.0f ? 0.0f : x; });
     case ActivationFunction::kClip:
-      return Make(count, [alpha, beta](float x) {
+      return MakeMapWorkload(count, [alpha, beta](float x) {
         const float low = x < alpha ? alpha : x;
         return low > beta ? beta : low;
       });
     case ActivationFunction::kSigmoid:
-      return Make(count, [](float x) { return Sigmoid(x); });
+      return MakeMapWorkload(count, [](float x) { return Sigmoid(x); });
     case ActivationFunction::kTanh:
-      return Make(count, [](float x) { return std::tanh(x); });
+      return MakeMapWorkload(count, [](float x) { return std::tanh(x); });
     case ActivationFunction::kGelu:
-      return Make(count, [](float x) {
+      return MakeMapWorkload(count, [](float x) {
         constexpr float kInvSqrt2 = 0.70710678118654752440f;
         return 0.5f * x * (1.0f + std::erf(x * kInvSqrt2));
       });
     case ActivationFunction::kGeluTanh:
-      return Make(count, [](float x) {
+      return MakeMapWorkload(count, [](float x) {
         constexpr float kSqrt2OverPi = 0.79788456080286535588f;
         return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
       });
     case ActivationFunction::kLeakyRelu:
-      return Make(count, [alpha](float x) { return x < 0.0f ? alpha * x : x; });
+      return MakeMapWorkload(count, [alpha](float x) { return x < 0.0f ? alpha * x : x; });
     case ActivationFunction::kHardSwish:
-      return Make(count, [](float x) {
+      return MakeMapWorkload(count, [](float x) {
         const float shifted = x + 3.0f;
         const float relu6 = shifted < 0.0f ? 0.0f : (shifted > 6.0f ? 6.0f : shifted);
         return x * relu6 / 6.0f;
       });
     case ActivationFunction::kSilu:
-      return Make(count, [](float x) { return x * Sigmoid(x); });
+      return MakeMapWorkload(count, [](float x) { return x * Sigmoid(x); });
     case ActivationFunction::kHardSigmoid:
-      return Make(count, [alpha, beta](float x) {
+      return MakeMapWorkload(count, [alpha, beta](float x) {
         const float v = alpha * x + beta;
         return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
       });

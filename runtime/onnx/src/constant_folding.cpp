@@ -163,8 +163,8 @@ ConstantTensor ElementwiseBinary(Binary op, const ConstantTensor& a, const Const
     for (std::size_t i = 0; i < result.size(); ++i) result[i] = IntBinary(op, va[ia[i]], vb[ib[i]]);
     return ConstantTensor::FromInt64(TensorShape(out), result, out_type);
   }
-  const auto va = a.ToDouble();
-  const auto vb = b.ToDouble();
+  const auto va = a.AsDoubles();
+  const auto vb = b.AsDoubles();
   std::vector<double> result(ia.size());
   for (std::size_t i = 0; i < result.size(); ++i) result[i] = FloatBinary(op, va[ia[i]], vb[ib[i]]);
   return ConstantTensor::FromDouble(TensorShape(out), result, out_type);
@@ -187,7 +187,7 @@ ConstantTensor ElementwiseUnary(Unary op, const ConstantTensor& a) {
     }
     return ConstantTensor::FromInt64(a.shape(), values, a.type());
   }
-  auto values = a.ToDouble();
+  auto values = a.AsDoubles();
   for (auto& v : values) {
     switch (op) {
       case Unary::kNeg: v = -v; break;
@@ -231,10 +231,10 @@ ConstantTensor Cast(const ConstantTensor& a, DataType to) {
   if (IsInteger(a.type()) && IsInteger(to)) return ConstantTensor::FromInt64(a.shape(), a.ToInt64(), to);
   if (!a.IsFloatingPoint() || to == DataType::kFloat32 || to == DataType::kFloat16 || to == DataType::kBFloat16 ||
       to == DataType::kBool) {
-    return ConstantTensor::FromDouble(a.shape(), a.ToDouble(), to);
+    return ConstantTensor::FromDouble(a.shape(), a.AsDoubles(), to);
   }
   // Floating point to integer: truncate toward zero; out-of-range values saturate.
-  auto values = a.ToDouble();
+  auto values = a.AsDoubles();
   std::vector<std::int64_t> ints(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = std::trunc(values[i]);
@@ -437,7 +437,7 @@ ConstantTensor ReduceSum(const ConstantTensor& a, const Dims& axes, bool keep_di
   const auto count = static_cast<std::size_t>(TensorShape(kept).NumElements());
   const std::int64_t per_output = std::max<std::int64_t>(1, a.shape().NumElements() / std::max<std::int64_t>(1, static_cast<std::int64_t>(count)));
   // Each input element's output index: broadcast `kept` to `x` backwards.
-  const auto values = a.ToDouble();
+  const auto values = a.AsDoubles();
   std::vector<double> sums(count, 0.0);
   const Dims kept_strides = Strides(kept);
   Dims position(x.size(), 0);
@@ -472,7 +472,7 @@ ConstantTensor Range(const ConstantTensor& start, const ConstantTensor& limit, c
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = s + static_cast<std::int64_t>(i) * d;
     return ConstantTensor::FromInt64(TensorShape{count}, values, type);
   }
-  const double s = start.ToDouble()[0], l = limit.ToDouble()[0], d = delta.ToDouble()[0];
+  const double s = start.AsDoubles()[0], l = limit.AsDoubles()[0], d = delta.AsDoubles()[0];
   if (d == 0 || !std::isfinite(s) || !std::isfinite(l) || !std::isfinite(d)) Invalid("Range's arguments must be finite and delta non-zero");
   const double n = std::ceil((l - s) / d);
   const std::int64_t count = n > 0 ? static_cast<std::int64_t>(std::min(n, 9.0e18)) : 0;

@@ -33,7 +33,7 @@ TEST_CASE("broadcasting binary ops on int64 and float") {
   CHECK(folding::ElementwiseBinary(folding::Binary::kDiv, I64({2}, {7, -7}), I64({}, {2}), kLimit).ToInt64() == Ints{3, -3});
   CHECK(folding::ElementwiseBinary(folding::Binary::kMod, I64({2}, {7, -7}), I64({}, {3}), kLimit).ToInt64() == Ints{1, 2});
   const auto half = folding::ElementwiseBinary(folding::Binary::kMul, F32({2}, {3, 5}), F32({}, {0.5}), kLimit);
-  CHECK(half.ToDouble() == std::vector<double>{1.5, 2.5});
+  CHECK(half.AsDoubles() == std::vector<double>{1.5, 2.5});
   const auto equal = folding::ElementwiseBinary(folding::Binary::kEqual, I64({3}, {1, -1, 3}), I64({}, {-1}), kLimit);
   CHECK(equal.type() == DataType::kBool);
   CHECK(equal.ToInt64() == Ints{0, 1, 0});
@@ -85,7 +85,7 @@ TEST_CASE("Range, ConstantOfShape, Cast, ReduceSum and the size limit") {
   CHECK(folding::Cast(I64({2}, {2, 0}), DataType::kBool).ToInt64() == Ints{1, 0});
   const auto sum = folding::ReduceSum(I64({2, 3}, {0, 1, 2, 3, 4, 5}), {1}, false, false);
   CHECK(sum.ToInt64() == Ints{3, 12});
-  CHECK(folding::ReduceSum(F32({2, 2}, {1, 2, 3, 4}), {}, true, true).ToDouble() == std::vector<double>{2.5});
+  CHECK(folding::ReduceSum(F32({2, 2}, {1, 2, 3, 4}), {}, true, true).AsDoubles() == std::vector<double>{2.5});
 }
 
 TEST_CASE("Reshape targets: 0 copies, -1 infers") {
@@ -100,7 +100,7 @@ TEST_CASE("f16 constants widen exactly") {
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(std::vector<std::uint8_t>{
       0x00, 0x3c, 0x00, 0xc1, 0xff, 0x7b, 0x01, 0x00});
   const ConstantTensor half({TensorShape{4}, DataType::kFloat16}, bytes);
-  CHECK(half.ToDouble() == std::vector<double>{1.0, -2.5, 65504.0, 5.9604644775390625e-08});
+  CHECK(half.AsDoubles() == std::vector<double>{1.0, -2.5, 65504.0, 5.9604644775390625e-08});
   const auto back = folding::Cast(folding::Cast(half, DataType::kFloat32), DataType::kFloat16);
   CHECK(*back.bytes() == *bytes);
 }

@@ -161,7 +161,7 @@ std::vector<std::int64_t> ConstantTensor::ToInt64() const {
   return values;
 }
 
-std::vector<double> ConstantTensor::ToDouble() const {
+std::vector<double> ConstantTensor::AsDoubles() const {
   std::vector<double> values(NumElements());
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = LoadDouble(type(), data(), i);
   return values;

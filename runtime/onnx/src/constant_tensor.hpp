@@ -39,7 +39,7 @@ class ConstantTensor {
   // The elements as int64 (integer and bool types exactly; floating point truncated).
   std::vector<std::int64_t> ToInt64() const;
   // The elements as double (f16 and bf16 widened).
-  std::vector<double> ToDouble() const;
+  std::vector<double> AsDoubles() const;
   // The same bytes under another shape of the same element count.
   ConstantTensor Reshaped(const TensorShape& shape) const;
 

@@ -65,7 +65,7 @@ void ConvertClip(NodeContext& node) {
     if (!node.HasInput(i)) return;
     const ConstantTensor& constant = node.RequireConstant(i, what);
     if (constant.NumElements() != 1) node.Invalid(std::string(what) + " must be a scalar, has shape " + ToString(constant.shape()));
-    value = static_cast<float>(constant.ToDouble()[0]);
+    value = static_cast<float>(constant.AsDoubles()[0]);
   };
   bound(1, "min", low);
   bound(2, "max", high);

@@ -229,7 +229,7 @@ void ConvertPad(NodeContext& node) {
   if (node.HasInput(2)) {
     const ConstantTensor& value = node.RequireConstant(2, "constant_value");
     if (value.NumElements() != 1) node.Invalid("constant_value must be a scalar");
-    descriptor.value = static_cast<float>(value.ToDouble()[0]);
+    descriptor.value = static_cast<float>(value.AsDoubles()[0]);
   } else {
     descriptor.value = node.Float("value", 0.0f);
   }

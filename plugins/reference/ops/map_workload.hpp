@@ -1,0 +1,34 @@
+// A workload that applies one f32 -> f32 function to every element: the form of every
+// activation and elementwise unary op.
+#pragma once
+
+#include "tensor_access.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace backplane::reference {
+
+// Immutable; Execute is thread-safe when `Function` is (the ops pass plain lambdas).
+template <typename Function>
+class MapWorkload final : public backend::IWorkload {
+ public:
+  MapWorkload(std::int64_t count, Function function) : count_(count), function_(function) {}
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    const float* x = Input<float>(args, 0);
+    float* y = Output<float>(args, 0);
+    for (std::int64_t i = 0; i < count_; ++i) y[i] = function_(x[i]);
+  }
+
+ private:
+  std::int64_t count_;
+  Function function_;
+};
+
+template <typename Function>
+std::unique_ptr<backend::IWorkload> MakeMapWorkload(std::int64_t count, Function function) {
+  return std::make_unique<MapWorkload<Function>>(count, function);
+}
+
+}  // namespace backplane::reference

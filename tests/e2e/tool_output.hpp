@@ -1,0 +1,33 @@
+// Test-only: checks on what a tool printed or wrote, shared by the tools' end-to-end suites.
+#pragma once
+
+#include "child_process.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace backplane::e2e {
+
+inline bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The tool's stdout as JSON; fails the test (showing stdout) when it does not parse.
+inline nlohmann::json ParseJson(const ProcessResult& result) {
+  INFO("stdout was:\n" << result.out);
+  nlohmann::json document;
+  REQUIRE_NOTHROW(document = nlohmann::json::parse(result.out));
+  return document;
+}
+
+inline void WriteFile(const std::filesystem::path& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  REQUIRE(out.good());
+}
+
+}  // namespace backplane::e2e
