@@ -49,11 +49,14 @@ else()
 endif()
 
 # Fills the cache variables BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG and
-# BACKPLANE_BACKEND_API_VERSION, leaving values the user set alone. Runs the probe at most once
-# per build tree.
+# BACKPLANE_BACKEND_API_VERSION, leaving values the user set alone. Runs the probe again only
+# when the SDK headers it reads (version.hpp, plugin.hpp) change, so a Backend API bump reaches
+# the manifests of an existing build tree.
 function(_backplane_detect_manifest_tags)
-  if(BACKPLANE_PLATFORM_TAG AND BACKPLANE_ABI_TAG AND BACKPLANE_BACKEND_API_VERSION)
-    return()
+  set(_names PLATFORM_TAG ABI_TAG BACKEND_API_VERSION)
+  if(BACKPLANE_PLATFORM_TAG AND BACKPLANE_ABI_TAG AND BACKPLANE_BACKEND_API_VERSION
+     AND NOT DEFINED _BACKPLANE_PROBE_KEY)
+    return()  # all three given by the user
   endif()
   if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
     message(FATAL_ERROR
@@ -75,6 +78,21 @@ function(_backplane_detect_manifest_tags)
   endforeach()
   if(NOT _includes)
     message(FATAL_ERROR "Backplane: Backplane::sdk names no include folder ('${_entries}')")
+  endif()
+
+  set(_key "")
+  foreach(_include IN LISTS _includes)
+    foreach(_header IN ITEMS version.hpp plugin.hpp)
+      if(EXISTS "${_include}/backplane/${_header}")
+        set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                     "${_include}/backplane/${_header}")
+        file(MD5 "${_include}/backplane/${_header}" _hash)
+        string(APPEND _key "${_hash}")
+      endif()
+    endforeach()
+  endforeach()
+  if(_key STREQUAL "${_BACKPLANE_PROBE_KEY}")
+    return()
   endif()
 
   get_property(_tools GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR)
@@ -102,12 +120,18 @@ function(_backplane_detect_manifest_tags)
       "Backplane: plugin.hpp does not know this platform or toolchain (platform '${_platform}', "
       "abi '${_abi}'); set BACKPLANE_PLATFORM_TAG and BACKPLANE_ABI_TAG explicitly.")
   endif()
-  set(BACKPLANE_PLATFORM_TAG "${_platform}" CACHE STRING
-      "Platform tag written into backend manifests (detected by abi_probe.cpp)")
-  set(BACKPLANE_ABI_TAG "${_abi}" CACHE STRING
-      "Toolchain ABI tag written into backend manifests (detected by abi_probe.cpp)")
-  set(BACKPLANE_BACKEND_API_VERSION "${_api}" CACHE STRING
-      "Backend API version written into backend manifests (detected by abi_probe.cpp)")
+  set(_detected_PLATFORM_TAG "${_platform}")
+  set(_detected_ABI_TAG "${_abi}")
+  set(_detected_BACKEND_API_VERSION "${_api}")
+  foreach(_name IN LISTS _names)
+    # A value equal to the last detected one was detected, not chosen: it follows the probe.
+    if(NOT BACKPLANE_${_name} OR "${BACKPLANE_${_name}}" STREQUAL "${_BACKPLANE_DETECTED_${_name}}")
+      set(BACKPLANE_${_name} "${_detected_${_name}}" CACHE STRING
+          "Written into backend manifests (detected by abi_probe.cpp)" FORCE)
+    endif()
+    set(_BACKPLANE_DETECTED_${_name} "${_detected_${_name}}" CACHE INTERNAL "")
+  endforeach()
+  set(_BACKPLANE_PROBE_KEY "${_key}" CACHE INTERNAL "SDK headers the manifest tags were probed from")
   message(STATUS "Backplane manifests: platform ${BACKPLANE_PLATFORM_TAG}, "
                  "abi ${BACKPLANE_ABI_TAG}, Backend API ${BACKPLANE_BACKEND_API_VERSION}")
 endfunction()

@@ -228,7 +228,7 @@ NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
   }
   std::map<BackendId, execution::LoadBackend> backends;
   for (const auto& backend : impl_->registry.All()) {
-    backends[backend.info.id] = {backend.factory, backend.context.get(), backend.library};
+    backends[backend.info.id] = {backend.factory, backend.context.get(), backend.info.api_version, backend.library};
   }
   NetworkId id;
   {

@@ -46,6 +46,11 @@ bool IBackend::UseCustomMemoryAllocator(std::shared_ptr<ICustomAllocator>, std::
   return false;
 }
 
+std::unique_ptr<IWorkloadFactory> IBackend::CreateWorkloadFactoryInContext(
+    const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext*) const {
+  return CreateWorkloadFactory(memory_manager);
+}
+
 namespace {
 constexpr std::array<const char*, 3> kDeviceKindNames{"cpu", "gpu", "accelerator"};
 }

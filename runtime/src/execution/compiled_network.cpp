@@ -84,7 +84,11 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
     try {
       state->instance = found->second.factory();
       state->memory_manager = state->instance->CreateMemoryManager();
-      state->workload_factory = state->instance->CreateWorkloadFactory(state->memory_manager);
+      // Backends built for API 1.0 do not have the 1.1 entry in their vtable.
+      const bool has_context_form = found->second.api_version.minor >= 1;
+      state->workload_factory =
+          has_context_form ? state->instance->CreateWorkloadFactoryInContext(state->memory_manager, state->context)
+                           : state->instance->CreateWorkloadFactory(state->memory_manager);
       if (!state->workload_factory) throw Exception(ErrorCode::kBackendFailure, "CreateWorkloadFactory returned null");
       state->instance->RegisterTensorHandleFactories(state->factories);
     } catch (const std::exception& error) {

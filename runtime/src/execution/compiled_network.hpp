@@ -8,6 +8,7 @@
 #include <backplane/backend/backend.hpp>
 #include <backplane/execution.hpp>
 #include <backplane/logging.hpp>
+#include <backplane/version.hpp>
 
 #include <atomic>
 #include <functional>
@@ -24,6 +25,7 @@ namespace backplane::execution {
 struct LoadBackend {
   std::function<std::unique_ptr<backend::IBackend>()> factory;
   backend::IBackendContext* context = nullptr;  // owned by the runtime; may be null
+  BackendApiVersion api_version;                 // what the backend was built for
   std::shared_ptr<loading::SharedLibrary> library;  // null for static backends
 };
 

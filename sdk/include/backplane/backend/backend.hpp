@@ -61,6 +61,16 @@ class IBackend {
   // when it cannot (default: cannot).
   virtual bool UseCustomMemoryAllocator(std::shared_ptr<ICustomAllocator> allocator,
                                         std::string* reason);
+
+  // Backend API 1.1. CreateWorkloadFactory for a network loaded in a runtime whose backend
+  // context for this backend is `context` (what CreateBackendContext returned, maybe null).
+  // The context outlives the factory, so the factory and its workloads may keep a pointer to it
+  // (options, per-runtime devices and caches, a thread budget). The runtime calls this form
+  // when loading networks into backends built for API >= 1.1, and CreateWorkloadFactory for
+  // 1.0 backends and where no runtime context applies (the optimizer folding constants), so
+  // CreateWorkloadFactory must work with defaults. Default: CreateWorkloadFactory(memory_manager).
+  virtual std::unique_ptr<IWorkloadFactory> CreateWorkloadFactoryInContext(
+      const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const;
 };
 
 }  // namespace backplane::backend
