@@ -16,6 +16,10 @@ packages=(
   libssl-dev
   libonnx-dev          # the ONNX importer (runtime/onnx): libonnx's protobuf classes
   libprotobuf-dev
+  libdnnl-dev          # the oneDNN CPU backend (plugins/onednn)
+  ocl-icd-opencl-dev   # the OpenCL GPU backend (plugins/opencl): ICD loader
+  opencl-headers
+  pocl-opencl-icd      # OpenCL on the CPU, so the OpenCL backend's tests run without a GPU
   python3
   python3-jsonschema   # the manifest schema test (manifests/check_manifest.py)
 )

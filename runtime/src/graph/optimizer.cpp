@@ -278,6 +278,16 @@ void ChooseTensorStrategies(Graph& graph, const std::vector<LayerId>& order,
   for (LayerId id : order) {
     Layer& producer = graph.At(id);
     producer.output_factories.assign(producer.num_outputs, backend::kHostFactoryId);
+    // Constants stay in host memory and are read directly, whatever the consumer prefers: a
+    // workload takes its constant inputs at CreateWorkload (GetConstantInput) and uploads or
+    // repacks them there, so a per-run copy to a device would only waste time.
+    if (producer.type == LayerType::kConstant) {
+      for (const auto& use : consumers[id][0]) {
+        if (graph.At(use.layer).type == LayerType::kOutput) continue;
+        out.edges.push_back({producer.name, graph.At(use.layer).name, EdgeStrategy::kDirect, backend::kHostFactoryId});
+      }
+      continue;
+    }
     const auto produced = PreferencesOf(backends, producer);
     for (std::uint32_t o = 0; o < producer.num_outputs; ++o) {
       const auto& uses = consumers[id][o];

@@ -39,7 +39,10 @@ class IWorkloadFactory {
  public:
   virtual ~IWorkloadFactory();
   // Throws backplane::Exception (code kUnsupported) for a layer it cannot create, naming it.
-  // Constant inputs (weights) are read here and may be repacked; they are not needed later.
+  // Constant inputs (weights) are read here (ILayerView::GetConstantInput) and may be repacked
+  // or uploaded to a device. At run time a constant input arrives as a host tensor handle over
+  // the constant's data, whatever factories the backend prefers (the runtime never copies
+  // constants per run); a device backend uses what it uploaded here instead.
   virtual std::unique_ptr<IWorkload> CreateWorkload(const ILayerView& layer) = 0;
 };
 

@@ -1,0 +1,69 @@
+// OpenClDevice: the one OpenCL device a runtime's GpuOpenCl backend runs on, with its context,
+// its command queue and its program cache.
+//
+// Ownership and lifetime: created by the backend context (one per runtime, see
+// opencl_backend_context.hpp) and owned by it; workload factories, workloads and tensor
+// handles keep a plain pointer, valid because the runtime keeps backend contexts alive longer
+// than every network it loaded. Thread-safe: every method may be called from several
+// execution contexts at once.
+#pragma once
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+namespace backplane::opencl {
+
+class OpenClDevice {
+ public:
+  virtual ~OpenClDevice();
+
+  cl_context Context() const { return context_; }
+  cl_device_id Device() const { return device_; }
+  // The device's in-order queue. Every command of every network goes through it, so commands
+  // enqueued by one execution context complete in order and a blocking map waits for them.
+  cl_command_queue Queue() const { return queue_; }
+  // "NVIDIA H100 (NVIDIA CUDA, OpenCL 3.0)" / "pthread-Intel(R) Xeon(R) (Portable Computing
+  // Language, OpenCL 3.0 PoCL ...)": for messages and sdk-info.
+  const std::string& Description() const { return description_; }
+  bool IsCpu() const { return is_cpu_; }
+  std::size_t MaxWorkGroupSize() const { return max_work_group_size_; }
+  std::size_t LocalMemoryBytes() const { return local_memory_bytes_; }
+
+  // The program built from `source` with `build_options` (e.g. "-cl-fast-relaxed-math"):
+  // from memory when built before, else from the on-disk binary cache (keyed by source hash,
+  // options, platform, device and driver version), else compiled and then cached. The program
+  // is owned by this device and lives as long as it. Throws backplane::Exception
+  // (kBackendFailure) with the build log when the source does not compile.
+  cl_program GetProgram(const std::string& source, const std::string& build_options);
+
+  // Number of programs compiled from source (not from either cache) so far: what the test
+  // "loading the same network twice compiles nothing" checks.
+  std::size_t CompiledProgramCount() const;
+
+  // Serializes the clSetKernelArg + clEnqueueNDRangeKernel pairs of workloads that share a
+  // cl_kernel across execution contexts (kernel arguments are kernel-object state).
+  std::mutex& LaunchMutex() const { return launch_mutex_; }
+
+ protected:
+  OpenClDevice() = default;
+  cl_context context_ = nullptr;
+  cl_device_id device_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+  std::string description_;
+  bool is_cpu_ = false;
+  std::size_t max_work_group_size_ = 0;
+  std::size_t local_memory_bytes_ = 0;
+  mutable std::mutex launch_mutex_;
+};
+
+// Throws backplane::Exception (kBackendFailure) naming `what` and the OpenCL error (by name:
+// "CL_OUT_OF_RESOURCES (-5)") when `status` is not CL_SUCCESS.
+void CheckCl(cl_int status, const char* what);
+// "CL_OUT_OF_RESOURCES (-5)".
+std::string ClErrorName(cl_int status);
+
+}  // namespace backplane::opencl
