@@ -8,6 +8,7 @@
 #     CAPABILITIES <json file holding the capabilities object of the manifest>
 #     [DESCRIPTION <one line>]
 #     [LINK_LIBRARIES <library>...]
+#     [DEB_DEPENDS <Debian package relation>...]
 #     [NO_SHA256])
 #
 # As a plugin (BACKPLANE_BACKENDS_AS_PLUGINS ON, or always outside the Backplane build):
@@ -18,6 +19,9 @@
 #   BACKPLANE_BACKEND_INSTALL_DIR (component backend-<name in lower case>), and the installed
 #   manifest is rewritten against the installed file, so its sha256 holds after install
 #   rewrote the RPATH or stripped the library.
+#   DEB_DEPENDS lists the Debian packages the plugin needs at run time beyond the SDK's runtime
+#   (e.g. "libdnnl2" or "libfoo1 (>= 1.2)"); backplane_set_backend_package_variables() below
+#   turns them into the Depends field of the backend's own DEB package.
 # Linked into the runtime (BACKPLANE_BACKENDS_STATIC ON, only inside the Backplane build):
 #   <target>_static is an OBJECT library of the same sources compiled with
 #   BACKPLANE_STATIC_BACKEND, whose objects and LINK_LIBRARIES are added to backplane_runtime;
@@ -167,7 +171,8 @@ endfunction()
 
 function(backplane_add_backend target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "NO_SHA256"
-                        "ID;VENDOR;VERSION;CAPABILITIES;DESCRIPTION" "SOURCES;LINK_LIBRARIES")
+                        "ID;VENDOR;VERSION;CAPABILITIES;DESCRIPTION"
+                        "SOURCES;LINK_LIBRARIES;DEB_DEPENDS")
   set(_where "backplane_add_backend(${target})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${_where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -190,6 +195,12 @@ function(backplane_add_backend target)
   if(arg_DESCRIPTION MATCHES "[;\n]")
     message(FATAL_ERROR "${_where}: DESCRIPTION must be one line without ';'")
   endif()
+  foreach(_relation IN LISTS arg_DEB_DEPENDS)
+    if(NOT _relation MATCHES "^[a-z0-9][a-z0-9.+-]+( \\((<<|<=|=|>=|>>) [^ ()]+\\))?( \\| [a-z0-9][a-z0-9.+-]+( \\((<<|<=|=|>=|>>) [^ ()]+\\))?)*$")
+      message(FATAL_ERROR "${_where}: DEB_DEPENDS entry '${_relation}' is not a Debian package "
+                          "relation such as 'libfoo1' or 'libfoo1 (>= 1.2)'")
+    endif()
+  endforeach()
   get_filename_component(_capabilities "${arg_CAPABILITIES}" ABSOLUTE
                          BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${_capabilities}")
@@ -342,6 +353,9 @@ function(backplane_add_backend target)
   endif()
   string(TOLOWER "backend-${arg_ID}" _component)
   set_property(GLOBAL APPEND PROPERTY BACKPLANE_BACKEND_COMPONENTS "${_component}")
+  set_property(GLOBAL PROPERTY BACKPLANE_BACKEND_PACKAGE_${_component}
+               "${arg_VENDOR}" "${arg_ID}" "${arg_DESCRIPTION}")
+  set_property(GLOBAL PROPERTY BACKPLANE_BACKEND_DEB_DEPENDS_${_component} "${arg_DEB_DEPENDS}")
   install(TARGETS ${target}
     LIBRARY DESTINATION "${_install_dir}" COMPONENT "${_component}")
   install(FILES "$<TARGET_FILE_DIR:${target}>/${_stem}.json"
@@ -373,3 +387,47 @@ function(backplane_add_backend target)
     endif()"
     COMPONENT "${_component}")
 endfunction()
+
+# backplane_set_backend_package_variables(<runtime relation>)
+#
+# For every backend added (and installed) so far in this project, sets the CPack variables of
+# its install component backend-<id in lower case>, in the caller's scope, before include(CPack):
+#   CPACK_DEBIAN_<COMPONENT>_PACKAGE_NAME     <vendor>-backend-<id>, lower case
+#                                             (backplane-backend-cpuref, example-backend-cpuexample)
+#   CPACK_DEBIAN_<COMPONENT>_PACKAGE_DEPENDS  <runtime relation>, then the backend's DEB_DEPENDS
+#   CPACK_COMPONENT_<COMPONENT>_DISPLAY_NAME / _DESCRIPTION   for NSIS and other installers
+# <runtime relation> is the Debian relation on the SDK's runtime package, e.g.
+# "backplane-runtime (= 0.1.0)" inside the SDK, "backplane-runtime (>= 0.1)" for an author's
+# backend. A macro, so the variables land where include(CPack) reads them.
+macro(backplane_set_backend_package_variables _bp_runtime_relation)
+  get_property(_bp_components GLOBAL PROPERTY BACKPLANE_BACKEND_COMPONENTS)
+  foreach(_bp_component IN LISTS _bp_components)
+    string(TOUPPER "${_bp_component}" _bp_upper)
+    get_property(_bp_package GLOBAL PROPERTY BACKPLANE_BACKEND_PACKAGE_${_bp_component})
+    list(GET _bp_package 0 _bp_vendor)
+    list(GET _bp_package 1 _bp_id)
+    list(LENGTH _bp_package _bp_fields)
+    set(_bp_description "")
+    if(_bp_fields GREATER 2)
+      list(GET _bp_package 2 _bp_description)
+    endif()
+    get_property(_bp_depends GLOBAL PROPERTY BACKPLANE_BACKEND_DEB_DEPENDS_${_bp_component})
+    list(PREPEND _bp_depends "${_bp_runtime_relation}")
+    list(JOIN _bp_depends ", " _bp_depends)
+    string(TOLOWER "${_bp_vendor}-${_bp_component}" CPACK_DEBIAN_${_bp_upper}_PACKAGE_NAME)
+    set(CPACK_DEBIAN_${_bp_upper}_PACKAGE_DEPENDS "${_bp_depends}")
+    set(CPACK_COMPONENT_${_bp_upper}_DISPLAY_NAME "${_bp_id} backend (${_bp_vendor})")
+    if(_bp_description)
+      set(CPACK_COMPONENT_${_bp_upper}_DESCRIPTION "${_bp_description}")
+    endif()
+  endforeach()
+  unset(_bp_components)
+  unset(_bp_component)
+  unset(_bp_upper)
+  unset(_bp_package)
+  unset(_bp_vendor)
+  unset(_bp_id)
+  unset(_bp_fields)
+  unset(_bp_description)
+  unset(_bp_depends)
+endmacro()

@@ -116,7 +116,7 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
 
   discovery::DiscoveryContext context{discovery::RuntimeTargetTags(), kBackendApiVersion,
                                       options.backend_options, *impl->log, impl->registry,
-                                      impl->report.records};
+                                      impl->report.records, options.library_filter};
   if (options.enable_static_backends) discovery::RegisterStaticBackends(context);
 
   if (options.enable_dynamic_backends) {

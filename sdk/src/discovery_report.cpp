@@ -57,6 +57,7 @@ const char* ToString(ReasonCode value) {
     case ReasonCode::kDuplicateLibrary: return "duplicate_library";
     case ReasonCode::kDuplicateBackendId: return "duplicate_backend_id";
     case ReasonCode::kFactoryFailed: return "factory_failed";
+    case ReasonCode::kLibraryRefused: return "library_refused";
   }
   return "unknown";
 }

@@ -426,5 +426,117 @@ TEST_CASE("--validate-manifest misuse is a usage error") {
   CHECK(Contains(result.err, "creates no runtime"));
 }
 
+// ---- --isolate: libraries that crash or hang while loading -----------------------------------
+
+// Test plugin variants (tests/plugins) copied under naming-scheme names: one healthy, three that
+// take the loading process down (SIGSEGV in a global constructor, std::abort() in the backend's
+// constructor, a global constructor that never returns).
+void CopyTestPlugin(const std::string& built, const fs::path& folder, const std::string& name) {
+  fs::copy_file(built, folder / ("Test_" + name + "_backend" + kLibrarySuffix));
+}
+
+void MakeMisbehavingFolder(const fs::path& folder) {
+  if (kHaveReferencePlugin) CopyReferencePlugin(folder);
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_VALID, folder, "TestValidA");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_CRASH_ON_LOAD, folder, "TestCrashOnLoad");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_ABORT_IN_FACTORY, folder, "TestAbortInFactory");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HANG_ON_LOAD, folder, "TestHangOnLoad");
+}
+
+std::string TestLibrary(const fs::path& folder, const std::string& name) {
+  return (folder / ("Test_" + name + "_backend" + kLibrarySuffix)).string();
+}
+
+constexpr bool kSanitized = BACKPLANE_E2E_SANITIZED;
+
+#if !defined(_WIN32)
+TEST_CASE("without --isolate a library that crashes while loading takes sdk-info down" *
+          doctest::skip(kSanitized)) {
+  TempFolder folder("e2e-crash");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_CRASH_ON_LOAD, folder.path(), "TestCrashOnLoad");
+  RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static"});
+  // Killed by SIGSEGV: no report and no exit code of its own (-1; 139 = 128 + 11 when the
+  // shell that RunProcess starts reports the signal as its own exit status).
+  CHECK((result.exit_code == -1 || result.exit_code == 139));
+  CHECK_FALSE(Contains(result.out, "Backends ("));
+}
+
+TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others still listed" *
+          doctest::skip(kSanitized)) {
+  TempFolder folder("e2e-isolate");
+  MakeMisbehavingFolder(folder.path());
+  const std::string crash = TestLibrary(folder.path(), "TestCrashOnLoad");
+  const std::string abort = TestLibrary(folder.path(), "TestAbortInFactory");
+  const std::string hang = TestLibrary(folder.path(), "TestHangOnLoad");
+  const std::size_t expected_backends = kHaveReferencePlugin ? 2 : 1;
+
+  SUBCASE("text") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--isolate",
+                          "--timeout", "2"});
+    CHECK(result.exit_code == 1);
+    CHECK(Contains(result.out, "Backends (" + std::to_string(expected_backends) + "):"));
+    CHECK(Contains(result.out, "TestValidA"));
+    if (kHaveReferencePlugin) CHECK(Contains(result.out, "CpuRef"));
+    CHECK(Contains(result.out, "Rejected candidates (3):"));
+    CHECK(Contains(result.out, crash + " crashed while loading (SIGSEGV)"));
+    CHECK(Contains(result.out, abort + " crashed while loading (SIGABRT)"));
+    CHECK(Contains(result.out, hang + " did not finish loading within 2 s"));
+    CHECK(Contains(result.out, "library_refused"));
+  }
+  SUBCASE("json") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--isolate",
+                          "--timeout", "2", "--json"});
+    CHECK(result.exit_code == 1);
+    const json document = ParseJson(result);
+    CHECK(document.at("status") == "candidates_rejected");
+    CHECK(document.at("backends").size() == expected_backends);
+    CHECK(FindBackend(document, "TestValidA") != nullptr);
+    CHECK(document.at("summary").at("rejected") == 3);
+    const std::pair<std::string, std::string> expectations[] = {
+        {crash, "crashed while loading (SIGSEGV)"},
+        {abort, "crashed while loading (SIGABRT)"},
+        {hang, "did not finish loading within 2 s"}};
+    for (const auto& [library, text] : expectations) {
+      const json* record = FindRecord(document, fs::path(library).filename().string());
+      REQUIRE_MESSAGE(record != nullptr, library);
+      CHECK(record->at("verdict") == "rejected");
+      CHECK(record->at("code") == "library_refused");
+      CHECK(record->at("stage") == "library_opened");
+      CHECK(record->at("found_by") == "naming_scheme");
+      CHECK(Contains(record->at("message").get<std::string>(), library + " " + text));
+    }
+  }
+}
+
+#endif  // the crash messages name POSIX signals
+
+TEST_CASE("--isolate over healthy plugins reports what a plain run reports" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  RUN_SDK_INFO(plain, {"--path", kBackendDir.string(), "--no-static", "--json"});
+  RUN_SDK_INFO(isolated, {"--path", kBackendDir.string(), "--no-static", "--json", "--isolate"});
+  CHECK(isolated.exit_code == plain.exit_code);
+  const json plain_document = ParseJson(plain);
+  const json isolated_document = ParseJson(isolated);
+  CHECK(isolated_document.at("records") == plain_document.at("records"));
+  CHECK(isolated_document.at("backends") == plain_document.at("backends"));
+}
+
+TEST_CASE("--isolate and --timeout misuse is a usage error") {
+  RUN_SDK_INFO(help, {"--help"});
+  CHECK(Contains(help.out, "--isolate"));
+  CHECK(Contains(help.out, "--timeout"));
+  CHECK_FALSE(Contains(help.out, "--probe-one"));
+  RUN_SDK_INFO(no_isolate, {"--timeout", "3"});
+  CHECK(no_isolate.exit_code == 64);
+  CHECK(Contains(no_isolate.err, "--timeout applies to --isolate only"));
+  RUN_SDK_INFO(zero, {"--isolate", "--timeout", "0"});
+  CHECK(zero.exit_code == 64);
+  CHECK(Contains(zero.err, "above 0"));
+  RUN_SDK_INFO(word, {"--isolate", "--timeout", "soon"});
+  CHECK(word.exit_code == 64);
+  RUN_SDK_INFO(validate, {"--validate-manifest", "x.json", "--isolate"});
+  CHECK(validate.exit_code == 64);
+}
+
 }  // namespace
 }  // namespace backplane::e2e

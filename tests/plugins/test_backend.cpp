@@ -12,6 +12,10 @@
 //                                    (kHostFactoryId): edges to host backends are direct
 //   TEST_HANDLES_NO_IMPORT_EXPORT    its factory neither imports nor exports: edges are copies
 //   TEST_FUSE_ADD_RELU               OptimizeSubgraph fuses Add + ReLU into a PreCompiled layer
+//   -- misbehaving libraries (sdk-info --isolate) --
+//   TEST_CRASH_ON_LOAD               a global constructor raises SIGSEGV when the library opens
+//   TEST_HANG_ON_LOAD                a global constructor sleeps forever when the library opens
+//   TEST_ABORT_IN_FACTORY            the backend's constructor calls std::abort()
 //   -- hand-written exports only --
 //   TEST_MANGLED_ENTRY_POINTS        the three functions without extern "C" (C++-mangled)
 //   TEST_OMIT_GET_BACKEND_ID / TEST_OMIT_GET_VERSION / TEST_OMIT_BACKEND_FACTORY /
@@ -41,6 +45,8 @@
 #include <backplane/plugin.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +56,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -104,6 +111,20 @@ struct LibraryTracer {
   LibraryTracer& operator=(const LibraryTracer&) = delete;
 };
 const LibraryTracer library_tracer;
+
+#if defined(TEST_CRASH_ON_LOAD) || defined(TEST_HANG_ON_LOAD)
+// Misbehaves while the OS loader runs the library's global constructors.
+struct MisbehaveOnLoad {
+  MisbehaveOnLoad() {
+#if defined(TEST_CRASH_ON_LOAD)
+    std::raise(SIGSEGV);
+#else
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+#endif
+  }
+};
+const MisbehaveOnLoad misbehave_on_load;
+#endif
 
 // ---- Layer support ---------------------------------------------------------------------------
 
@@ -567,6 +588,9 @@ class TestBackendContext final : public IBackendContext {
 class TestBackend final : public IBackend {
  public:
   TestBackend() {
+#if defined(TEST_ABORT_IN_FACTORY)
+    std::abort();
+#endif
 #if defined(TEST_BACKEND_THROWS)
     throw std::runtime_error(std::string(kId) +
                              " constructor failed: deliberate test failure 0xBADC0DE");

@@ -30,11 +30,27 @@ po::options_description Describe(CommandLine& into) {
        po::value<std::vector<std::string>>(&into.manifests)->value_name("FILE...")->multitoken(),
        "check each manifest FILE as discovery would before opening its library, report every "
        "problem of each, and exit 0 when all are valid, 1 otherwise. Creates no runtime")
+      ("isolate", po::bool_switch(&into.isolate),
+       "load each plugin library first in a child process (sdk-info itself) with a time limit: "
+       "a library that crashes or hangs while loading is reported as rejected (code "
+       "library_refused) and never loaded by sdk-info")
+      ("timeout", po::value<double>(&into.timeout_seconds)->value_name("SECONDS"),
+       "with --isolate: how long one library may take to load before its probe is killed "
+       "(default 10)")
       ("json", po::bool_switch(&into.json),
        "print one JSON document instead of text (shape: docs/sdk-info.md)")
       ("verbose,v", po::bool_switch(&into.verbose),
        "more detail (stages and warnings of registered backends), and every log message of the "
        "runtime, debug level included, on stderr");
+  return options;
+}
+
+// Options used between sdk-info processes, not shown in --help.
+po::options_description DescribeHidden(CommandLine& into) {
+  po::options_description options("Hidden");
+  options.add_options()
+      ("probe-one", po::value<std::string>(&into.probe_library)->value_name("LIBRARY"),
+       "load only the candidate whose library path is LIBRARY, print its record as JSON, exit");
   return options;
 }
 
@@ -54,9 +70,10 @@ std::string MakeAbsolute(const std::string& path, const char* option, const char
 
 CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   CommandLine command_line;
-  const po::options_description options = Describe(command_line);
+  po::options_description options = Describe(command_line);
+  options.add(DescribeHidden(command_line));
+  po::variables_map values;
   try {
-    po::variables_map values;
     const int style = po::command_line_style::default_style &
                       ~po::command_line_style::allow_guessing;
     const po::positional_options_description no_positional_arguments;
@@ -76,6 +93,18 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
         "--validate-manifest checks files and creates no runtime: it takes no --path, "
         "--no-dynamic or --no-static");
   }
+  if (!command_line.manifests.empty() && command_line.isolate) {
+    throw UsageError("--validate-manifest opens no library: it takes no --isolate");
+  }
+  if (!command_line.isolate && values.count("timeout") != 0) {
+    throw UsageError("--timeout applies to --isolate only");
+  }
+  if (!(command_line.timeout_seconds > 0) || command_line.timeout_seconds > 86400) {
+    throw UsageError("--timeout needs a number of seconds above 0 and at most 86400");
+  }
+  if (!command_line.probe_library.empty()) {
+    command_line.probe_library = MakeAbsolute(command_line.probe_library, "--probe-one", "a file");
+  }
   for (std::string& dir : command_line.paths) dir = MakeAbsolute(dir, "--path", "a folder");
   for (std::string& file : command_line.manifests) {
     file = MakeAbsolute(file, "--validate-manifest", "a file");
@@ -86,7 +115,8 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
 std::string HelpText() {
   CommandLine unused;
   std::ostringstream text;
-  text << "Usage: sdk-info [--path DIR]... [--no-dynamic] [--no-static] [--json] [--verbose]\n"
+  text << "Usage: sdk-info [--path DIR]... [--no-dynamic] [--no-static] [--isolate [--timeout S]]\n"
+          "                [--json] [--verbose]\n"
           "       sdk-info --validate-manifest FILE... [--json]\n"
           "       sdk-info --help | --version\n"
           "\n"

@@ -20,6 +20,12 @@ struct CommandLine {
   // --validate-manifest FILE...: check these manifests instead of creating a runtime. Made
   // absolute like `paths`. Empty: no validation asked for.
   std::vector<std::string> manifests;
+  // --isolate: probe each plugin library in a child process first (isolated_probe.hpp).
+  bool isolate = false;
+  double timeout_seconds = 10;  // --timeout: per probe, with --isolate
+  // Hidden --probe-one LIBRARY (used by --isolate): load only this candidate, print its
+  // record as JSON and exit. Made absolute like `paths`. Empty: not a probe.
+  std::string probe_library;
 };
 
 // A bad command line. what() says what was wrong, without a "sdk-info:" prefix.
@@ -30,8 +36,8 @@ class UsageError : public std::runtime_error {
 
 // Parses argv with Boost.Program_options. Options must be spelled out (no abbreviations);
 // positional arguments are refused, and so are --path, --no-dynamic and --no-static together
-// with --validate-manifest (which creates no runtime). Throws UsageError for anything it
-// cannot accept.
+// with --validate-manifest (which creates no runtime); --timeout needs --isolate and a positive
+// number. Throws UsageError for anything it cannot accept.
 CommandLine ParseCommandLine(int argc, const char* const argv[]);
 
 // The --help and --version texts, each ending in a newline.

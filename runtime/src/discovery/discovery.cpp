@@ -111,6 +111,14 @@ class Scanner {
     }
     opened_.emplace(canonical, path.string());
 
+    if (context_.library_filter) {
+      std::string refusal = context_.library_filter(record);
+      if (!refusal.empty()) {
+        record.stage = DiscoveryStage::kLibraryOpened;
+        return Reject(std::move(record), ReasonCode::kLibraryRefused, std::move(refusal));
+      }
+    }
+
     loading::PluginCheck check =
         loading::OpenAndCheckPlugin(canonical, manifest, context_.target, context_.api);
     if (!check.plugin) {

@@ -8,6 +8,8 @@
 #include <backplane/logging.hpp>
 #include <backplane/runtime.hpp>
 
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace backplane::discovery {
@@ -20,6 +22,8 @@ struct DiscoveryContext {
   ILogSink& log;
   loading::BackendRegistry& registry;       // receives the registered backends
   std::vector<DiscoveryRecord>& records;    // receives one record per candidate
+  // RuntimeOptions::library_filter: asked before each plugin library is opened; may be null.
+  const std::function<std::string(const DiscoveryRecord&)>& library_filter;
 };
 
 // Registers the backends linked into the runtime (plugin.hpp's static form).

@@ -58,6 +58,8 @@ enum class ReasonCode {
   kDuplicateLibrary,          // same canonical file as an earlier candidate
   kDuplicateBackendId,        // a backend with this id is already registered
   kFactoryFailed,             // BackendFactory threw or returned null
+  kLibraryRefused,            // RuntimeOptions::library_filter refused to have it opened
+                              // (sdk-info --isolate: it crashed, hung or exited in a probe)
 };
 
 const char* ToString(FoundBy value);         // "manifest", "naming_scheme", "static"

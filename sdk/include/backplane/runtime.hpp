@@ -11,6 +11,7 @@
 #include <backplane/optimized_network.hpp>
 #include <backplane/version.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,6 +41,15 @@ struct RuntimeOptions {
   std::map<BackendId, backend::BackendOptions> backend_options;
   // Receives all log messages of this runtime; null: DefaultLogSink().
   std::shared_ptr<ILogSink> log_sink;
+  // Consulted once per plugin library, after its manifest and checksum checks and just before
+  // the runtime would open it, with the candidate's record so far (manifest_path, library_path
+  // as found, found_by, backend_id when the manifest gives one). Returns "" to let the runtime
+  // open the library, or why it must not: the candidate is then rejected at stage
+  // library_opened with code kLibraryRefused and that text as its message, and the library is
+  // never opened by this runtime. Called on the thread that calls Create, in scan order; an
+  // exception it throws propagates out of Create. Not kept beyond Create. Null: open every
+  // candidate. (sdk-info --isolate probes each library in a child process here.)
+  std::function<std::string(const DiscoveryRecord& candidate)> library_filter;
 };
 
 // A registered backend, as reported by the runtime. Value type.

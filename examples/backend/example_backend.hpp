@@ -1,0 +1,31 @@
+// CpuExample: a small but complete Backplane backend. It runs three f32 layers on the host
+// CPU (ElementwiseBinary Add and Mul of same-shaped tensors, Activation Relu) and refuses
+// everything else with a reason, so the runtime places those layers on another backend.
+#pragma once
+
+#include <backplane/backend/backend.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace example {
+
+// Stateless, as spec 001 asks: every call builds what it returns. Thread-safe.
+class ExampleBackend final : public backplane::backend::IBackend {
+ public:
+  backplane::BackendId GetId() const override;
+  std::vector<backplane::backend::DeviceInfo> GetDevices() const override;
+  // Must agree with capabilities.json (the manifest's copy, read before the library opens).
+  backplane::backend::BackendCapabilities GetCapabilities() const override;
+  std::shared_ptr<backplane::backend::ILayerSupport> GetLayerSupport() const override;
+  // Tensors arrive as host memory (no tensor-handle factory of its own), so no memory manager.
+  std::unique_ptr<backplane::backend::IWorkloadFactory> CreateWorkloadFactory(
+      const std::shared_ptr<backplane::backend::IMemoryManager>& memory_manager) const override;
+};
+
+// Whether CpuExample runs `layer`; when not, `reason` (if not null) says why, naming the
+// layer. Used by both the layer support and the workload factory.
+bool IsSupported(const backplane::backend::ILayerView& layer, std::string* reason);
+
+}  // namespace example

@@ -1,0 +1,302 @@
+# ctest "packaging: DEB and TGZ packages": builds the packages of this build tree with cpack into
+# a scratch folder and checks them:
+#   - one DEB per component: backplane-runtime, backplane-dev, backplane-backend-<id>, each
+#     holding its own files and none of the others'; Depends fields (backends and dev on the
+#     runtime of the same version, backends also on their DEB_DEPENDS, the runtime on the
+#     Debian packages of every shared library its files load, found with ldd + dpkg -S);
+#   - the TGZ holds one relocatable tree with bin/sdk-info, the libraries and the plugins;
+#   - as root with dpkg, and only when no backplane package is installed already: dpkg -i of
+#     the runtime and backend packages, /usr/bin/sdk-info lists CpuRef from the packaged
+#     folder, then dpkg -r removes them again (also when a check fails).
+#
+#   cmake -DBUILD_DIR=<build tree> -DWORK=<scratch folder> -DVERSION=<x.y.z>
+#         -DBACKENDS=<id,id...> [-DDEB_DEPENDS_<id>=<relation,...>] -P packages_test.cmake
+foreach(_name IN ITEMS BUILD_DIR WORK VERSION BACKENDS)
+  if(NOT DEFINED ${_name})
+    message(FATAL_ERROR "${_name} is not set")
+  endif()
+endforeach()
+string(REPLACE "," ";" BACKENDS "${BACKENDS}")
+foreach(_id IN LISTS BACKENDS)
+  string(REPLACE "," ";" DEB_DEPENDS_${_id} "${DEB_DEPENDS_${_id}}")
+endforeach()
+find_program(DPKG_DEB dpkg-deb)
+if(NOT DPKG_DEB)
+  message("skipped: dpkg-deb is not installed")  # SKIP_REGULAR_EXPRESSION
+  return()
+endif()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+execute_process(
+  COMMAND "${CMAKE_CPACK_COMMAND}" -G "DEB;TGZ" --config "${BUILD_DIR}/CPackConfig.cmake" -B "${WORK}"
+  RESULT_VARIABLE _result OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+if(NOT _result EQUAL 0)
+  message(FATAL_ERROR "cpack failed:\n${_out}")
+endif()
+
+set(_deb_version "${VERSION}-1")
+set(_same_runtime "backplane-runtime (= ${_deb_version})")
+
+# Fills <package>_FILE (the .deb), <package>_FILES (its paths, one per list entry, "./usr/..."
+# with " -> target" for links) and <package>_DEPENDS.
+function(read_package package)
+  file(GLOB _debs "${WORK}/${package}_${_deb_version}_*.deb")
+  list(LENGTH _debs _n)
+  if(NOT _n EQUAL 1)
+    file(GLOB _all "${WORK}/*.deb")
+    message(FATAL_ERROR "expected one ${package}_${_deb_version}_*.deb, found: ${_all}")
+  endif()
+  execute_process(COMMAND "${DPKG_DEB}" -f "${_debs}" Package Version Depends
+                  OUTPUT_VARIABLE _fields RESULT_VARIABLE _r1)
+  execute_process(COMMAND "${DPKG_DEB}" -c "${_debs}" OUTPUT_VARIABLE _listing RESULT_VARIABLE _r2)
+  if(NOT _r1 EQUAL 0 OR NOT _r2 EQUAL 0)
+    message(FATAL_ERROR "dpkg-deb cannot read ${_debs}")
+  endif()
+  if(NOT _fields MATCHES "Package: ${package}\n" OR NOT _fields MATCHES "Version: ${_deb_version}\n")
+    message(FATAL_ERROR "${_debs}: unexpected control fields:\n${_fields}")
+  endif()
+  set(_depends "")
+  if(_fields MATCHES "Depends: ([^\n]*)")
+    set(_depends "${CMAKE_MATCH_1}")
+  endif()
+  string(REGEX REPLACE "\n$" "" _listing "${_listing}")
+  string(REPLACE ";" "\\;" _listing "${_listing}")
+  string(REPLACE "\n" ";" _lines "${_listing}")
+  set(_files "")
+  foreach(_line IN LISTS _lines)
+    # "-rw-r--r-- root/root 1234 2026-01-01 00:00 ./usr/lib/x"  -> "./usr/lib/x"
+    if(_line MATCHES "^[^ ]+ +[^ ]+ +[0-9]+ +[^ ]+ +[^ ]+ +(.*)$")
+      list(APPEND _files "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  set(${package}_FILE "${_debs}" PARENT_SCOPE)
+  set(${package}_FILES "${_files}" PARENT_SCOPE)
+  set(${package}_DEPENDS "${_depends}" PARENT_SCOPE)
+endfunction()
+
+# Fails unless some path of `package` matches each regex of ARGN.
+function(expect_files package)
+  foreach(_regex IN LISTS ARGN)
+    set(_hit OFF)
+    foreach(_file IN LISTS ${package}_FILES)
+      if(_file MATCHES "${_regex}")
+        set(_hit ON)
+        break()
+      endif()
+    endforeach()
+    if(NOT _hit)
+      string(REPLACE ";" "\n  " _listing "${${package}_FILES}")
+      message(FATAL_ERROR "${package}: no file matches '${_regex}'. It holds:\n  ${_listing}")
+    endif()
+  endforeach()
+endfunction()
+
+# Fails when some path of `package` matches a regex of ARGN.
+function(expect_no_files package)
+  foreach(_regex IN LISTS ARGN)
+    foreach(_file IN LISTS ${package}_FILES)
+      if(_file MATCHES "${_regex}")
+        message(FATAL_ERROR "${package} must not hold ${_file} (matches '${_regex}')")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+function(expect_depends package)
+  foreach(_relation IN LISTS ARGN)
+    string(FIND ", ${${package}_DEPENDS}, " ", ${_relation}, " _at)
+    if(_at EQUAL -1)
+      message(FATAL_ERROR "${package}: Depends '${${package}_DEPENDS}' lacks '${_relation}'")
+    endif()
+  endforeach()
+endfunction()
+
+set(_lib "\\./usr/lib(/[a-z0-9_-]+-linux-gnu[a-z]*)?")
+
+# ---- backplane-runtime -------------------------------------------------------------------------
+read_package(backplane-runtime)
+expect_files(backplane-runtime
+  "^\\./usr/bin/sdk-info$"
+  "^${_lib}/libbackplane\\.so\\.[0-9]+"
+  "^${_lib}/libbackplane_sdk\\.so\\.[0-9]+")
+expect_no_files(backplane-runtime
+  "^\\./usr/include/" "/cmake/" "/pkgconfig/" "\\.so$" "\\.so -> " "/backplane/backends/.")
+
+# ---- backplane-dev -----------------------------------------------------------------------------
+read_package(backplane-dev)
+expect_files(backplane-dev
+  "^\\./usr/include/backplane/runtime\\.hpp$"
+  "^\\./usr/include/backplane/plugin\\.hpp$"
+  "^\\./usr/include/backplane/backend/backend\\.hpp$"
+  "^${_lib}/cmake/Backplane/BackplaneConfig\\.cmake$"
+  "^${_lib}/cmake/Backplane/BackplaneConfigVersion\\.cmake$"
+  "^${_lib}/cmake/Backplane/BackplaneAddBackend\\.cmake$"
+  "^${_lib}/cmake/Backplane/backend-manifest\\.schema\\.json$"
+  "^${_lib}/pkgconfig/backplane\\.pc$"
+  "^${_lib}/libbackplane\\.so -> ")
+expect_no_files(backplane-dev "^\\./usr/bin/." "^[^>]*\\.so\\.[0-9.]+$" "/backplane/backends/.")
+expect_depends(backplane-dev "${_same_runtime}")
+
+# ---- backplane-backend-<id> --------------------------------------------------------------------
+set(_backend_packages "")
+foreach(_id IN LISTS BACKENDS)
+  string(TOLOWER "backplane-backend-${_id}" _package)
+  list(APPEND _backend_packages "${_package}")
+  read_package(${_package})
+  expect_files(${_package}
+    "^${_lib}/backplane/backends/Backplane_${_id}_backend\\.so$"
+    "^${_lib}/backplane/backends/Backplane_${_id}_backend\\.json$")
+  expect_no_files(${_package} "^\\./usr/bin/." "^\\./usr/include/." "/libbackplane")
+  expect_depends(${_package} "${_same_runtime}" ${DEB_DEPENDS_${_id}})
+endforeach()
+
+file(GLOB _all_debs "${WORK}/*.deb")
+list(LENGTH _all_debs _deb_count)
+list(LENGTH BACKENDS _backend_count)
+math(EXPR _expected_count "2 + ${_backend_count}")
+if(NOT _deb_count EQUAL _expected_count)
+  message(FATAL_ERROR "expected ${_expected_count} DEB packages, found: ${_all_debs}")
+endif()
+
+# ---- The runtime's Depends cover what its files load (ldd + dpkg -S) ------------------------
+# Direct dependencies only (DT_NEEDED, read with readelf): what those load in turn is their
+# own packages' business.
+find_program(LDD ldd)
+find_program(READELF readelf)
+find_program(DPKG_QUERY dpkg-query)
+if(LDD AND READELF AND DPKG_QUERY)
+  set(_unpacked "${WORK}/runtime-files")
+  execute_process(COMMAND "${DPKG_DEB}" -x "${backplane-runtime_FILE}" "${_unpacked}")
+  file(GLOB_RECURSE _elves "${_unpacked}/usr/bin/*" "${_unpacked}/usr/lib/*.so.*")
+  set(_needed "")
+  foreach(_elf IN LISTS _elves)
+    if(IS_SYMLINK "${_elf}")
+      continue()
+    endif()
+    execute_process(COMMAND "${READELF}" -d "${_elf}" OUTPUT_VARIABLE _dynamic ERROR_QUIET)
+    execute_process(COMMAND "${LDD}" "${_elf}" OUTPUT_VARIABLE _ldd ERROR_QUIET)
+    string(REGEX MATCHALL "\\(NEEDED\\)[^[]*\\[[^]]+\\]" _entries "${_dynamic}")
+    foreach(_entry IN LISTS _entries)
+      string(REGEX REPLACE ".*\\[([^]]+)\\]$" "\\1" _name "${_entry}")
+      if(_name MATCHES "^libbackplane")
+        continue()  # ours, from the same package
+      endif()
+      string(REGEX REPLACE "([.+])" "\\\\\\1" _quoted "${_name}")
+      # "libx.so.1 => /path/libx.so.1 (0x...)", or "/lib64/ld-linux-x86-64.so.2 (0x...)" for
+      # the dynamic loader itself.
+      if(_ldd MATCHES "${_quoted} => (/[^ ]+) " OR _ldd MATCHES "(/[^ \t\n]*/${_quoted}) \\(")
+        list(APPEND _needed "${CMAKE_MATCH_1}")
+      else()
+        message(FATAL_ERROR "${_elf} needs ${_name}, which the loader does not find:\n${_ldd}")
+      endif()
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES _needed)
+  foreach(_path IN LISTS _needed)
+    # Debian 12 has a merged /usr: dpkg knows a library under one of its two spellings.
+    set(_candidates "${_path}")
+    if(_path MATCHES "^/usr(/.*)$")
+      list(APPEND _candidates "${CMAKE_MATCH_1}")
+    else()
+      list(APPEND _candidates "/usr${_path}")
+    endif()
+    file(REAL_PATH "${_path}" _real)
+    list(APPEND _candidates "${_real}")
+    set(_owner "")
+    foreach(_candidate IN LISTS _candidates)
+      execute_process(COMMAND "${DPKG_QUERY}" -S "${_candidate}"
+                      OUTPUT_VARIABLE _owner_line ERROR_QUIET RESULT_VARIABLE _r)
+      if(_r EQUAL 0 AND _owner_line MATCHES "^([^:,]+)[:,]")
+        set(_owner "${CMAKE_MATCH_1}")
+        break()
+      endif()
+    endforeach()
+    if(NOT _owner)
+      message(WARNING "no Debian package owns ${_path}; not checked")
+      continue()
+    endif()
+    string(FIND ", ${backplane-runtime_DEPENDS}," ", ${_owner}" _at)
+    if(_at EQUAL -1)
+      message(FATAL_ERROR "backplane-runtime loads ${_path} from package ${_owner}, which its "
+                          "Depends ('${backplane-runtime_DEPENDS}') does not name; add it to "
+                          "BACKPLANE_DEB_RUNTIME_DEPENDS in packaging/cmake/BackplanePackages.cmake")
+    endif()
+  endforeach()
+endif()
+
+# ---- TGZ: one relocatable tree -----------------------------------------------------------------
+file(GLOB _tgz "${WORK}/backplane-${VERSION}-*.tar.gz")
+list(LENGTH _tgz _n)
+if(NOT _n EQUAL 1)
+  message(FATAL_ERROR "expected one backplane-${VERSION}-*.tar.gz in ${WORK}, found: ${_tgz}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -E tar tzf "${_tgz}" OUTPUT_VARIABLE _tar_listing)
+foreach(_regex IN ITEMS "/bin/sdk-info\n" "/lib[^\n]*/libbackplane\\.so\\.[0-9]"
+                        "/include/backplane/runtime\\.hpp\n"
+                        "/lib[^\n]*/backplane/backends/Backplane_CpuRef_backend\\.json\n")
+  if(NOT _tar_listing MATCHES "${_regex}")
+    message(FATAL_ERROR "${_tgz} holds nothing matching '${_regex}':\n${_tar_listing}")
+  endif()
+endforeach()
+
+# ---- dpkg -i, sdk-info, dpkg -r (root only) ---------------------------------------------------
+find_program(DPKG dpkg)
+execute_process(COMMAND id -u OUTPUT_VARIABLE _uid OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+if(NOT DPKG OR NOT _uid STREQUAL "0")
+  message(STATUS "packages checked; dpkg -i not tried (needs root and dpkg)")
+  return()
+endif()
+if("$ENV{BACKPLANE_TEST_DPKG_INSTALL}" STREQUAL "0")
+  message(STATUS "packages checked; dpkg -i not tried (BACKPLANE_TEST_DPKG_INSTALL=0)")
+  return()
+endif()
+execute_process(COMMAND "${DPKG_QUERY}" -W -f "\${db:Status-Status} \${Package}\n" "backplane-*"
+                OUTPUT_VARIABLE _present ERROR_QUIET)
+if(_present MATCHES "(^|\n)(installed|unpacked|half-[a-z]+) backplane-")
+  message(STATUS "packages checked; dpkg -i not tried: backplane packages are installed already "
+                 "and this test leaves them alone:\n${_present}")
+  return()
+endif()
+
+set(_install_debs "${backplane-runtime_FILE}")
+foreach(_package IN LISTS _backend_packages)
+  list(APPEND _install_debs "${${_package}_FILE}")
+endforeach()
+execute_process(COMMAND "${DPKG}" -i ${_install_debs}
+                RESULT_VARIABLE _install_result OUTPUT_VARIABLE _install_out ERROR_VARIABLE _install_out)
+set(_failure "")
+if(NOT _install_result EQUAL 0)
+  set(_failure "dpkg -i failed:\n${_install_out}")
+else()
+  set(ENV{BACKPLANE_BACKEND_PATHS} "")
+  execute_process(COMMAND /usr/bin/sdk-info --json --no-static
+                  RESULT_VARIABLE _exit OUTPUT_VARIABLE _json ERROR_VARIABLE _err)
+  execute_process(COMMAND /usr/bin/sdk-info --no-static OUTPUT_VARIABLE _text ERROR_QUIET)
+  # 0, or 1 when some candidate is rejected (e.g. an OpenCL backend on a machine whose ICD
+  # cannot be used); every packaged backend must be registered either way.
+  if(NOT _exit EQUAL 0 AND NOT _exit EQUAL 1)
+    set(_failure "/usr/bin/sdk-info exited ${_exit}:\n${_json}\n${_err}")
+  else()
+    string(JSON _backends GET "${_json}" backends)
+    foreach(_id IN LISTS BACKENDS)
+      if(NOT _backends MATCHES "\"id\" *: *\"${_id}\"" OR NOT _text MATCHES "${_id}")
+        set(_failure "/usr/bin/sdk-info does not list ${_id}:\n${_text}")
+      endif()
+    endforeach()
+    if(NOT _json MATCHES "\"library_path\": \"/usr/lib[^\"]*/backplane/backends/Backplane_CpuRef_backend\\.so\"")
+      set(_failure "CpuRef is not loaded from the packaged folder:\n${_json}")
+    endif()
+  endif()
+endif()
+# Always remove what this test installed.
+execute_process(COMMAND "${DPKG}" -r ${_backend_packages} backplane-runtime
+                RESULT_VARIABLE _remove_result OUTPUT_VARIABLE _remove_out ERROR_VARIABLE _remove_out)
+if(_failure)
+  message(FATAL_ERROR "${_failure}")
+endif()
+if(NOT _remove_result EQUAL 0)
+  message(FATAL_ERROR "dpkg -r failed:\n${_remove_out}")
+endif()
+file(REMOVE_RECURSE "${WORK}")
+message(STATUS "installed with dpkg -i, sdk-info listed ${BACKENDS}, removed with dpkg -r")

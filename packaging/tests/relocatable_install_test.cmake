@@ -1,0 +1,74 @@
+# ctest "packaging: a copied install tree finds its own backends": copies the installed SDK
+# (the fixture's prefix) to another folder and checks that the copy's sdk-info loads every
+# plugin from the copy, through the default folder relative to the copy's libbackplane (no
+# --path, no BACKPLANE_BACKEND_PATHS), and CpuRef among them.
+#
+#   cmake -DPREFIX=<installed prefix> -DWORK=<scratch folder> -DBACKEND_SUBDIR=<lib/backplane/backends>
+#         -P relocatable_install_test.cmake
+foreach(_name IN ITEMS PREFIX WORK BACKEND_SUBDIR)
+  if(NOT DEFINED ${_name})
+    message(FATAL_ERROR "${_name} is not set")
+  endif()
+endforeach()
+if(NOT EXISTS "${PREFIX}/bin")
+  message(FATAL_ERROR "no installed SDK at ${PREFIX} (the install fixture did not run)")
+endif()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(_copy "${WORK}/moved elsewhere/sdk")  # a space in the path on purpose
+get_filename_component(_parent "${_copy}" DIRECTORY)
+file(MAKE_DIRECTORY "${_parent}")
+find_program(_cp cp)
+if(_cp)
+  execute_process(COMMAND "${_cp}" -a "${PREFIX}" "${_copy}" RESULT_VARIABLE _result)
+else()
+  file(COPY "${PREFIX}/" DESTINATION "${_copy}")  # copies symlinks as symlinks
+  set(_result 0)
+endif()
+if(NOT _result EQUAL 0)
+  message(FATAL_ERROR "copying ${PREFIX} to ${_copy} failed")
+endif()
+
+set(ENV{BACKPLANE_BACKEND_PATHS} "")
+execute_process(COMMAND "${_copy}/bin/sdk-info" --json --no-static
+                RESULT_VARIABLE _exit OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+if(NOT _exit EQUAL 0)
+  message(FATAL_ERROR "the copy's sdk-info exited ${_exit}\n${_out}\n${_err}")
+endif()
+
+string(JSON _paths LENGTH "${_out}" search_paths)
+if(NOT _paths EQUAL 1)
+  message(FATAL_ERROR "expected one search folder (the default), got ${_paths}:\n${_out}")
+endif()
+string(JSON _source GET "${_out}" search_paths 0 source)
+string(JSON _folder GET "${_out}" search_paths 0 path)
+file(REAL_PATH "${_copy}/${BACKEND_SUBDIR}" _expected_folder)
+file(REAL_PATH "${_folder}" _folder_real)
+if(NOT _source STREQUAL "default" OR NOT _folder_real STREQUAL _expected_folder)
+  message(FATAL_ERROR "searched ${_folder} (${_source}), expected the default folder ${_expected_folder}")
+endif()
+
+string(JSON _count LENGTH "${_out}" backends)
+set(_found OFF)
+if(_count GREATER 0)
+  math(EXPR _last "${_count} - 1")
+  foreach(_i RANGE ${_last})
+    string(JSON _id GET "${_out}" backends ${_i} id)
+    string(JSON _library GET "${_out}" backends ${_i} library_path)
+    file(REAL_PATH "${_library}" _library_real)
+    file(REAL_PATH "${_copy}" _copy_real)
+    string(FIND "${_library_real}" "${_copy_real}/" _at)
+    if(NOT _at EQUAL 0)
+      message(FATAL_ERROR "backend ${_id} was loaded from ${_library}, outside the copy ${_copy}")
+    endif()
+    if(_id STREQUAL "CpuRef")
+      set(_found ON)
+    endif()
+  endforeach()
+endif()
+if(NOT _found)
+  message(FATAL_ERROR "CpuRef is not registered from the copy:\n${_out}")
+endif()
+file(REMOVE_RECURSE "${WORK}")
+message(STATUS "the copy at ${_copy} loaded ${_count} backend(s) from its own folder")
