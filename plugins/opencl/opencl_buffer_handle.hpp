@@ -5,6 +5,8 @@
 
 #include <backplane/backend/tensor_handle.hpp>
 
+#include <memory>
+
 namespace backplane::opencl {
 
 inline constexpr const char* kBufferFactoryId = "Backplane/GpuOpenCl/Buffer";
@@ -17,7 +19,23 @@ inline constexpr const char* kBufferFactoryId = "Backplane/GpuOpenCl/Buffer";
 // the execution context that asked the factory for it; not thread-safe (one run at a time).
 class OpenClBufferHandle : public backend::ITensorHandle {
  public:
+  // The buffer for a kernel argument. If the handle is mapped, it is unmapped first (the unmap
+  // is enqueued on the device queue, so it precedes the kernel), so a workload never runs on a
+  // mapped buffer. Throws backplane::Exception when that unmap fails.
   virtual cl_mem Buffer() const = 0;
+  // True while the buffer wraps host memory given to Import: that memory belongs to someone
+  // else (a host tensor of the runtime's arena, a user buffer) and may be reused as soon as the
+  // step that read it returns, so a kernel reading it must complete before then (the workload
+  // factory's workloads wait for the queue after such a step).
+  virtual bool WrapsHostMemory() const = 0;
 };
+
+// A new buffer handle for `info` on `device`, which it shares ownership of (the device outlives
+// every handle). Buffers are allocated with CL_MEM_ALLOC_HOST_PTR where the device shares host
+// memory (mapping is then free), plain CL_MEM_READ_WRITE otherwise (mapping stages through the
+// driver). Map() after Map() without Unmap() unmaps and maps again, so the pointer reflects
+// every command enqueued since. Throws backplane::Exception (kBackendFailure) naming the tensor
+// size and the OpenCL error when the buffer cannot be created.
+std::unique_ptr<OpenClBufferHandle> CreateBufferHandle(std::shared_ptr<OpenClDevice> device, const TensorInfo& info);
 
 }  // namespace backplane::opencl

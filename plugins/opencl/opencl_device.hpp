@@ -32,6 +32,13 @@ class OpenClDevice {
   bool IsCpu() const { return is_cpu_; }
   std::size_t MaxWorkGroupSize() const { return max_work_group_size_; }
   std::size_t LocalMemoryBytes() const { return local_memory_bytes_; }
+  // CL_DEVICE_HOST_UNIFIED_MEMORY: the device reads host memory in place, so buffers may wrap
+  // host pointers (CL_MEM_USE_HOST_PTR) without a copy.
+  bool HostUnifiedMemory() const { return host_unified_memory_; }
+  // The folder program binaries are cached in (empty when nothing is cached on disk), and why
+  // it is not the configured one (empty when it is): for messages and sdk-info.
+  const std::string& ProgramCacheDirectory() const { return cache_directory_; }
+  const std::string& ProgramCacheNote() const { return cache_note_; }
 
   // The program built from `source` with `build_options` (e.g. "-cl-fast-relaxed-math"):
   // from memory when built before, else from the on-disk binary cache (keyed by source hash,
@@ -50,6 +57,11 @@ class OpenClDevice {
 
  protected:
   OpenClDevice() = default;
+  // What GetProgram and CompiledProgramCount do: implemented by the concrete device
+  // (opencl_device.cpp, created through opencl_device_creation.hpp).
+  virtual cl_program DoGetProgram(const std::string& source, const std::string& build_options) = 0;
+  virtual std::size_t DoCompiledProgramCount() const = 0;
+
   cl_context context_ = nullptr;
   cl_device_id device_ = nullptr;
   cl_command_queue queue_ = nullptr;
@@ -57,6 +69,9 @@ class OpenClDevice {
   bool is_cpu_ = false;
   std::size_t max_work_group_size_ = 0;
   std::size_t local_memory_bytes_ = 0;
+  bool host_unified_memory_ = false;
+  std::string cache_directory_;
+  std::string cache_note_;
   mutable std::mutex launch_mutex_;
 };
 

@@ -188,7 +188,8 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
       throw Exception(ErrorCode::kNotFound, "backend " + id.Get() + " is not registered (registered: " +
                                                 (known.empty() ? "none" : known) + ")");
     }
-    backends.push_back(graph::DescribeBackend(id, CreateBackend(id)));
+    const auto& info = impl_->registry.Find(id)->info;  // availability as found at registration
+    backends.push_back(graph::DescribeBackend(id, CreateBackend(id), info.available, info.unavailable_reason));
   };
   for (const auto& id : ids) describe(id);
   // Pinned backends take part even when not preferred.

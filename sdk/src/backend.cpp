@@ -51,6 +51,8 @@ std::unique_ptr<IWorkloadFactory> IBackend::CreateWorkloadFactoryInContext(
   return CreateWorkloadFactory(memory_manager);
 }
 
+bool IBackend::IsAvailableInContext(IBackendContext*, std::string* reason) const { return IsAvailable(reason); }
+
 namespace {
 constexpr std::array<const char*, 3> kDeviceKindNames{"cpu", "gpu", "accelerator"};
 }

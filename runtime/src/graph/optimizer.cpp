@@ -330,13 +330,13 @@ void ChooseTensorStrategies(Graph& graph, const std::vector<LayerId>& order,
 
 }  // namespace
 
-PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend> instance) {
+PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend> instance, bool available,
+                                 std::string unavailable_reason) {
   PlacementBackend backend;
   backend.id = std::move(id);
+  backend.available = available;
+  backend.unavailable_reason = std::move(unavailable_reason);
   try {
-    std::string reason;
-    backend.available = instance->IsAvailable(&reason);
-    backend.unavailable_reason = reason;
     if (backend.available) {
       backend.support = instance->GetLayerSupport();
       if (!backend.support) {

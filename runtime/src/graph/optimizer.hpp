@@ -27,10 +27,12 @@ struct PlacementBackend {
   std::map<backend::FactoryId, backend::TensorHandleFactoryProperties> factories;
 };
 
-// Builds the PlacementBackend of `instance` (asks it for availability, layer support and its
-// tensor-handle factories). Never throws for a failing backend: it becomes unavailable with
+// Builds the PlacementBackend of `instance`, available as the registry found it at registration
+// (`available`, `unavailable_reason`): asks it for its layer support and its tensor-handle
+// factories. Never throws for a failing backend: it becomes unavailable with
 // the reason.
-PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend> instance);
+PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend> instance, bool available,
+                                 std::string unavailable_reason);
 
 }  // namespace backplane::graph
 

@@ -57,9 +57,12 @@ std::string RegisterBackend(BackendRegistry& registry, RegisteredBackend backend
     }
     backend.info.capabilities = instance->GetCapabilities();
     backend.info.devices = instance->GetDevices();
-    backend.info.available = instance->IsAvailable(&backend.info.unavailable_reason);
-    if (backend.info.available) backend.info.unavailable_reason.clear();
     backend.context = instance->CreateBackendContext(options);
+    // Backends built for API 1.0 do not have the 1.1 entry in their vtable.
+    backend.info.available = backend.info.api_version.minor >= 1
+                                 ? instance->IsAvailableInContext(backend.context.get(), &backend.info.unavailable_reason)
+                                 : instance->IsAvailable(&backend.info.unavailable_reason);
+    if (backend.info.available) backend.info.unavailable_reason.clear();
   } catch (const std::exception& error) {
     return error.what();
   } catch (...) {

@@ -71,6 +71,12 @@ class IBackend {
   // CreateWorkloadFactory must work with defaults. Default: CreateWorkloadFactory(memory_manager).
   virtual std::unique_ptr<IWorkloadFactory> CreateWorkloadFactoryInContext(
       const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const;
+
+  // Backend API 1.1. IsAvailable for a runtime whose backend context for this backend is
+  // `context` (maybe null), so that options can decide availability (the OpenCL backend's
+  // allow_cpu_device). The runtime asks once, at registration, right after
+  // CreateBackendContext, and places layers by that answer. Default: IsAvailable(reason).
+  virtual bool IsAvailableInContext(IBackendContext* context, std::string* reason) const;
 };
 
 }  // namespace backplane::backend

@@ -1,0 +1,145 @@
+#include "opencl_backend.hpp"
+
+#include "device_selection.hpp"
+#include "opencl_backend_context.hpp"
+#include "opencl_buffer_handle_factory.hpp"
+#include "opencl_device_creation.hpp"
+#include "opencl_layer_support.hpp"
+#include "opencl_settings.hpp"
+#include "opencl_workload_factory.hpp"
+#include "ops/opencl_ops.hpp"
+
+#include <backplane/exception.hpp>
+
+#ifndef BACKPLANE_BACKEND_VERSION
+#error "BACKPLANE_BACKEND_VERSION is defined by backplane_add_backend() (the plugin version)"
+#endif
+
+namespace backplane::opencl {
+
+namespace {
+
+// The environment's settings, or why they are unusable (a malformed variable).
+struct EnvironmentChoice {
+  DeviceChoice choice;
+  OpenClSettings settings;
+};
+
+EnvironmentChoice ChooseFromEnvironment() {
+  EnvironmentChoice result;
+  try {
+    result.settings = SettingsFromEnvironment();
+  } catch (const std::exception& error) {
+    result.choice.reason = error.what();
+    return result;
+  }
+  result.choice = ChooseDevice(EnumerateDevices(), result.settings.policy);
+  return result;
+}
+
+}  // namespace
+
+BackendId OpenClBackend::GetId() const { return BackendId(kOpenClBackendId); }
+
+bool OpenClBackend::IsAvailable(std::string* reason) const {
+  try {
+    const EnvironmentChoice chosen = ChooseFromEnvironment();
+    if (chosen.choice.index >= 0) return true;
+    if (reason) *reason = chosen.choice.reason;
+  } catch (const std::exception& error) {
+    if (reason) *reason = error.what();
+  }
+  return false;
+}
+
+bool OpenClBackend::IsAvailableInContext(backend::IBackendContext* context, std::string* reason) const {
+  const auto* ours = dynamic_cast<const OpenClBackendContext*>(context);
+  if (!ours) return IsAvailable(reason);
+  try {
+    const DeviceChoice choice = ChooseDevice(EnumerateDevices(), ours->Settings().policy);
+    if (choice.index >= 0) return true;
+    if (reason) *reason = choice.reason;
+  } catch (const std::exception& error) {
+    if (reason) *reason = error.what();
+  }
+  return false;
+}
+
+std::vector<backend::DeviceInfo> OpenClBackend::GetDevices() const {
+  DevicePolicy policy;
+  try {
+    policy = SettingsFromEnvironment().policy;
+  } catch (const std::exception& error) {
+    backend::DeviceInfo invalid;
+    invalid.name = "no OpenCL device";
+    invalid.kind = backend::DeviceKind::kGpu;
+    invalid.available = false;
+    invalid.reason = error.what();
+    return {invalid};
+  }
+  return DescribeDevices(EnumerateDevices(), policy);
+}
+
+backend::BackendCapabilities OpenClBackend::GetCapabilities() const {
+  backend::BackendCapabilities capabilities;
+  capabilities.device_kind = backend::DeviceKind::kGpu;
+  capabilities.data_types = {DataType::kFloat32, DataType::kInt64};
+  capabilities.layer_types = SupportedLayerTypes();
+  capabilities.values = {{"ProtectedContentAllocation", false}};
+  return capabilities;
+}
+
+std::shared_ptr<backend::ILayerSupport> OpenClBackend::GetLayerSupport() const {
+  return std::make_shared<OpenClLayerSupport>(Label());
+}
+
+std::unique_ptr<backend::IWorkloadFactory> OpenClBackend::CreateWorkloadFactory(
+    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/) const {
+  std::shared_ptr<OpenClDevice> device = CreateChosenDevice(SettingsFromEnvironment());
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_device_ = device;
+  }
+  return std::make_unique<OpenClWorkloadFactory>(Label(), std::move(device));
+}
+
+std::unique_ptr<backend::IWorkloadFactory> OpenClBackend::CreateWorkloadFactoryInContext(
+    const std::shared_ptr<backend::IMemoryManager>& memory_manager, backend::IBackendContext* context) const {
+  auto* ours = dynamic_cast<OpenClBackendContext*>(context);
+  if (!ours) return CreateWorkloadFactory(memory_manager);
+  std::shared_ptr<OpenClDevice> device = ours->Device();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_device_ = device;
+  }
+  return std::make_unique<OpenClWorkloadFactory>(Label(), std::move(device));
+}
+
+std::unique_ptr<backend::IBackendContext> OpenClBackend::CreateBackendContext(
+    const backend::BackendOptions& options) const {
+  return std::make_unique<OpenClBackendContext>(SettingsFromOptions(options));
+}
+
+void OpenClBackend::RegisterTensorHandleFactories(backend::ITensorHandleFactoryRegistry& registry) const {
+  std::shared_ptr<OpenClDevice> device;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    device = last_device_;
+  }
+  if (device) {
+    registry.RegisterFactory(std::make_unique<OpenClBufferHandleFactory>(std::move(device)));
+    return;
+  }
+  const EnvironmentChoice chosen = ChooseFromEnvironment();
+  const bool unified = chosen.choice.index >= 0 &&
+                       EnumerateDevices().devices[static_cast<std::size_t>(chosen.choice.index)].host_unified_memory;
+  registry.RegisterFactory(std::make_unique<OpenClBufferHandleFactory>(
+      unified, "this GpuOpenCl instance has created no workload factory, so it has no device" +
+                   (chosen.choice.index < 0 ? " (" + chosen.choice.reason + ")" : std::string())));
+}
+
+std::vector<backend::FactoryId> OpenClBackend::GetHandleFactoryPreferences() const { return {kBufferFactoryId}; }
+
+std::string OpenClBackend::Label() { return std::string(kOpenClBackendId) + " " + BACKPLANE_BACKEND_VERSION; }
+
+}  // namespace backplane::opencl

@@ -1,0 +1,197 @@
+// GpuOpenCl through the runtime's public API, loaded as a plugin from the build tree's backend
+// folder beside CpuRef. Each case runs in a process of its own (CMakeLists.txt) with the
+// environment it is about: no ICD vendor at all, a CPU device not allowed, a CPU device allowed.
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+#include <backplane/execution.hpp>
+#include <backplane/network.hpp>
+#include <backplane/runtime.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const backplane::BackendId kOpenCl("GpuOpenCl");
+const backplane::BackendId kCpuRef("CpuRef");
+
+std::unique_ptr<backplane::Runtime> MakeRuntime(const backplane::backend::BackendOptions& opencl_options = {}) {
+  backplane::RuntimeOptions options;
+  options.backend_paths = {BACKPLANE_TEST_BACKEND_DIR};
+  options.enable_static_backends = false;
+  if (!opencl_options.empty()) options.backend_options[kOpenCl] = opencl_options;
+  return backplane::Runtime::Create(options);
+}
+
+backplane::BackendInfo InfoOf(const backplane::Runtime& runtime, const backplane::BackendId& id) {
+  for (const auto& info : runtime.GetBackends()) {
+    if (info.id == id) return info;
+  }
+  FAIL("backend ", id.Get(), " is not registered");
+  return {};
+}
+
+// x [2,4] -> relu -> y, optimized for {GpuOpenCl, CpuRef}, loaded and run: y must be relu(x).
+backplane::OptimizedNetwork RunRelu(backplane::Runtime& runtime) {
+  backplane::Network network;
+  const backplane::TensorInfo info{{2, 4}, backplane::DataType::kFloat32};
+  network.AddOutput("y", network.Add(backplane::ActivationDescriptor{}, {network.AddInput("x", info)}, "relu"));
+  backplane::OptimizeOptions options;
+  options.backends = {kOpenCl, kCpuRef};
+  backplane::OptimizedNetwork optimized = runtime.Optimize(network, options);
+  backplane::OptimizedNetwork report = runtime.Optimize(network, options);
+  const auto id = runtime.LoadNetwork(std::move(optimized));
+  auto context = runtime.CreateExecutionContext(id);
+  const std::vector<float> x = {-1, 2, -3, 4, 0, -0.5f, 6, -7};
+  std::vector<float> y(8, 99.0f);
+  context->Run({{"x", {info, x.data()}}}, {{"y", {info, y.data()}}});
+  CHECK(y == std::vector<float>{0, 2, 0, 4, 0, 0, 6, 0});
+  return report;
+}
+
+const backplane::LayerPlacement& PlacementOf(const backplane::OptimizedNetwork& network, const std::string& layer) {
+  for (const auto& placement : network.GetPlacement()) {
+    if (placement.layer == layer) return placement;
+  }
+  FAIL("no placement for layer ", layer);
+  return network.GetPlacement().front();
+}
+
+}  // namespace
+
+TEST_CASE("no ICD vendor: GpuOpenCl is registered but unavailable with the reason, CpuRef runs everything") {
+  auto runtime = MakeRuntime();
+  REQUIRE(runtime->HasBackend(kCpuRef));
+  const auto info = InfoOf(*runtime, kOpenCl);
+  CHECK_FALSE(info.available);
+  CHECK(info.unavailable_reason == "no OpenCL platform (ICD loader found no vendors)");
+  REQUIRE(info.devices.size() == 1);
+  CHECK_FALSE(info.devices[0].available);
+  CHECK(info.devices[0].reason == "no OpenCL platform (ICD loader found no vendors)");
+
+  const auto report = RunRelu(*runtime);
+  const auto& relu = PlacementOf(report, "relu");
+  CHECK(relu.backend == kCpuRef);
+  CHECK(relu.reason ==
+        "GpuOpenCl: unavailable: no OpenCL platform (ICD loader found no vendors); placed on CpuRef");
+}
+
+TEST_CASE("CPU device not allowed: unavailable, saying which CPU device and how to allow it") {
+  auto runtime = MakeRuntime();
+  const auto info = InfoOf(*runtime, kOpenCl);
+  if (info.available || info.unavailable_reason.rfind("no GPU device; ", 0) != 0) {
+    MESSAGE("SKIPPED: this machine has a GPU or no OpenCL device at all (" << info.unavailable_reason << ")");
+    return;
+  }
+  const std::string& reason = info.unavailable_reason;
+  CHECK(reason.find("no GPU device; CPU device '") == 0);
+  CHECK(reason.find("' present but not allowed (set BACKPLANE_OPENCL_ALLOW_CPU=1 or backend option "
+                    "allow_cpu_device=1)") != std::string::npos);
+  bool listed = false;
+  for (const auto& device : info.devices) {
+    if (device.kind != backplane::backend::DeviceKind::kCpu) continue;
+    listed = true;
+    CHECK_FALSE(device.available);
+    CHECK(device.reason.find("present but not allowed") != std::string::npos);
+  }
+  CHECK(listed);
+  const auto report = RunRelu(*runtime);
+  CHECK(PlacementOf(report, "relu").reason == "GpuOpenCl: unavailable: " + reason + "; placed on CpuRef");
+}
+
+TEST_CASE("CPU device allowed by the backend option alone: available, and layers are placed on it") {
+  auto runtime = MakeRuntime({{"allow_cpu_device", "1"}});
+  const auto info = InfoOf(*runtime, kOpenCl);
+  if (info.unavailable_reason.rfind("no OpenCL platform", 0) == 0) {
+    MESSAGE("SKIPPED: no OpenCL device at all (" << info.unavailable_reason << ")");
+    return;
+  }
+  CHECK(info.available);
+  CHECK(info.unavailable_reason.empty());
+  const auto report = RunRelu(*runtime);
+  CHECK(PlacementOf(report, "relu").backend == kOpenCl);
+}
+
+TEST_CASE("CPU device allowed by the environment: available, reported as such, networks load and run") {
+  auto runtime = MakeRuntime();
+  const auto info = InfoOf(*runtime, kOpenCl);
+  if (info.unavailable_reason.rfind("no OpenCL platform", 0) == 0) {
+    MESSAGE("SKIPPED: no OpenCL device on this machine (" << info.unavailable_reason << ")");
+    return;
+  }
+  REQUIRE(info.available);
+  CHECK(info.unavailable_reason.empty());
+  std::size_t available = 0;
+  for (const auto& device : info.devices) {
+    if (!device.available) continue;
+    ++available;
+    if (device.kind == backplane::backend::DeviceKind::kCpu) {
+      CHECK(device.name.find("(cpu OpenCL device, allowed by environment variable BACKPLANE_OPENCL_ALLOW_CPU=1)") !=
+            std::string::npos);
+    }
+  }
+  CHECK(available == 1);
+  // Whatever the op table takes runs on the device, the rest on CpuRef; results are right.
+  const auto report = RunRelu(*runtime);
+  const auto& relu = PlacementOf(report, "relu");
+  if (relu.backend == kCpuRef) CHECK(relu.reason.find("GpuOpenCl: ") == 0);
+  // A second load in the same runtime reuses the context's device.
+  RunRelu(*runtime);
+
+  // Several execution contexts run one loaded network at once (LaunchMutex, per-context buffers).
+  backplane::Network network;
+  const backplane::TensorInfo big{{64, 32}, backplane::DataType::kFloat32};
+  auto x = network.AddInput("x", big);
+  auto relu_out = network.Add(backplane::ActivationDescriptor{}, {x}, "relu");
+  backplane::ActivationDescriptor tanh;
+  tanh.function = backplane::ActivationFunction::kTanh;
+  network.AddOutput("y", network.Add(tanh, {relu_out}, "tanh"));
+  backplane::OptimizeOptions options;
+  options.backends = {kOpenCl, kCpuRef};
+  const auto id = runtime->LoadNetwork(runtime->Optimize(network, options));
+  constexpr int kThreads = 4;
+  std::vector<int> wrong(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      auto context = runtime->CreateExecutionContext(id);
+      for (int run = 0; run < 20; ++run) {
+        std::vector<float> in(64 * 32), out(64 * 32, 99.0f);
+        for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7 + t * 13 + run) % 17) - 8.0f;
+        context->Run({{"x", {big, in.data()}}}, {{"y", {big, out.data()}}});
+        for (std::size_t i = 0; i < in.size(); ++i) {
+          const float expected = std::tanh(std::max(in[i], 0.0f));
+          if (std::abs(out[i] - expected) > 1e-5f) ++wrong[t];
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(wrong == std::vector<int>(kThreads, 0));
+}
+
+TEST_CASE("malformed backend option: GpuOpenCl is rejected with the option named, the runtime still works") {
+  auto runtime = MakeRuntime({{"allow_cpu", "1"}});
+  CHECK_FALSE(runtime->HasBackend(kOpenCl));
+  REQUIRE(runtime->HasBackend(kCpuRef));
+  bool found = false;
+  for (const auto& record : runtime->GetDiscoveryReport().records) {
+    if (record.backend_id != "GpuOpenCl") continue;
+    found = true;
+    CHECK(record.verdict == backplane::Verdict::kRejected);
+    CHECK(record.message.find("GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device") !=
+          std::string::npos);
+  }
+  CHECK(found);
+  backplane::Network network;
+  const backplane::TensorInfo info{{2, 4}, backplane::DataType::kFloat32};
+  network.AddOutput("y", network.Add(backplane::ActivationDescriptor{}, {network.AddInput("x", info)}, "relu"));
+  backplane::OptimizeOptions options;
+  options.backends = {kCpuRef};
+  CHECK(runtime->Optimize(network, options).GetPlacement().size() >= 1);
+}

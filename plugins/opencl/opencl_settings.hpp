@@ -1,0 +1,40 @@
+// The GpuOpenCl backend's settings: which device it may use and where it caches program
+// binaries, from the runtime's backend options and the environment.
+//
+// Options (RuntimeOptions::backend_options["GpuOpenCl"]) win over environment variables:
+//   allow_cpu_device = 0|1   (alias AllowCpuDevice)  env BACKPLANE_OPENCL_ALLOW_CPU=0|1
+//   device = <index>|<name>                          env BACKPLANE_OPENCL_DEVICE
+//   cache_dir = <folder>                             env BACKPLANE_OPENCL_CACHE_DIR
+// Reading the environment is thread-safe as long as nobody calls setenv concurrently.
+#pragma once
+
+#include "device_selection.hpp"
+
+#include <backplane/backend/backend.hpp>
+
+#include <filesystem>
+
+namespace backplane::opencl {
+
+struct OpenClSettings {
+  DevicePolicy policy;
+  // Where program binaries are cached, before the writability check (ProgramBinaryCache falls
+  // back to a temporary folder when this one is not writable).
+  std::filesystem::path cache_dir;
+};
+
+// From the environment alone: what a backend instance without a runtime context uses
+// (IsAvailable, GetDevices, CreateWorkloadFactory). Throws backplane::Exception
+// (kInvalidArgument) naming the variable when a value is malformed (BACKPLANE_OPENCL_ALLOW_CPU=yes).
+OpenClSettings SettingsFromEnvironment();
+
+// From `options` over the environment. Throws backplane::Exception (kInvalidArgument) naming
+// the option and the accepted keys/values for an unknown key or a malformed value.
+OpenClSettings SettingsFromOptions(const backend::BackendOptions& options);
+
+// The default program-cache folder: $XDG_CACHE_HOME/backplane/opencl, else
+// ~/.cache/backplane/opencl (%LOCALAPPDATA%\backplane\opencl on Windows), else
+// <temp>/backplane/opencl when no home is known.
+std::filesystem::path DefaultCacheDir();
+
+}  // namespace backplane::opencl

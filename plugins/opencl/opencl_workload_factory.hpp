@@ -1,0 +1,42 @@
+// Creates GpuOpenCl's workloads for one loaded network, on one device.
+#pragma once
+
+#include "opencl_device.hpp"
+
+#include <backplane/backend/workload.hpp>
+
+#include <memory>
+#include <string>
+
+namespace backplane::opencl {
+
+// Shares ownership of its device (the runtime context's, or one created for this factory
+// alone). Not thread-safe (the runtime calls a factory from one thread).
+//
+// Warm-up: each CreateWorkload builds (or fetches from the program cache) the op's programs,
+// creates its kernels and uploads its weights, then waits for the device queue (clFinish), so
+// when loading returns nothing is left to compile or upload and the first run costs what the
+// next ones do (except driver-internal lazy work, e.g. PoCL specializing a kernel for its
+// work-group size at the first launch).
+//
+// Each op's workload is wrapped so that a step reading imported host memory (an input handle
+// with WrapsHostMemory()) waits for the queue before returning: the runtime's memory plan may
+// hand that memory to the next host step. Other steps do not wait.
+class OpenClWorkloadFactory final : public backend::IWorkloadFactory {
+ public:
+  // `backend_label` ("GpuOpenCl 0.1.0") starts every error message.
+  OpenClWorkloadFactory(std::string backend_label, std::shared_ptr<OpenClDevice> device);
+
+  // Throws backplane::Exception: kUnsupported naming the layer's type and name when the op
+  // table cannot run it; whatever the op's create throws (kBackendFailure with the build log
+  // for a kernel that does not compile).
+  std::unique_ptr<backend::IWorkload> CreateWorkload(const backend::ILayerView& layer) override;
+
+  const std::shared_ptr<OpenClDevice>& Device() const { return device_; }
+
+ private:
+  std::string backend_label_;
+  std::shared_ptr<OpenClDevice> device_;
+};
+
+}  // namespace backplane::opencl

@@ -1,0 +1,85 @@
+// Concat of N inputs along one axis, f32. Around the axis each input is [outer, block]; input
+// i is one strided copy (strided_copy.hpp) into its columns of the output's [outer, row] rows,
+// a plain buffer copy when outer is 1.
+#include "kernel_sources.hpp"
+#include "op_kernels.hpp"
+#include "op_support.hpp"
+#include "strided_copy.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+namespace backplane::opencl {
+
+namespace {
+
+class ConcatWorkload final : public OpenClWorkload {
+ public:
+  ConcatWorkload(const backend::ILayerView& layer, OpenClDevice& device)
+      : OpenClWorkload(layer, device), kernel_(MakeKernel(device, kKernelSource_data_movement, "strided_copy")) {
+    const TensorShape& out = layer.GetOutputInfo(0).shape;
+    std::size_t a = 0;
+    NormalizeAxis(DescriptorOf<ConcatDescriptor>(layer).axis, out.Rank(), a);
+    std::int64_t outer = 1, inner = 1;
+    for (std::size_t d = 0; d < a; ++d) outer *= out[d];
+    for (std::size_t d = a + 1; d < out.Rank(); ++d) inner *= out[d];
+    const std::int64_t row = out[a] * inner;
+    std::int64_t column = 0;
+    for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
+      const std::int64_t block = layer.GetInputInfo(i).shape[a] * inner;
+      CopyPlan plan;
+      MakeCopyPlan({outer, block}, 0, {block, 1}, column, {row, 1}, plan);
+      plans_.push_back(plan);
+      column += block;
+    }
+  }
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    cl_mem y = Out(args, 0);
+    for (std::size_t i = 0; i < plans_.size(); ++i) {
+      EnqueueCopyPlan(device_, kernel_.Get(), plans_[i], In(args, i), y, name_.c_str());
+    }
+  }
+
+ private:
+  ClKernel kernel_;
+  std::vector<CopyPlan> plans_;  // one per input
+};
+
+}  // namespace
+
+bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (layer.GetNumInputs() == 0) return Fail(reason, layer, "Concat takes at least 1 input");
+  if (!HasArity(layer, 1, layer.GetNumInputs(), 1, reason)) return false;
+  const TensorShape& out = layer.GetOutputInfo(0).shape;
+  const std::int32_t axis = DescriptorOf<ConcatDescriptor>(layer).axis;
+  std::size_t a = 0;
+  if (!NormalizeAxis(axis, out.Rank(), a)) {
+    return Fail(reason, layer, "axis " + std::to_string(axis) + " is out of range for output " + ToString(out) +
+                                   " of rank " + std::to_string(out.Rank()));
+  }
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
+    const TensorShape& in = layer.GetInputInfo(i).shape;
+    bool fits = in.Rank() == out.Rank();
+    for (std::size_t d = 0; fits && d < in.Rank(); ++d) fits = d == a || in[d] == out[d];
+    if (!fits) {
+      return Fail(reason, layer, "input " + std::to_string(i) + " " + ToString(in) + " differs from output " +
+                                     ToString(out) + " in a dimension other than axis " + std::to_string(axis));
+    }
+    total += in[a];
+  }
+  if (total != out[a]) {
+    return Fail(reason, layer, "inputs sum to " + std::to_string(total) + " along axis " + std::to_string(axis) +
+                                   ", the output " + ToString(out) + " has " + std::to_string(out[a]));
+  }
+  return FitsKernelIndexing(layer, out, reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
+  std::string reason;
+  if (!IsConcatSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
+  return std::make_unique<ConcatWorkload>(layer, device);
+}
+
+}  // namespace backplane::opencl

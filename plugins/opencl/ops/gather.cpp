@@ -1,0 +1,95 @@
+// Gather (ONNX), f32 data, i32 or i64 indices (negative count from the end): one output
+// element per work-item. Constant indices are range-checked at creation (an out-of-range index
+// fails there, naming it). Run-time indices cannot raise an error from the device without a
+// blocking read-back per run, so an out-of-range one writes 0 (CpuRef throws instead).
+#include "kernel_sources.hpp"
+#include "op_kernels.hpp"
+#include "op_support.hpp"
+#include "opencl_workload.hpp"
+
+#include <backplane/descriptors.hpp>
+#include <backplane/exception.hpp>
+
+namespace backplane::opencl {
+
+namespace {
+
+class GatherWorkload final : public OpenClWorkload {
+ public:
+  GatherWorkload(const backend::ILayerView& layer, OpenClDevice& device, std::size_t axis)
+      : OpenClWorkload(layer, device) {
+    const TensorInfo& data = layer.GetInputInfo(0);
+    const TensorInfo& indices = layer.GetInputInfo(1);
+    const bool wide = indices.type == DataType::kInt64;
+    kernel_ = MakeKernel(device, kKernelSource_data_movement, wide ? "gather_i64" : "gather_i32");
+    std::int64_t inner = 1;
+    for (std::size_t d = axis + 1; d < data.shape.Rank(); ++d) inner *= data.shape[d];
+    axis_length_ = static_cast<cl_int>(data.shape[axis]);
+    indices_ = static_cast<cl_int>(indices.shape.NumElements());
+    inner_ = static_cast<cl_int>(inner);
+    count_ = static_cast<cl_int>(layer.GetOutputInfo(0).shape.NumElements());
+    if (const void* constant = layer.GetConstantInput(1)) {
+      for (cl_int j = 0; j < indices_; ++j) {
+        const std::int64_t index = wide ? static_cast<const std::int64_t*>(constant)[j]
+                                        : static_cast<const std::int32_t*>(constant)[j];
+        if (index < -axis_length_ || index >= axis_length_) {
+          throw Exception(ErrorCode::kInvalidArgument,
+                          "Gather index " + std::to_string(index) + " (element " + std::to_string(j) +
+                              " of the indices) is out of range [" + std::to_string(-axis_length_) + ", " +
+                              std::to_string(axis_length_ - 1) + "] for axis " + std::to_string(axis) + " of data " +
+                              ToString(data.shape) + " (" + name_ + ")");
+        }
+      }
+    }
+  }
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    cl_mem data = In(args, 0), indices = In(args, 1), y = Out(args, 0);
+    Launch(device_, kernel_.Get(), {static_cast<std::size_t>(count_)}, {},
+           {Arg(data), Arg(indices), Arg(y), Arg(count_), Arg(axis_length_), Arg(indices_), Arg(inner_)},
+           name_.c_str());
+  }
+
+ private:
+  ClKernel kernel_;
+  cl_int axis_length_ = 0, indices_ = 0, inner_ = 1, count_ = 0;
+};
+
+}  // namespace
+
+bool IsGatherSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!HasArity(layer, 2, 2, 1, reason)) return false;
+  const TensorInfo& data = layer.GetInputInfo(0);
+  const TensorInfo& indices = layer.GetInputInfo(1);
+  if (indices.type != DataType::kInt32 && indices.type != DataType::kInt64) {
+    return Fail(reason, layer, "indices (input 1) are " + std::string(ToString(indices.type)) +
+                                   "; they must be i32 or i64");
+  }
+  const std::int32_t axis = DescriptorOf<GatherDescriptor>(layer).axis;
+  std::size_t a = 0;
+  if (!NormalizeAxis(axis, data.shape.Rank(), a)) {
+    return Fail(reason, layer, "axis " + std::to_string(axis) + " is out of range for data " + ToString(data.shape) +
+                                   " of rank " + std::to_string(data.shape.Rank()));
+  }
+  const auto& dims = data.shape.Dims();
+  std::vector<std::int64_t> expected(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(a));
+  expected.insert(expected.end(), indices.shape.Dims().begin(), indices.shape.Dims().end());
+  expected.insert(expected.end(), dims.begin() + static_cast<std::ptrdiff_t>(a) + 1, dims.end());
+  if (layer.GetOutputInfo(0).shape != TensorShape(expected)) {
+    return Fail(reason, layer, "output " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
+                                   ToString(TensorShape(expected)) + ", data " + ToString(data.shape) +
+                                   " gathered along axis " + std::to_string(axis) + " by indices " +
+                                   ToString(indices.shape));
+  }
+  return FitsKernelIndexing(layer, data.shape, reason) && FitsKernelIndexing(layer, TensorShape(expected), reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
+  std::string reason;
+  if (!IsGatherSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
+  std::size_t a = 0;
+  NormalizeAxis(DescriptorOf<GatherDescriptor>(layer).axis, layer.GetInputInfo(0).shape.Rank(), a);
+  return std::make_unique<GatherWorkload>(layer, device, a);
+}
+
+}  // namespace backplane::opencl

@@ -1,0 +1,45 @@
+// Shape checks, broadcasting and axis helpers the GpuOpenCl ops' support functions share (the
+// same rules as CpuRef's, so both backends accept the same layers).
+#pragma once
+
+#include <backplane/backend/layer.hpp>
+#include <backplane/types.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace backplane::opencl {
+
+// Most dimensions the strided kernels (elementwise, transpose, slice, pad, reduce) walk.
+inline constexpr std::size_t kMaxKernelRank = 8;
+
+// The layer's descriptor as its concrete type; only after checking GetType().
+template <typename Descriptor>
+const Descriptor& DescriptorOf(const backend::ILayerView& layer) {
+  return static_cast<const Descriptor&>(*layer.GetDescriptor());
+}
+
+// True when the layer has [min_inputs, max_inputs] inputs and `outputs` outputs, else false
+// with a reason.
+bool HasArity(const backend::ILayerView& layer, std::size_t min_inputs, std::size_t max_inputs,
+              std::size_t outputs, std::string& reason);
+
+// Normalizes a possibly negative axis against `rank`; false when out of range.
+bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
+
+// "Convolution2d layer 'conv1': <what>"; always returns false.
+bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what);
+
+// numpy broadcasting (see CpuRef's broadcast.hpp for the rules).
+bool BroadcastShapes(const TensorShape& a, const TensorShape& b, TensorShape& out, std::string& reason);
+bool BroadcastsTo(const TensorShape& shape, const TensorShape& target);
+std::vector<std::int64_t> DenseStrides(const TensorShape& shape);
+// Strides reading `shape` while walking `target` (0 along broadcast dimensions).
+std::vector<std::int64_t> BroadcastStrides(const TensorShape& shape, const TensorShape& target);
+
+// False with a reason when `shape` has more than kMaxKernelRank dimensions or more than 2^31-1
+// elements (the kernels index with 32-bit integers).
+bool FitsKernelIndexing(const backend::ILayerView& layer, const TensorShape& shape, std::string& reason);
+
+}  // namespace backplane::opencl

@@ -1,0 +1,48 @@
+// The GpuOpenCl op table: every op of op set v1 has a row (Input, Output, Constant and
+// PreCompiled have none), and the table-level checks (descriptor present, f32 tensors, i32/i64
+// Gather indices) refuse with a reason before an op's own check runs. Needs no device.
+#include "opencl_op_test_harness.hpp"
+
+#include <backplane/descriptors.hpp>
+
+#include <doctest/doctest.h>
+
+using backplane::DataType;
+using backplane::backend::LayerType;
+using backplane::opencl::testing::HostTensor;
+
+TEST_CASE("opencl op table: a row for every op of op set v1, in table order") {
+  const auto types = backplane::opencl::SupportedLayerTypes();
+  CHECK(types.size() == 20);
+  for (const LayerType type : types) {
+    const auto* op = backplane::opencl::FindOpKernel(type);
+    REQUIRE(op != nullptr);
+    CHECK(op->type == type);
+  }
+  for (const LayerType type : {LayerType::kInput, LayerType::kOutput, LayerType::kConstant, LayerType::kPreCompiled}) {
+    CHECK(backplane::opencl::FindOpKernel(type) == nullptr);
+  }
+}
+
+TEST_CASE("opencl op table: no descriptor, non-f32 tensors and f16 casts are refused with a reason") {
+  const std::vector<HostTensor> inputs{HostTensor::F32({2}, {1, 2})};
+  backplane::reference::testing::TestLayer bare(LayerType::kActivation, nullptr, inputs,
+                                                {{{2}, DataType::kFloat32}});
+  std::string reason;
+  CHECK_FALSE(backplane::opencl::IsSupported(*backplane::opencl::FindOpKernel(LayerType::kActivation), bare, reason));
+  CHECK(reason == "Activation layer 'test_layer' has no descriptor");
+
+  backplane::ActivationDescriptor relu;
+  reason.clear();
+  CHECK_FALSE(backplane::opencl::testing::Supported(relu, {HostTensor::I32({2}, {1, 2})},
+                                                     {{{2}, DataType::kInt32}}, reason));
+  CHECK(reason == "input 0 of Activation layer 'test_layer' is i32; GpuOpenCl runs Activation on f32 only");
+
+  backplane::GatherDescriptor gather;
+  reason.clear();
+  CHECK(backplane::opencl::testing::Supported(gather, {HostTensor::F32({3}, {1, 2, 3}), HostTensor::I64({1}, {2})},
+                                              {{{1}, DataType::kFloat32}}, reason));
+  CHECK_FALSE(backplane::opencl::testing::Supported(gather, {HostTensor::I64({3}, {1, 2, 3}), HostTensor::I64({1}, {2})},
+                                                    {{{1}, DataType::kInt64}}, reason));
+  CHECK(reason.find("input 0 of Gather layer 'test_layer' is i64") != std::string::npos);
+}
