@@ -4,7 +4,12 @@
 
 #include "opencl_buffer_handle.hpp"
 
+#include <backplane/backend/host_tensor_handle.hpp>
 #include <backplane/exception.hpp>
+
+#include <cstring>
+#include <new>
+#include <vector>
 
 #include <utility>
 
@@ -40,6 +45,39 @@ class HostSafeWorkload final : public backend::IWorkload {
   std::string layer_;
 };
 
+// Runs `workload` once on zero-filled device tensors of the layer's shapes (constants as
+// themselves), then waits: drivers that compile a kernel for its launch sizes at its first launch
+// (PoCL does) do it now, during load, so the first run is not the slow one. The tensors are
+// freed before returning. Throws what Execute throws.
+void WarmUp(const backend::IWorkload& workload, const backend::ILayerView& layer,
+            const std::shared_ptr<OpenClDevice>& device) {
+  std::vector<std::unique_ptr<backend::ITensorHandle>> owned;
+  auto zeros = [&](const TensorInfo& info) {
+    owned.push_back(CreateBufferHandle(device, info));
+    std::memset(owned.back()->Map(), 0, info.NumBytes());
+    owned.back()->Unmap();
+    return owned.back().get();
+  };
+  std::vector<backend::ITensorHandle*> inputs, outputs;
+  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
+    if (const void* constant = layer.GetConstantInput(i)) {
+      owned.push_back(std::make_unique<backend::HostTensorHandle>(layer.GetInputInfo(i), const_cast<void*>(constant)));
+      inputs.push_back(owned.back().get());
+    } else {
+      inputs.push_back(zeros(layer.GetInputInfo(i)));
+    }
+  }
+  for (std::size_t o = 0; o < layer.GetNumOutputs(); ++o) outputs.push_back(zeros(layer.GetOutputInfo(o)));
+  struct AlignedFree {
+    void operator()(void* memory) const { ::operator delete(memory, std::align_val_t(64)); }
+  };
+  const std::size_t scratch_size = workload.GetScratchSize();
+  std::unique_ptr<void, AlignedFree> scratch(scratch_size ? ::operator new(scratch_size, std::align_val_t(64)) : nullptr);
+  workload.Execute({inputs, outputs, scratch.get()});
+  CheckCl(clFinish(device->Queue()),
+          ("warming up layer '" + layer.GetName() + "' on " + device->Description()).c_str());
+}
+
 }  // namespace
 
 OpenClWorkloadFactory::OpenClWorkloadFactory(std::string backend_label, std::shared_ptr<OpenClDevice> device)
@@ -56,9 +94,9 @@ std::unique_ptr<backend::IWorkload> OpenClWorkloadFactory::CreateWorkload(const 
     auto workload = op->create(layer, *device_);
     if (!workload) throw Exception(ErrorCode::kBackendFailure, backend_label_ + ": the op for layer '" +
                                                                   layer.GetName() + "' created no workload");
-    // Weight uploads the op enqueued complete now, not during the first run.
-    CheckCl(clFinish(device_->Queue()),
-            ("waiting for the uploads of layer '" + layer.GetName() + "' on " + device_->Description()).c_str());
+    // Weight uploads the op enqueued and first-launch kernel compiles happen now, not in the
+    // first run.
+    WarmUp(*workload, layer, device_);
     return std::make_unique<HostSafeWorkload>(std::move(workload), *device_, layer.GetName());
   }
   throw Exception(ErrorCode::kUnsupported,

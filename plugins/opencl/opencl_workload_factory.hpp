@@ -14,10 +14,10 @@ namespace backplane::opencl {
 // alone). Not thread-safe (the runtime calls a factory from one thread).
 //
 // Warm-up: each CreateWorkload builds (or fetches from the program cache) the op's programs,
-// creates its kernels and uploads its weights, then waits for the device queue (clFinish), so
-// when loading returns nothing is left to compile or upload and the first run costs what the
-// next ones do (except driver-internal lazy work, e.g. PoCL specializing a kernel for its
-// work-group size at the first launch).
+// creates its kernels and uploads its weights, then runs the workload once on zero-filled
+// scratch tensors and waits for the device queue (clFinish), so when loading returns nothing is
+// left to compile or upload, driver-internal lazy work included (PoCL specializes a kernel for
+// its launch sizes at its first launch), and the first run costs what the next ones do.
 //
 // Each op's workload is wrapped so that a step reading imported host memory (an input handle
 // with WrapsHostMemory()) waits for the queue before returning: the runtime's memory plan may
