@@ -123,7 +123,11 @@ TEST_CASE("settings: options win over the environment, and unknown keys and malf
   CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"allow_cpu", "1"}}); },
                 backplane::ErrorCode::kInvalidArgument) ==
         "GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device (alias AllowCpuDevice), "
-        "device, cache_dir");
+        "device, cache_dir, threads");
+  CHECK_NOTHROW(backplane::opencl::SettingsFromOptions({{"threads", "2"}}));
+  CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"threads", "two"}}); },
+                backplane::ErrorCode::kInvalidArgument) ==
+        "GpuOpenCl: backend option threads='two' is not a thread count");
   CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"allow_cpu_device", "yes"}}); },
                 backplane::ErrorCode::kInvalidArgument) ==
         "GpuOpenCl: backend option allow_cpu_device is 'yes'; expected 1, 0, true or false");

@@ -64,6 +64,13 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
     } else if (key == "device") {
       settings.policy.device_filter = value;
       settings.policy.device_filter_source = "backend option device";
+    } else if (key == "threads") {
+      // The common intra-op thread count (sdk-run --threads gives it to every backend): the
+      // OpenCL device schedules its own work, so it only has to be well formed.
+      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
+        throw Exception(ErrorCode::kInvalidArgument, "GpuOpenCl: backend option threads='" + value +
+                                                         "' is not a thread count");
+      }
     } else if (key == "cache_dir") {
       if (value.empty()) {
         throw Exception(ErrorCode::kInvalidArgument, "GpuOpenCl: backend option cache_dir is empty");
@@ -72,7 +79,7 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
     } else {
       throw Exception(ErrorCode::kInvalidArgument,
                       "GpuOpenCl: unknown backend option '" + key +
-                          "'; known options: allow_cpu_device (alias AllowCpuDevice), device, cache_dir");
+                          "'; known options: allow_cpu_device (alias AllowCpuDevice), device, cache_dir, threads");
     }
   }
   return settings;

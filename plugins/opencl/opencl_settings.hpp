@@ -5,6 +5,8 @@
 //   allow_cpu_device = 0|1   (alias AllowCpuDevice)  env BACKPLANE_OPENCL_ALLOW_CPU=0|1
 //   device = <index>|<name>                          env BACKPLANE_OPENCL_DEVICE
 //   cache_dir = <folder>                             env BACKPLANE_OPENCL_CACHE_DIR
+//   threads = <count>   accepted for every backend's sake (sdk-run --threads); no effect: the
+//                       OpenCL device schedules its own work
 // Reading the environment is thread-safe as long as nobody calls setenv concurrently.
 #pragma once
 
