@@ -535,12 +535,16 @@ class TestWorkloadFactory final : public IWorkloadFactory {
 
 // Traces every notification and checks that each network goes through
 // BeforeLoad -> AfterLoad -> BeforeUnload -> AfterUnload; a call out of order returns false.
-// Backend option "RejectLoadOf" = "<network id>" makes BeforeLoadNetwork refuse that network.
+// Backend option "RejectLoadOf" = "<network id>" makes BeforeLoadNetwork refuse that network;
+// "UnavailableBecause" = "<reason>" makes the backend unavailable in this runtime (Backend API
+// 1.1 IsAvailableInContext).
 class TestBackendContext final : public IBackendContext {
  public:
   explicit TestBackendContext(const BackendOptions& options) {
     if (auto it = options.find("RejectLoadOf"); it != options.end()) reject_load_of_ = it->second;
+    if (auto it = options.find("UnavailableBecause"); it != options.end()) unavailable_because_ = it->second;
   }
+  const std::string& UnavailableBecause() const { return unavailable_because_; }
   ~TestBackendContext() override { Trace(std::string("context ") + kId + " destroyed"); }
 
   bool BeforeLoadNetwork(NetworkId network) override {
@@ -580,6 +584,7 @@ class TestBackendContext final : public IBackendContext {
   }
 
   std::string reject_load_of_;
+  std::string unavailable_because_;
   std::map<NetworkId, State> states_;
 };
 
@@ -676,6 +681,20 @@ class TestBackend final : public IBackend {
 
   std::unique_ptr<IBackendContext> CreateBackendContext(const BackendOptions& options) const override {
     return std::make_unique<TestBackendContext>(options);
+  }
+
+  // Backend API 1.1: traces whether the runtime handed over this backend's own context.
+  std::unique_ptr<IWorkloadFactory> CreateWorkloadFactoryInContext(
+      const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const override {
+    Trace(std::string("workload factory ") + kId +
+          (dynamic_cast<TestBackendContext*>(context) ? " in its context" : " without its context"));
+    return CreateWorkloadFactory(memory_manager);
+  }
+  bool IsAvailableInContext(IBackendContext* context, std::string* reason) const override {
+    const auto* ours = dynamic_cast<const TestBackendContext*>(context);
+    if (!ours || ours->UnavailableBecause().empty()) return IsAvailable(reason);
+    if (reason) *reason = ours->UnavailableBecause();
+    return false;
   }
 
   void RegisterTensorHandleFactories(ITensorHandleFactoryRegistry& registry) const override {

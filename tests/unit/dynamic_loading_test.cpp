@@ -651,6 +651,40 @@ TEST_CASE("backend options under \"*\" reach every backend; a backend's own entr
   CHECK_FALSE(b->BeforeLoadNetwork(8));  // ...which holds
 }
 
+TEST_CASE("Backend API 1.1: workload factories get the runtime's context, and options can decide availability") {
+  PluginTrace trace;
+  TestFolder folder;
+  folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
+  folder.AddPluginWithManifest(test_plugins::valid_b, "Test", "ValidB");
+  RuntimeOptions options = OptionsFor({folder.path()}, false);
+  options.backend_options["TestValidB"] = {{"UnavailableBecause", "switched off by the application"}};
+  auto runtime = Runtime::Create(options);
+
+  for (const auto& info : runtime->GetBackends()) {
+    if (info.id == BackendId("TestValidA")) CHECK(info.available);
+    if (info.id != BackendId("TestValidB")) continue;
+    CHECK_FALSE(info.available);
+    CHECK(info.unavailable_reason == "switched off by the application");
+  }
+
+  Network network;
+  const TensorInfo info{{4}};
+  network.AddOutput("y", network.Add(ActivationDescriptor{}, {network.AddInput("x", info)}, "relu"));
+  OptimizeOptions optimize;
+  optimize.backends = {"TestValidB", "TestValidA"};
+  OptimizedNetwork optimized = runtime->Optimize(network, optimize);
+  REQUIRE(optimized.GetPlacement().size() >= 1);
+  for (const auto& placement : optimized.GetPlacement()) {
+    if (placement.layer != "relu") continue;
+    CHECK(placement.backend == BackendId("TestValidA"));
+    CHECK(placement.reason.find("TestValidB: unavailable: switched off by the application") != std::string::npos);
+  }
+  runtime->LoadNetwork(std::move(optimized));
+  INFO(trace.Text());
+  CHECK(trace.Count("workload factory TestValidA in its context") == 1);
+  CHECK(trace.Count("workload factory TestValidA without its context") == 0);
+}
+
 // ---- 10 ---------------------------------------------------------------------------------------
 
 TEST_CASE("spec 000 test 10: a runtime cannot start with no backends") {
