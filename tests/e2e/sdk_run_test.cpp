@@ -275,7 +275,7 @@ TEST_CASE("sdk-run --json: timing, placement on CpuRef, outputs" * doctest::skip
                        "2", "--json"});
   REQUIRE(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.0");
+  CHECK(document.at("format") == "1.1");
   CHECK(document.at("kind") == "run");
   CHECK(document.at("status") == "ok");
   CHECK(document.at("exit_code") == 0);
@@ -447,6 +447,113 @@ TEST_CASE("sdk-run: backends and pins are checked against the runtime" *
       if (entry.at("layer") == layer) pinned = Contains(entry.at("reason").get<std::string>(), "pinned");
     }
     CHECK(pinned);
+  }
+}
+
+// ---- --backend-option -------------------------------------------------------------------
+
+TEST_CASE("sdk-run --backend-option: malformed values exit 64 naming the option and value") {
+  struct Case {
+    std::vector<std::string> arguments;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{"--backend-option", "fast_math=1"}, "--backend-option 'fast_math=1': expected ID:KEY=VALUE"},
+      {{"--backend-option", "CpuRef:fast_math"}, "--backend-option 'CpuRef:fast_math': expected ID:KEY=VALUE"},
+      {{"--backend-option", "CpuRef:=1"}, "--backend-option 'CpuRef:=1'"},
+      {{"--backend-option", "Cpu-Ref:a=1"}, "'Cpu-Ref' is not a backend id"},
+      {{"--backend-option", "CpuRef:a=1", "--backend-option", "CpuRef:a=2"}, "CpuRef:a is given twice"},
+      {{"--threads", "2", "--backend-option", "*:threads=2"},
+       "--threads already sets threads for every backend"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> arguments = {"--model", kMlp};
+    arguments.insert(arguments.end(), c.arguments.begin(), c.arguments.end());
+    RUN_SDK_RUN(result, arguments);
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, c.message));
+    CHECK(Contains(result.err, "Try 'sdk-run --help'"));
+    CHECK(result.out.empty());
+  }
+}
+
+TEST_CASE("sdk-run --backend-option is reported in the JSON document and the text, run and compare" *
+          doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(run, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--backend-option",
+                    "CpuRef:some_key=some value", "--backend-option", "*:other=1", "--json"});
+  REQUIRE(run.exit_code == 0);
+  CHECK(ParseJson(run).at("backend_options") ==
+        json({{"*", {{"other", "1"}}}, {"CpuRef", {{"some_key", "some value"}}}}));
+
+  RUN_SDK_RUN(none, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--json"});
+  REQUIRE(none.exit_code == 0);
+  CHECK(ParseJson(none).at("backend_options") == json::object());
+
+  RUN_SDK_RUN(compare, {"--model", kMlp, "--compare-backends", "CpuRef,CpuRef", "--backend-option",
+                        "CpuRef:some_key=1", "--json"});
+  REQUIRE(compare.exit_code == 0);
+  CHECK(ParseJson(compare).at("backend_options") == json({{"CpuRef", {{"some_key", "1"}}}}));
+
+  RUN_SDK_RUN(text, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1",
+                     "--backend-option", "CpuRef:some_key=1"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(Contains(text.out, "CpuRef: some_key=1"));
+}
+
+// The test plugin's context refuses to load network N when given the backend option
+// RejectLoadOf=N (tests/plugins/test_backend.cpp); its Relu support puts the MLP's /Relu on it.
+// The plugin is BACKPLANE_E2E_PLUGIN_VALID (the valid_a variant, built with the tests).
+TEST_CASE("sdk-run --backend-option reaches the backend it names, and * reaches every backend" *
+          doctest::skip(!kHaveReferencePlugin)) {
+#if defined(_WIN32)
+  const std::string suffix = ".dll";
+#elif defined(__APPLE__)
+  const std::string suffix = ".dylib";
+#else
+  const std::string suffix = ".so";
+#endif
+  const fs::path built = BACKPLANE_E2E_PLUGIN_VALID;
+  REQUIRE(fs::exists(built));
+  TempFolder folder("e2e-run-backend-option");
+  fs::copy_file(built, folder.path() / ("Test_ValidA_backend" + suffix));
+#if defined(_WIN32)
+  const std::string separator = ";";
+#else
+  const std::string separator = ":";
+#endif
+  const auto run = [&](std::vector<std::string> options) {
+    std::vector<std::string> arguments = {"--model", kMlp, "--backends", "TestValidA,CpuRef",
+                                          "--iterations", "1", "--json"};
+    arguments.insert(arguments.end(), options.begin(), options.end());
+    const ScopedEnvironmentVariable paths("BACKPLANE_BACKEND_PATHS",
+                                          folder.path().string() + separator + kBackendDir.string());
+    return RunProcess(kSdkRun, arguments);
+  };
+  const auto describe = [](const ProcessResult& result) {
+    return "exit " + std::to_string(result.exit_code) + "\nstdout:\n" + result.out + "\nstderr:\n" + result.err;
+  };
+
+  const ProcessResult plain = run({});
+  INFO(describe(plain));
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(ParseJson(plain).at("layers_per_backend").contains("TestValidA"));
+
+  for (const char* option : {"TestValidA:RejectLoadOf=1", "*:RejectLoadOf=1"}) {
+    const ProcessResult refused = run({"--backend-option", option});
+    INFO(option << ": " << describe(refused));
+    CHECK(refused.exit_code == 70);
+    CHECK(Contains(refused.err, "backend TestValidA refused to load network 1"));
+    CHECK(refused.out.empty());
+  }
+  // Another backend's option, another network's id, and the backend's own value over the * one.
+  for (std::vector<std::string> options :
+       {std::vector<std::string>{"--backend-option", "CpuRef:RejectLoadOf=1"},
+        std::vector<std::string>{"--backend-option", "TestValidA:RejectLoadOf=2"},
+        std::vector<std::string>{"--backend-option", "*:RejectLoadOf=1", "--backend-option",
+                                 "TestValidA:RejectLoadOf=2"}}) {
+    const ProcessResult loaded = run(options);
+    INFO(json(options).dump() << ": " << describe(loaded));
+    CHECK(loaded.exit_code == 0);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "exit_code.hpp"
 
 #include <backplane/backend_id.hpp>
+#include <backplane/runtime.hpp>  // kAllBackends
 #include <backplane/version.hpp>
 
 #include <boost/program_options.hpp>
@@ -24,6 +25,7 @@ struct RawOptions {
   std::vector<std::string> pins;
   std::vector<std::string> inputs;
   std::vector<std::string> input_shapes;
+  std::vector<std::string> backend_options;
   std::string seed = "0";
   std::string compare;
 };
@@ -60,6 +62,11 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
       ("threads", po::value<int>(&into.threads)->value_name("N"),
        "intra-op threads: passed to every backend as the backend option threads=N. CpuRef is "
        "single-threaded and ignores it. Default: each backend's own")
+      ("backend-option", po::value<std::vector<std::string>>(&raw.backend_options)
+           ->value_name("ID:KEY=VALUE")->composing(),
+       "pass the backend option KEY=VALUE to backend ID (RuntimeOptions::backend_options), "
+       "e.g. CpuOneDnn:fast_math=1; ID * means every backend, and a backend's own value wins "
+       "over the * one; repeatable")
       ("concurrency", po::value<int>(&into.concurrency)->value_name("N")->default_value(1),
        "N execution contexts run in parallel threads, each doing --warmup and --iterations "
        "runs; throughput is the total")
@@ -140,6 +147,31 @@ std::vector<std::int64_t> ParseShape(const std::string& option, const std::strin
     shape.push_back(value);
   }
   return shape;
+}
+
+// "ID:KEY=VALUE" -> into[ID][KEY] = VALUE. ID is "*" or a well-formed backend id; KEY and
+// VALUE are not empty; an ID:KEY given twice is refused, and so is *:threads with --threads.
+void ParseBackendOption(const std::string& text, bool threads_given, BackendOptionValues& into) {
+  const char* form = "expected ID:KEY=VALUE, e.g. CpuOneDnn:fast_math=1 (ID * for every backend)";
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos || colon == 0) Usage("--backend-option '" + text + "': " + form);
+  const std::string id = text.substr(0, colon);
+  if (id != kAllBackends && !IsWellFormedBackendId(id)) {
+    Usage("--backend-option '" + text + "': '" + id +
+          "' is not a backend id (1 to 64 letters and digits, or * for every backend)");
+  }
+  const std::string option = text.substr(colon + 1);
+  const std::size_t equals = option.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == option.size()) {
+    Usage("--backend-option '" + text + "': " + form);
+  }
+  const std::string key = option.substr(0, equals);
+  if (id == kAllBackends && key == "threads" && threads_given) {
+    Usage("--backend-option '" + text + "': --threads already sets threads for every backend");
+  }
+  if (!into[id].emplace(key, option.substr(equals + 1)).second) {
+    Usage("--backend-option '" + text + "': " + id + ":" + key + " is given twice");
+  }
 }
 
 std::uint64_t ParseSeed(const std::string& text) {
@@ -240,6 +272,9 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
       Usage("--input-shape '" + text + "': input " + name + " is given twice");
     }
   }
+  for (const std::string& text : raw.backend_options) {
+    ParseBackendOption(text, Given(values, "threads"), command_line.backend_options);
+  }
   command_line.seed = ParseSeed(raw.seed);
   if (Given(values, "compare-backends")) {
     command_line.compare = ParseBackendList("--compare-backends", raw.compare, true);
@@ -274,9 +309,11 @@ std::string HelpText() {
   text << "Usage: sdk-run --model FILE.onnx [--backends A,B,...] [--strict] [--pin LAYER=BACKEND]...\n"
           "               [--input NAME=FILE.npy]... [--input-shape NAME=D,D,...]... [--seed N]\n"
           "               [--iterations N] [--warmup N] [--threads N] [--concurrency N]\n"
-          "               [--output-dir DIR] [--profile FILE.json] [--json] [--verbose]\n"
+          "               [--backend-option ID:KEY=VALUE]... [--output-dir DIR]\n"
+          "               [--profile FILE.json] [--json] [--verbose]\n"
           "       sdk-run --model FILE.onnx --compare-backends A,B [--tolerance X] [--input ...]\n"
-          "               [--input-shape ...] [--seed N] [--threads N] [--json]\n"
+          "               [--input-shape ...] [--seed N] [--threads N] [--backend-option ...]\n"
+          "               [--json]\n"
           "       sdk-run --list-backends | --help | --version\n"
           "\n"
           "Imports an ONNX model, places its layers on the backends, loads it, runs it and\n"
@@ -288,8 +325,8 @@ std::string HelpText() {
           "Exit status:\n"
           "  0   ok\n"
           "  1   --compare-backends: some output differs by more than --tolerance\n"
-          "  64  usage error: unknown or malformed option, bad NAME=VALUE, unknown backend,\n"
-          "      unknown --pin layer\n"
+          "  64  usage error: unknown or malformed option, bad NAME=VALUE or ID:KEY=VALUE,\n"
+          "      unknown backend, unknown --pin layer\n"
           "  65  bad model: file missing, unreadable, malformed or unsupported (the message\n"
           "      lists every unsupported node), a dynamic dimension without --input-shape, or\n"
           "      an --input-shape the model rejects\n"

@@ -8,6 +8,9 @@
 
 namespace backplane::sdk_run {
 
+// --backend-option values: backend id (or "*", every backend) -> option key -> value.
+using BackendOptionValues = std::map<std::string, std::map<std::string, std::string>>;
+
 struct CommandLine {
   bool help = false;
   bool version = false;
@@ -26,6 +29,7 @@ struct CommandLine {
   int iterations = 10;
   int warmup = 1;
   int threads = 0;      // 0: not given, each backend's default
+  BackendOptionValues backend_options;     // --backend-option ID:KEY=VALUE ("*": every backend)
   int concurrency = 1;
 
   std::string output_dir;                  // empty: outputs are not written

@@ -28,7 +28,7 @@ std::vector<HostTensor> RunAlone(Runtime& runtime, const Network& network, const
 }  // namespace
 
 CompareReport CompareBackends(const CommandLine& command_line) {
-  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line.threads);
+  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line.threads, command_line.backend_options);
   RequireBackends(*runtime, "--compare-backends", command_line.compare);
 
   const PreparedModel model = PrepareModel(command_line);
@@ -36,6 +36,7 @@ CompareReport CompareBackends(const CommandLine& command_line) {
   CompareReport report;
   report.model = model.report;
   report.threads = command_line.threads;
+  report.backend_options = command_line.backend_options;
   report.tolerance = command_line.tolerance;
   const std::vector<HostTensor> a =
       RunAlone(*runtime, model.imported.model.network, command_line.compare[0], model.inputs, report.a);

@@ -24,7 +24,7 @@ OptimizeOptions MakeOptimizeOptions(const CommandLine& command_line) {
 }  // namespace
 
 RunReport RunModel(const CommandLine& command_line, bool show_progress) {
-  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line.threads);
+  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line.threads, command_line.backend_options);
   RequireBackends(*runtime, "--backends", command_line.backends);
   std::vector<std::string> pinned;
   for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);
@@ -40,6 +40,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   report.backends = command_line.backends.empty() ? AvailableBackends(*runtime) : command_line.backends;
   report.strict = command_line.strict;
   report.threads = command_line.threads;
+  report.backend_options = command_line.backend_options;
   report.iterations = command_line.iterations;
   report.warmup = command_line.warmup;
   report.concurrency = command_line.concurrency;

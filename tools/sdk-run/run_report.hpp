@@ -1,6 +1,7 @@
 // What sdk-run found out: the data its text and JSON outputs are made from.
 #pragma once
 
+#include "command_line.hpp"
 #include "comparison.hpp"
 #include "exit_code.hpp"
 #include "latency_stats.hpp"
@@ -43,6 +44,7 @@ struct RunReport {
   std::vector<std::string> backends;  // the preference order used
   bool strict = false;
   int threads = 0;                    // 0: each backend's default
+  BackendOptionValues backend_options; // --backend-option, by backend id ("*": every backend)
   int iterations = 0;
   int warmup = 0;
   int concurrency = 1;
@@ -69,6 +71,7 @@ struct ComparedRun {
 struct CompareReport {
   ModelReport model;
   int threads = 0;
+  BackendOptionValues backend_options;
   double tolerance = 0;
   ComparedRun a;
   ComparedRun b;  // the reference

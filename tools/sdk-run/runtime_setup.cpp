@@ -22,9 +22,12 @@ std::unique_ptr<Runtime> Create(const RuntimeOptions& options) {
 
 }  // namespace
 
-std::unique_ptr<Runtime> CreateRuntime(int threads) {
+std::unique_ptr<Runtime> CreateRuntime(int threads, const BackendOptionValues& backend_options) {
   RuntimeOptions options;
   if (threads > 0) options.backend_options[BackendId(kAllBackends)]["threads"] = std::to_string(threads);
+  for (const auto& [id, values] : backend_options) {
+    for (const auto& [key, value] : values) options.backend_options[BackendId(id)][key] = value;
+  }
   return Create(options);
 }
 

@@ -103,6 +103,17 @@ std::string Join(const std::vector<std::string>& items, const char* separator) {
   return joined;
 }
 
+// "Options     CpuOneDnn: fast_math=1, foo=bar; *: x=y" (--backend-option), when any was given.
+void WriteBackendOptions(std::ostream& out, const BackendOptionValues& options, const TextStyle& style) {
+  std::vector<std::string> backends;
+  for (const auto& [id, values] : options) {
+    std::vector<std::string> pairs;
+    for (const auto& [key, value] : values) pairs.push_back(key + "=" + value);
+    backends.push_back(id + ": " + Join(pairs, ", "));
+  }
+  if (!backends.empty()) out << Field(style, "Options") << Join(backends, "; ") << '\n';
+}
+
 }  // namespace
 
 void WriteTextReport(std::ostream& out, const RunReport& report, const TextReportOptions& options) {
@@ -111,6 +122,7 @@ void WriteTextReport(std::ostream& out, const RunReport& report, const TextRepor
   out << Field(style, "Backends") << Join(report.backends, ", ") << "  (in order of preference"
       << (report.strict ? ", strict" : "") << ")\n";
   if (report.threads > 0) out << Field(style, "Threads") << report.threads << " per backend\n";
+  WriteBackendOptions(out, report.backend_options, style);
   out << Field(style, "Times") << "import " << Ms(report.model.import_ms) << ", optimize "
       << Ms(report.optimize_ms) << ", load " << Ms(report.load_ms) << '\n'
       << Field(style, "Runs") << Plural(report.latency.count, "timed run", "timed runs") << " ("
@@ -145,6 +157,7 @@ void WriteTextReport(std::ostream& out, const CompareReport& report, const TextR
   const TextStyle style(options.colour);
   WriteModel(out, report.model, style);
   if (report.threads > 0) out << Field(style, "Threads") << report.threads << " per backend\n";
+  WriteBackendOptions(out, report.backend_options, style);
   out << Field(style, "Compare") << style.Name(report.a.backend) << " against "
       << style.Name(report.b.backend) << " (reference), each alone; tolerance "
       << Format("%g", report.tolerance) << " relative to the largest magnitude of "

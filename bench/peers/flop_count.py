@@ -1,0 +1,62 @@
+"""GFLOP per inference of an ONNX model: 2 x the multiply-accumulates of its Conv, Gemm and
+MatMul nodes (everything else is ignored), with shapes from onnx.shape_inference."""
+
+import numpy as np
+
+
+def _shapes(model):
+    import onnx
+
+    inferred = onnx.shape_inference.infer_shapes(model)
+    shapes = {}
+    graph = inferred.graph
+    for value in list(graph.input) + list(graph.value_info) + list(graph.output):
+        dims = value.type.tensor_type.shape.dim
+        if all(d.HasField("dim_value") for d in dims):
+            shapes[value.name] = [d.dim_value for d in dims]
+    for tensor in graph.initializer:
+        shapes[tensor.name] = list(tensor.dims)
+    return inferred, shapes
+
+
+def _attribute(node, name, default):
+    import onnx
+
+    for attribute in node.attribute:
+        if attribute.name == name:
+            return onnx.helper.get_attribute_value(attribute)
+    return default
+
+
+def count_macs(model):
+    """(multiply-accumulates, {op type: MACs}) of the model's Conv, Gemm and MatMul nodes."""
+    inferred, shapes = _shapes(model)
+    per_op = {}
+    for node in inferred.graph.node:
+        macs = 0
+        if node.op_type == "Conv":
+            out, weight = shapes.get(node.output[0]), shapes.get(node.input[1])
+            if out and weight:  # every output element: C/group x kernel MACs
+                macs = int(np.prod(out)) * int(np.prod(weight[1:]))
+        elif node.op_type == "Gemm":
+            a, out = shapes.get(node.input[0]), shapes.get(node.output[0])
+            if a and out:
+                k = a[0] if _attribute(node, "transA", 0) else a[1]
+                macs = int(np.prod(out)) * k
+        elif node.op_type == "MatMul":
+            a, out = shapes.get(node.input[0]), shapes.get(node.output[0])
+            if a and out is not None:
+                macs = int(np.prod(out)) * a[-1]
+        else:
+            continue
+        if macs == 0:
+            raise ValueError(f"no static shapes for {node.op_type} node {node.name!r}")
+        per_op[node.op_type] = per_op.get(node.op_type, 0) + macs
+    return sum(per_op.values()), per_op
+
+
+def gflop(path):
+    import onnx
+
+    macs, _ = count_macs(onnx.load(path))
+    return 2.0 * macs / 1e9
