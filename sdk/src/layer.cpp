@@ -30,4 +30,11 @@ std::optional<LayerType> LayerTypeFromString(std::string_view name) {
 LayerDescriptor::~LayerDescriptor() = default;
 ILayerView::~ILayerView() = default;
 
+std::string ILayerView::GetInputProducer(std::size_t, std::size_t* output) const {
+  if (output) *output = 0;
+  return {};
+}
+
+std::size_t ILayerView::GetOutputConsumerCount(std::size_t) const { return SIZE_MAX; }
+
 }  // namespace backplane::backend

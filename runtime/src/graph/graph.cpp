@@ -101,8 +101,12 @@ std::vector<LayerId> Graph::Resolve() {
     Layer& layer = layers_[id];
     layer.input_infos.clear();
     layer.constant_inputs.clear();
+    layer.input_producers.clear();
+    layer.output_consumer_counts.assign(layer.num_outputs, 0);
     for (const auto& input : layer.inputs) {
-      const Layer& producer = layers_[input->layer];
+      Layer& producer = layers_[input->layer];
+      ++producer.output_consumer_counts.at(input->index);
+      layer.input_producers.push_back(producer.name);
       layer.input_infos.push_back(producer.output_infos.at(input->index));
       const void* constant = nullptr;
       if (producer.type == LayerType::kConstant) {

@@ -38,6 +38,8 @@ class Layer final : public backend::ILayerView {
   // Filled by Graph::Resolve.
   std::vector<TensorInfo> input_infos;
   std::vector<const void*> constant_inputs;
+  std::vector<std::string> input_producers;         // per input: the producing layer's name
+  std::vector<std::size_t> output_consumer_counts;  // per output: live inputs reading it
 
   LayerType GetType() const override { return type; }
   const std::string& GetName() const override { return name; }
@@ -49,6 +51,11 @@ class Layer final : public backend::ILayerView {
   const void* GetConstantInput(std::size_t index) const override {
     return index < constant_inputs.size() ? constant_inputs[index] : nullptr;
   }
+  std::string GetInputProducer(std::size_t index, std::size_t* output = nullptr) const override {
+    if (output) *output = inputs.at(index)->index;
+    return input_producers.at(index);
+  }
+  std::size_t GetOutputConsumerCount(std::size_t index) const override { return output_consumer_counts.at(index); }
 
   // "conv1 (Convolution2d)": how messages name a layer.
   std::string Describe() const;

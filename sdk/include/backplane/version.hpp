@@ -31,8 +31,9 @@ struct BackendApiVersion {
 
 // The Backend API this SDK's headers declare. Plugins record it at compile time (plugin.hpp);
 // the runtime compares it with its own copy at load time.
-// History: 1.0 first release; 1.1 adds IBackend::CreateWorkloadFactoryInContext and
-// IBackend::IsAvailableInContext.
+// History: 1.0 first release; 1.1 adds IBackend::CreateWorkloadFactoryInContext,
+// IBackend::IsAvailableInContext, ILayerView::GetInputProducer and
+// ILayerView::GetOutputConsumerCount.
 inline constexpr BackendApiVersion kBackendApiVersion{1, 1};
 
 // True when a backend built for `backend` can be loaded by a runtime implementing `runtime`:

@@ -67,6 +67,16 @@ class ILayerView {
   // densely as GetInputInfo(index) says; null when it is computed at run time. Valid as long
   // as the network is loaded, so a workload may keep the pointer or repack the data.
   virtual const void* GetConstantInput(std::size_t index) const = 0;
+
+  // Backend API 1.1: the connections, so OptimizeSubgraph can follow the data instead of
+  // guessing it from the layer order. The name of the layer whose output feeds input `index`
+  // (names are unique in a network; Input and Constant layers are layers too), and in `output`
+  // (when not null) which of its outputs. Default, for views that know no network (test
+  // doubles): "" and 0.
+  virtual std::string GetInputProducer(std::size_t index, std::size_t* output = nullptr) const;
+  // How many layer inputs in the whole network (Output layers included) read output `index`.
+  // Default: SIZE_MAX, unknown (a fusion must then assume it is read elsewhere).
+  virtual std::size_t GetOutputConsumerCount(std::size_t index) const;
 };
 
 }  // namespace backplane::backend

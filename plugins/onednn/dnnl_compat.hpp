@@ -1,0 +1,243 @@
+// The oneDNN version shim: every call whose signature differs between oneDNN 2.x (Debian 12
+// ships 2.6) and 3.x lives here, keyed on DNNL_VERSION_MAJOR, so the rest of the backend is
+// written once. Differences covered: primitive descriptor construction (2.x builds an op
+// descriptor first, 3.x passes the engine and shapes straight to the primitive descriptor),
+// post-op appends (2.x takes a scale first), memory-descriptor queries (dims() vs
+// get_dims()), pooling with dilation (pooling_v2 in 2.x), the fpmath mode (2.7+ only) and
+// CPU ISA names.
+//
+// Every function throws dnnl::error when oneDNN has no implementation for the request (the
+// callers turn that into backplane::Exception naming the layer). Thread-safe: no state.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+#include <oneapi/dnnl/dnnl_version.h>
+
+#include <string>
+#include <vector>
+
+namespace backplane::onednn::compat {
+
+using dnnl::algorithm;
+using dnnl::engine;
+using dnnl::memory;
+using dnnl::primitive_attr;
+using dnnl::prop_kind;
+
+inline constexpr prop_kind kInference = prop_kind::forward_inference;
+
+// ---- memory descriptors ----------------------------------------------------------------------
+
+inline memory::dims Dims(const memory::desc& md) {
+#if DNNL_VERSION_MAJOR >= 3
+  return md.get_dims();
+#else
+  return md.dims();
+#endif
+}
+
+// ---- post-ops ---------------------------------------------------------------------------------
+
+inline void AppendEltwise(dnnl::post_ops& ops, algorithm alg, float alpha, float beta) {
+#if DNNL_VERSION_MAJOR >= 3
+  ops.append_eltwise(alg, alpha, beta);
+#else
+  ops.append_eltwise(1.0f, alg, alpha, beta);
+#endif
+}
+
+inline void AppendSum(dnnl::post_ops& ops, float scale) { ops.append_sum(scale); }
+
+inline void AppendBinary(dnnl::post_ops& ops, algorithm alg, const memory::desc& src1) {
+  ops.append_binary(alg, src1);
+}
+
+// hardswish: x * relu6(x + 3) / 6. oneDNN 3.x parameterizes it as x * max(0, min(1, a x + b)).
+inline void HardSwishParameters(float& alpha, float& beta) {
+#if DNNL_VERSION_MAJOR >= 3
+  alpha = 1.0f / 6.0f;
+  beta = 0.5f;
+#else
+  alpha = 0.0f;
+  beta = 0.0f;
+#endif
+}
+
+// ---- fast math ---------------------------------------------------------------------------------
+
+// Whether this oneDNN has fpmath_mode (2.7 and later).
+inline constexpr bool kHasFpMathMode =
+    DNNL_VERSION_MAJOR >= 3 || (DNNL_VERSION_MAJOR == 2 && DNNL_VERSION_MINOR >= 7);
+
+// Lets primitives created with `attr` compute f32 in bf16 where the CPU supports it. Returns
+// false, changing nothing, when this oneDNN has no fpmath mode.
+inline bool SetFastMath(primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3 || (DNNL_VERSION_MAJOR == 2 && DNNL_VERSION_MINOR >= 7)
+  attr.set_fpmath_mode(dnnl::fpmath_mode::bf16);
+  return true;
+#else
+  (void)attr;
+  return false;
+#endif
+}
+
+// ---- primitive descriptors ---------------------------------------------------------------------
+
+inline dnnl::convolution_forward::primitive_desc Convolution(
+    const engine& eng, const memory::desc& src, const memory::desc& weights, const memory::desc* bias,
+    const memory::desc& dst, const memory::dims& strides, const memory::dims& dilations,
+    const memory::dims& pad_l, const memory::dims& pad_r, const primitive_attr& attr,
+    algorithm alg = algorithm::convolution_direct) {
+  // oneDNN dilation counts the gaps: ONNX dilation 1 is oneDNN 0.
+  memory::dims gaps = dilations;
+  for (auto& d : gaps) d -= 1;
+#if DNNL_VERSION_MAJOR >= 3
+  if (bias) {
+    return {eng, kInference, alg, src, weights, *bias, dst, strides, gaps, pad_l, pad_r, attr};
+  }
+  return {eng, kInference, alg, src, weights, dst, strides, gaps, pad_l, pad_r, attr};
+#else
+  if (bias) {
+    dnnl::convolution_forward::desc d(kInference, alg, src, weights, *bias, dst, strides,
+                                      gaps, pad_l, pad_r);
+    return {d, attr, eng};
+  }
+  dnnl::convolution_forward::desc d(kInference, alg, src, weights, dst, strides, gaps,
+                                    pad_l, pad_r);
+  return {d, attr, eng};
+#endif
+}
+
+inline dnnl::matmul::primitive_desc MatMul(const engine& eng, const memory::desc& src, const memory::desc& weights,
+                                           const memory::desc* bias, const memory::desc& dst,
+                                           const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  if (bias) return {eng, src, weights, *bias, dst, attr};
+  return {eng, src, weights, dst, attr};
+#else
+  if (bias) return {dnnl::matmul::desc(src, weights, *bias, dst), attr, eng};
+  return {dnnl::matmul::desc(src, weights, dst), attr, eng};
+#endif
+}
+
+inline dnnl::inner_product_forward::primitive_desc InnerProduct(const engine& eng, const memory::desc& src,
+                                                                const memory::desc& weights,
+                                                                const memory::desc* bias,
+                                                                const memory::desc& dst,
+                                                                const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  if (bias) return {eng, kInference, src, weights, *bias, dst, attr};
+  return {eng, kInference, src, weights, dst, attr};
+#else
+  if (bias) return {dnnl::inner_product_forward::desc(kInference, src, weights, *bias, dst), attr, eng};
+  return {dnnl::inner_product_forward::desc(kInference, src, weights, dst), attr, eng};
+#endif
+}
+
+#if DNNL_VERSION_MAJOR >= 3
+using PoolingPrimitive = dnnl::pooling_forward;
+#else
+using PoolingPrimitive = dnnl::pooling_v2_forward;
+#endif
+
+inline PoolingPrimitive::primitive_desc Pooling(const engine& eng, algorithm alg, const memory::desc& src,
+                                                const memory::desc& dst, const memory::dims& strides,
+                                                const memory::dims& kernel, const memory::dims& dilations,
+                                                const memory::dims& pad_l, const memory::dims& pad_r,
+                                                const primitive_attr& attr) {
+  memory::dims gaps = dilations;
+  for (auto& d : gaps) d -= 1;
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, alg, src, dst, strides, kernel, gaps, pad_l, pad_r, attr};
+#else
+  return {PoolingPrimitive::desc(kInference, alg, src, dst, strides, kernel, gaps, pad_l, pad_r), attr, eng};
+#endif
+}
+
+inline dnnl::eltwise_forward::primitive_desc Eltwise(const engine& eng, algorithm alg, const memory::desc& data,
+                                                     float alpha, float beta, const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, alg, data, data, alpha, beta, attr};
+#else
+  return {dnnl::eltwise_forward::desc(kInference, alg, data, alpha, beta), attr, eng};
+#endif
+}
+
+inline dnnl::binary::primitive_desc Binary(const engine& eng, algorithm alg, const memory::desc& src0,
+                                           const memory::desc& src1, const memory::desc& dst,
+                                           const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, alg, src0, src1, dst, attr};
+#else
+  return {dnnl::binary::desc(alg, src0, src1, dst), attr, eng};
+#endif
+}
+
+inline dnnl::softmax_forward::primitive_desc Softmax(const engine& eng, const memory::desc& data, int axis,
+                                                     const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, algorithm::softmax_accurate, data, data, axis, attr};
+#else
+  return {dnnl::softmax_forward::desc(kInference, data, axis), attr, eng};
+#endif
+}
+
+// Inference batch normalization with given mean/variance and separate scale and shift.
+inline dnnl::batch_normalization_forward::primitive_desc BatchNorm(const engine& eng, const memory::desc& data,
+                                                                   float epsilon, const primitive_attr& attr) {
+  const auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
+                     dnnl::normalization_flags::use_shift;
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, data, data, epsilon, flags, attr};
+#else
+  return {dnnl::batch_normalization_forward::desc(kInference, data, epsilon, flags), attr, eng};
+#endif
+}
+
+// Layer normalization over the last dimension; `shift` adds a bias.
+inline dnnl::layer_normalization_forward::primitive_desc LayerNorm(const engine& eng, const memory::desc& data,
+                                                                   float epsilon, bool shift,
+                                                                   const primitive_attr& attr) {
+  auto flags = dnnl::normalization_flags::use_scale;
+  if (shift) flags = flags | dnnl::normalization_flags::use_shift;
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, data, data, epsilon, flags, attr};
+#else
+  return {dnnl::layer_normalization_forward::desc(kInference, data, epsilon, flags), attr, eng};
+#endif
+}
+
+inline dnnl::concat::primitive_desc Concat(const engine& eng, const memory::desc& dst, int axis,
+                                           const std::vector<memory::desc>& sources,
+                                           const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, dst, axis, sources, attr};
+#else
+  return {dst, axis, sources, eng, attr};
+#endif
+}
+
+// ---- diagnostics -------------------------------------------------------------------------------
+
+// The ISA oneDNN dispatches to on this CPU, e.g. "avx512_core_amx".
+inline std::string EffectiveIsaName() {
+  using dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case cpu_isa::sse41: return "sse41";
+    case cpu_isa::avx: return "avx";
+    case cpu_isa::avx2: return "avx2";
+    case cpu_isa::avx2_vnni: return "avx2_vnni";
+    case cpu_isa::avx512_core: return "avx512_core";
+    case cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
+    case cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
+    case cpu_isa::avx512_core_amx: return "avx512_core_amx";
+    default: return "other (dnnl_cpu_isa " + std::to_string(static_cast<int>(dnnl::get_effective_cpu_isa())) + ")";
+  }
+}
+
+inline std::string VersionString() {
+  const dnnl_version_t* v = dnnl_version();
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+}
+
+}  // namespace backplane::onednn::compat

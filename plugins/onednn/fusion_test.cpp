@@ -1,0 +1,232 @@
+// Fusion and blocked layouts: conv chains (strided, padded, dilated, grouped, depthwise) with
+// fused activations and residual adds, where blocked tensors flow between CpuOneDnn layers;
+// a network with a layer CpuOneDnn refuses in the middle (data leaves and re-enters the
+// blocked layout); the GELU pattern and bias after matrix products; attention.
+#include "onednn_test_support.hpp"
+
+namespace backplane::onednn::testing {
+namespace {
+
+TensorInfo F32(TensorShape shape) { return {std::move(shape), DataType::kFloat32}; }
+
+OutputSlot Conv(Network& net, OutputSlot x, std::int64_t in, std::int64_t out, std::uint32_t kernel,
+                std::uint32_t stride, std::uint32_t dilation, std::uint32_t groups, const std::string& name,
+                unsigned seed) {
+  Convolution2dDescriptor d;
+  d.strides = {stride, stride};
+  d.dilations = {dilation, dilation};
+  const std::uint32_t pad = (kernel - 1) / 2 * dilation;
+  d.pads = {pad, pad, pad, pad};
+  d.groups = groups;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(in / groups * kernel * kernel));
+  auto w = Constant(net, name + "_w", {out, in / groups, kernel, kernel}, seed, scale);
+  auto b = Constant(net, name + "_b", {out}, seed + 1, 0.1f);
+  return net.Add(d, {x, w, b}, name);
+}
+
+OutputSlot Act(Network& net, OutputSlot x, ActivationFunction function, const std::string& name,
+               float alpha = 0.0f, float beta = 0.0f) {
+  ActivationDescriptor d;
+  d.function = function;
+  d.alpha = alpha;
+  d.beta = beta;
+  return net.Add(d, {x}, name);
+}
+
+OutputSlot Binary(Network& net, BinaryOperation op, OutputSlot a, OutputSlot b, const std::string& name) {
+  ElementwiseBinaryDescriptor d;
+  d.operation = op;
+  return net.Add(d, {a, b}, name);
+}
+
+// A small residual CNN: stem (7x7 stride 2), a basic block with identity shortcut, a
+// downsampling block with a 1x1 strided projection, an inverted-residual block (1x1 expand,
+// depthwise 3x3, 1x1 project, add), a grouped dilated conv, max pooling and global pooling.
+Network ResidualNet(TensorShape input = {1, 3, 32, 32}) {
+  Network net;
+  auto x = net.AddInput("x", F32(input));
+  auto stem = Act(net, Conv(net, x, 3, 16, 7, 2, 1, 1, "stem", 10), ActivationFunction::kRelu, "stem_relu");
+  Pooling2dDescriptor pool;
+  pool.kernel = {3, 3};
+  pool.strides = {2, 2};
+  pool.pads = {1, 1, 1, 1};
+  auto p = net.Add(pool, {stem}, "pool");
+  // Basic block.
+  auto a = Act(net, Conv(net, p, 16, 16, 3, 1, 1, 1, "b1_conv1", 20), ActivationFunction::kRelu, "b1_relu1");
+  auto b = Conv(net, a, 16, 16, 3, 1, 1, 1, "b1_conv2", 30);
+  auto block1 = Act(net, Binary(net, BinaryOperation::kAdd, b, p, "b1_add"), ActivationFunction::kRelu, "b1_relu2");
+  // Downsampling block with projection.
+  auto c = Act(net, Conv(net, block1, 16, 32, 3, 2, 1, 1, "b2_conv1", 40), ActivationFunction::kRelu, "b2_relu1");
+  auto d = Conv(net, c, 32, 32, 3, 1, 1, 1, "b2_conv2", 50);
+  auto proj = Conv(net, block1, 16, 32, 1, 2, 1, 1, "b2_proj", 60);
+  auto block2 = Act(net, Binary(net, BinaryOperation::kAdd, d, proj, "b2_add"), ActivationFunction::kRelu, "b2_relu2");
+  // Inverted residual (relu6 = clip 0..6), no activation after the add.
+  auto e = Act(net, Conv(net, block2, 32, 64, 1, 1, 1, 1, "ir_expand", 70), ActivationFunction::kClip, "ir_relu6a", 0, 6);
+  auto f = Act(net, Conv(net, e, 64, 64, 3, 1, 1, 64, "ir_dw", 80), ActivationFunction::kClip, "ir_relu6b", 0, 6);
+  auto g = Conv(net, f, 64, 32, 1, 1, 1, 1, "ir_project", 90);
+  auto block3 = Binary(net, BinaryOperation::kAdd, g, block2, "ir_add");
+  // Grouped, dilated.
+  auto h = Act(net, Conv(net, block3, 32, 48, 3, 1, 2, 4, "grouped", 100), ActivationFunction::kSilu, "grouped_silu");
+  Pooling2dDescriptor global;
+  global.global = true;
+  global.type = PoolingType::kAverage;
+  net.AddOutput("features", h);
+  net.AddOutput("pooled", net.Add(global, {h}, "gap"));
+  return net;
+}
+
+TEST_CASE("fusion: a residual CNN fuses conv + bias + activation + residual add and matches CpuRef") {
+  auto runtime = MakeRuntime();
+  const Network net = ResidualNet();
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(3 * 32 * 32, 7)});
+  // Every conv is in a fused layer with what follows it.
+  CHECK(FusedCount(outcome) >= 8);
+  std::string reason;
+  for (const char* layer : {"stem", "b1_conv2", "b1_add", "b1_relu2", "ir_dw", "ir_add"}) {
+    CAPTURE(layer);
+    CHECK(BackendOf(outcome, layer).empty());  // replaced by a fused layer
+  }
+  for (const auto& p : outcome.placement) {
+    if (p.type == backend::LayerType::kPreCompiled) {
+      CAPTURE(p.layer);
+      CHECK(p.backend.Get() == "CpuOneDnn");
+      CHECK(p.reason.find("fused from") != std::string::npos);
+    }
+  }
+  // Tensors between CpuOneDnn layers live in its blocked-layout handles; the network's
+  // outputs in host memory.
+  std::size_t blocked_edges = 0;
+  for (const auto& edge : outcome.edges) {
+    if (edge.producer == "x") CHECK(edge.factory == "Backplane/Host/Memory");
+    blocked_edges += edge.factory == "Backplane/CpuOneDnn/Blocked" ? 1 : 0;
+    CHECK(edge.strategy == EdgeStrategy::kDirect);
+  }
+  CHECK(blocked_edges >= 10);
+  CHECK(EdgeFactory(outcome, "pool", "b1_conv1+b1_relu1") == "Backplane/CpuOneDnn/Blocked");
+  bool residual_fused = false;
+  for (const auto& line : outcome.pass_log) residual_fused |= line.find("b1_conv2, b1_add, b1_relu2") != std::string::npos;
+  CHECK(residual_fused);
+  // Batch 2, other spatial size: the same layers with other shapes.
+  CheckAgainstReference(*runtime, ResidualNet({2, 3, 29, 35}), {Random(2 * 3 * 29 * 35, 8)});
+}
+
+TEST_CASE("fusion: without graph optimization every layer runs alone and still matches") {
+  auto runtime = MakeRuntime();
+  const Network net = ResidualNet();
+  const std::vector<std::vector<float>> inputs{Random(3 * 32 * 32, 9)};
+  OptimizeOptions plain;
+  plain.backends = {kOneDnn, kRef};
+  plain.optimize_graph = false;
+  const NetworkId id = runtime->LoadNetwork(runtime->Optimize(net, plain));
+  auto context = runtime->CreateExecutionContext(id);
+  const auto unfused = RunOnce(*runtime, id, *context, inputs);
+  const Outcome fused = RunOn(*runtime, net, {kOneDnn, kRef}, inputs);
+  for (std::size_t o = 0; o < unfused.size(); ++o) CHECK(MaxRelativeError(unfused[o], fused.outputs[o]) <= 1e-4);
+}
+
+TEST_CASE("fusion: a layer CpuOneDnn refuses in the middle: data leaves and re-enters the blocked layout") {
+  auto runtime = MakeRuntime();
+  Network net;
+  auto x = net.AddInput("x", F32({1, 16, 12, 12}));
+  auto a = Act(net, Conv(net, x, 16, 32, 3, 1, 1, 1, "conv1", 1), ActivationFunction::kRelu, "relu1");
+  // oneDNN has no binary Pow: CpuRef runs it, between two CpuOneDnn layers.
+  auto e = Binary(net, BinaryOperation::kPow, a, net.AddConstant("two", TensorShape{}, std::vector<float>{2.0f}), "pow");
+  auto b = Conv(net, e, 32, 32, 3, 2, 1, 1, "conv2", 2);
+  auto c = Binary(net, BinaryOperation::kAdd, b, Conv(net, a, 32, 32, 1, 2, 1, 1, "conv3", 3), "add");
+  net.AddOutput("y", c);
+  net.AddOutput("pow_out", e);
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(16 * 12 * 12, 4)});
+  std::string reason;
+  CHECK(BackendOf(outcome, "pow", &reason) == "CpuRef");
+  CHECK(reason.find("CpuOneDnn") != std::string::npos);
+  CHECK(FusedCount(outcome) >= 2);
+  // Into and out of CpuRef's layer through host memory, directly (no copies).
+  CHECK(EdgeFactory(outcome, "conv1+relu1", "pow") == "Backplane/Host/Memory");
+  CHECK(EdgeFactory(outcome, "pow", "conv2") == "Backplane/Host/Memory");
+  for (const auto& edge : outcome.edges) CHECK(edge.strategy == EdgeStrategy::kDirect);
+}
+
+TEST_CASE("fusion: matmul + bias + GELU (ONNX erf pattern), and attention, match CpuRef") {
+  auto runtime = MakeRuntime();
+  Network net;
+  const std::int64_t seq = 16, model = 32, hidden = 64;
+  auto x = net.AddInput("x", F32({1, seq, model}));
+  MatMulDescriptor mm;
+  auto h = net.Add(mm, {x, Constant(net, "w1", {model, hidden}, 1, 0.3f)}, "fc1");
+  h = Binary(net, BinaryOperation::kAdd, h, Constant(net, "b1", {hidden}, 2, 0.1f), "fc1_bias");
+  auto scaled = Binary(net, BinaryOperation::kDiv, h, net.AddConstant("sqrt2", TensorShape{}, std::vector<float>{1.4142135f}), "gelu_div");
+  ElementwiseUnaryDescriptor erf;
+  erf.operation = UnaryOperation::kErf;
+  auto erfed = net.Add(erf, {scaled}, "gelu_erf");
+  auto plus = Binary(net, BinaryOperation::kAdd, erfed, net.AddConstant("one", TensorShape{}, std::vector<float>{1.0f}), "gelu_add");
+  auto times = Binary(net, BinaryOperation::kMul, h, plus, "gelu_mul");
+  auto gelu = Binary(net, BinaryOperation::kMul, times, net.AddConstant("half", TensorShape{}, std::vector<float>{0.5f}), "gelu_half");
+  auto y = net.Add(mm, {gelu, Constant(net, "w2", {hidden, model}, 3, 0.2f)}, "fc2");
+  // Attention over y: softmax(y y^T / 4 + mask) y.
+  TransposeDescriptor t;
+  t.permutation = {0, 2, 1};
+  auto scores = net.Add(mm, {y, net.Add(t, {y}, "kt")}, "qk");
+  scores = Binary(net, BinaryOperation::kDiv, scores, net.AddConstant("scale", TensorShape{}, std::vector<float>{4.0f}), "qk_scale");
+  auto mask = net.AddInput("mask", F32({1, 1, seq}));
+  scores = Binary(net, BinaryOperation::kAdd, scores, mask, "qk_mask");
+  SoftmaxDescriptor softmax;
+  auto probabilities = net.Add(softmax, {scores}, "softmax");
+  net.AddOutput("y", net.Add(mm, {probabilities, y}, "pv"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(seq * model, 5), Random(seq, 6, -2.0f, 0.0f)});
+  for (const char* layer : {"fc1_bias", "gelu_div", "gelu_erf", "gelu_half", "qk_scale"}) {
+    CAPTURE(layer);
+    CHECK(BackendOf(outcome, layer).empty());  // fused
+  }
+  // A broadcast run-time operand is not fused (it could depend on the chain).
+  CHECK(BackendOf(outcome, "qk_mask") == "CpuOneDnn");
+  CHECK(BackendOf(outcome, "softmax") == "CpuOneDnn");
+  CHECK(FusedCount(outcome) == 2);
+}
+
+TEST_CASE("fusion: an operand computed from the chain on another backend is not fused (no cycle)") {
+  // matmul + bias + residual, then x - mean(x) with the mean on CpuRef (Reduce): the Sub
+  // follows the chain in CpuOneDnn's subgraph but reads a tensor computed from it.
+  auto runtime = MakeRuntime();
+  Network net;
+  auto x = net.AddInput("x", F32({2, 8, 16}));
+  MatMulDescriptor mm;
+  auto h = net.Add(mm, {x, Constant(net, "w", {16, 16}, 1, 0.3f)}, "fc");
+  h = Binary(net, BinaryOperation::kAdd, h, Constant(net, "b", {16}, 2, 0.1f), "fc_bias");
+  h = Binary(net, BinaryOperation::kAdd, h, x, "residual");
+  ReduceDescriptor mean;
+  mean.axes = {-1};
+  auto m = net.Add(mean, {h}, "mean");
+  net.AddOutput("y", Binary(net, BinaryOperation::kSub, h, m, "centered"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(2 * 8 * 16, 3)});
+  CHECK(BackendOf(outcome, "mean") == "CpuRef");
+  CHECK(BackendOf(outcome, "centered") == "CpuOneDnn");
+  CHECK(BackendOf(outcome, "residual").empty());  // the residual add is fused
+}
+
+TEST_CASE("fusion: GPT-2's tanh GELU, which reads the biased tensor three times, loads and matches") {
+  // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), x = matmul + bias; Pow runs on CpuRef.
+  auto runtime = MakeRuntime();
+  Network net;
+  auto in = net.AddInput("in", F32({1, 8, 16}));
+  MatMulDescriptor mm;
+  auto x = net.Add(mm, {in, Constant(net, "w", {16, 32}, 1, 0.3f)}, "fc");
+  x = Binary(net, BinaryOperation::kAdd, x, Constant(net, "b", {32}, 2, 0.1f), "fc_bias");
+  auto scalar = [&](const std::string& name, float value) {
+    return net.AddConstant(name, TensorShape{}, std::vector<float>{value});
+  };
+  auto half_x = Binary(net, BinaryOperation::kMul, x, scalar("half", 0.5f), "half_x");
+  auto cube = Binary(net, BinaryOperation::kPow, x, scalar("three", 3.0f), "cube");
+  auto scaled_cube = Binary(net, BinaryOperation::kMul, scalar("c", 0.044715f), cube, "scaled_cube");
+  auto inner = Binary(net, BinaryOperation::kAdd, x, scaled_cube, "inner");
+  auto scaled = Binary(net, BinaryOperation::kMul, inner, scalar("k", 0.7978846f), "scaled");
+  auto t = Act(net, scaled, ActivationFunction::kTanh, "tanh");
+  auto one_plus = Binary(net, BinaryOperation::kAdd, t, scalar("one", 1.0f), "one_plus");
+  net.AddOutput("y", Binary(net, BinaryOperation::kMul, half_x, one_plus, "gelu"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(8 * 16, 4, -2.0f, 2.0f)});
+  CHECK(BackendOf(outcome, "cube") == "CpuRef");
+  CHECK(BackendOf(outcome, "fc_bias").empty());   // fused into the matmul
+  CHECK(BackendOf(outcome, "half_x") == "CpuOneDnn");  // not fused: x has other readers
+}
+
+}  // namespace
+}  // namespace backplane::onednn::testing

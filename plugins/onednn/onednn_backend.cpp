@@ -1,0 +1,73 @@
+#include "onednn_backend.hpp"
+
+#include "dnnl_compat.hpp"
+#include "fusion.hpp"
+#include "onednn_backend_context.hpp"
+#include "onednn_layer_support.hpp"
+#include "onednn_tensor_handle.hpp"
+#include "onednn_workload_factory.hpp"
+#include "ops/onednn_ops.hpp"
+
+#ifndef BACKPLANE_BACKEND_VERSION
+#error "BACKPLANE_BACKEND_VERSION is defined by backplane_add_backend() (the plugin version)"
+#endif
+
+namespace backplane::onednn {
+
+BackendId OneDnnBackend::GetId() const { return BackendId(kOneDnnBackendId); }
+
+std::string OneDnnBackend::Label() { return std::string(kOneDnnBackendId) + " " + BACKPLANE_BACKEND_VERSION; }
+
+std::vector<backend::DeviceInfo> OneDnnBackend::GetDevices() const {
+  backend::DeviceInfo cpu;
+  cpu.kind = backend::DeviceKind::kCpu;
+  std::string fast_math = "fast_math available (bf16 fpmath)";
+  std::string why;
+  if (!FastMathAvailable(&why)) fast_math = "fast_math unavailable: " + why;
+  cpu.name = "host CPU via oneDNN " + compat::VersionString() + " (ISA " + compat::EffectiveIsaName() + ", " +
+             std::to_string(CoreCount()) + " threads by default; " + fast_math + ")";
+  return {cpu};
+}
+
+backend::BackendCapabilities OneDnnBackend::GetCapabilities() const {
+  backend::BackendCapabilities capabilities;
+  capabilities.device_kind = backend::DeviceKind::kCpu;
+  capabilities.data_types = {DataType::kFloat32};
+  capabilities.layer_types = SupportedLayerTypes();
+  capabilities.values = {{"ProtectedContentAllocation", false}};
+  return capabilities;
+}
+
+std::shared_ptr<backend::ILayerSupport> OneDnnBackend::GetLayerSupport() const {
+  return std::make_shared<OneDnnLayerSupport>(Label());
+}
+
+backend::OptimizationViews OneDnnBackend::OptimizeSubgraph(const backend::SubgraphView& subgraph) const {
+  return FuseSubgraph(subgraph);
+}
+
+std::unique_ptr<backend::IWorkloadFactory> OneDnnBackend::CreateWorkloadFactory(
+    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/) const {
+  return std::make_unique<OneDnnWorkloadFactory>(Label(), DefaultSettings(), nullptr, nullptr);
+}
+
+std::unique_ptr<backend::IWorkloadFactory> OneDnnBackend::CreateWorkloadFactoryInContext(
+    const std::shared_ptr<backend::IMemoryManager>& memory_manager, backend::IBackendContext* context) const {
+  auto* ours = dynamic_cast<OneDnnBackendContext*>(context);
+  if (!ours) return CreateWorkloadFactory(memory_manager);
+  return std::make_unique<OneDnnWorkloadFactory>(Label(), ours->GetSettings(), &ours->Gate(), &ours->Load());
+}
+
+std::unique_ptr<backend::IBackendContext> OneDnnBackend::CreateBackendContext(const backend::BackendOptions& options) const {
+  return std::make_unique<OneDnnBackendContext>(ParseSettings(options));
+}
+
+void OneDnnBackend::RegisterTensorHandleFactories(backend::ITensorHandleFactoryRegistry& registry) const {
+  registry.RegisterFactory(std::make_unique<OneDnnTensorHandleFactory>());
+}
+
+std::vector<backend::FactoryId> OneDnnBackend::GetHandleFactoryPreferences() const {
+  return {kBlockedFactoryId, backend::kHostFactoryId};
+}
+
+}  // namespace backplane::onednn

@@ -1,0 +1,94 @@
+#include "onednn_backend_context.hpp"
+
+#include "dnnl_compat.hpp"
+
+#include <backplane/exception.hpp>
+
+#include <thread>
+
+namespace backplane::onednn {
+
+int CoreCount() {
+  const unsigned count = std::thread::hardware_concurrency();
+  return count > 0 ? static_cast<int>(count) : 1;
+}
+
+Settings DefaultSettings() {
+  Settings settings;
+  settings.threads = CoreCount();
+  return settings;
+}
+
+Settings ParseSettings(const backend::BackendOptions& options) {
+  Settings settings = DefaultSettings();
+  for (const auto& [key, value] : options) {
+    if (key == "threads") {
+      std::size_t used = 0;
+      int threads = 0;
+      try {
+        threads = std::stoi(value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != value.size() || threads < 1) {
+        throw Exception(ErrorCode::kInvalidArgument,
+                        "CpuOneDnn option threads='" + value + "' is not a positive integer");
+      }
+      settings.threads = threads;
+    } else if (key == "fast_math") {
+      if (value != "0" && value != "1") {
+        throw Exception(ErrorCode::kInvalidArgument,
+                        "CpuOneDnn option fast_math='" + value + "' must be 0 or 1");
+      }
+      settings.fast_math = value == "1";
+    }
+    if (key == "adaptive_threads") {
+      if (value == "1") {
+        settings.adaptive = AdaptiveThreads::kAuto;
+      } else if (value == "0") {
+        settings.adaptive = AdaptiveThreads::kOff;
+      } else if (value == "always") {
+        settings.adaptive = AdaptiveThreads::kAlways;
+      } else {
+        throw Exception(ErrorCode::kInvalidArgument,
+                        "CpuOneDnn option adaptive_threads='" + value + "' must be 1, 0 or always");
+      }
+    }
+    // Other keys (e.g. "*" options meant for other backends) are not ours.
+  }
+  return settings;
+}
+
+bool FastMathAvailable(std::string* reason) {
+  if (compat::kHasFpMathMode) return true;
+  if (reason) {
+    *reason = "oneDNN " + compat::VersionString() +
+              " has no fpmath_mode (added in 2.7): fast_math=1 is accepted but computes in f32";
+  }
+  return false;
+}
+
+dnnl::memory::format_tag ProbeActivationTag(const Execution& execution) {
+  using dnnl::memory;
+  const memory::dims x{1, 64, 28, 28}, w{64, 64, 3, 3};
+  const auto any = [](const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, memory::format_tag::any); };
+  try {
+    const auto pd = compat::Convolution(execution.engine, any(x), any(w), nullptr, any(x), {1, 1}, {1, 1}, {1, 1},
+                                        {1, 1}, execution.Attr());
+    for (const auto tag : {memory::format_tag::nhwc, memory::format_tag::nChw16c, memory::format_tag::nChw8c}) {
+      if (pd.dst_desc() == memory::desc(x, memory::data_type::f32, tag)) return tag;
+    }
+  } catch (const dnnl::error&) {
+    // No convolution for the probe: keep the default.
+  }
+  return memory::format_tag::nChw16c;
+}
+
+dnnl::primitive_attr Execution::Attr() const {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (settings.fast_math) compat::SetFastMath(attr);
+  return attr;
+}
+
+}  // namespace backplane::onednn

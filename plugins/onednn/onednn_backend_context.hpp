@@ -1,0 +1,87 @@
+// The CpuOneDnn backend context (one per runtime) and the execution settings every workload of
+// a network uses: thread count, fast math, the oneDNN engine, the runtime's thread gate and
+// CPU load monitor.
+#pragma once
+
+#include "cpu_load.hpp"
+#include "thread_gate.hpp"
+
+#include <backplane/backend/backend.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <memory>
+#include <string>
+
+namespace backplane::onednn {
+
+// Backend options (RuntimeOptions::backend_options["CpuOneDnn"], sdk-run --threads N):
+//   "threads"   = N >= 1: oneDNN threads per running workload (default: all cores)
+//   "fast_math" = "0" | "1": let oneDNN compute f32 in bf16 where it can (default "0"; needs
+//                 oneDNN >= 2.7, see FastMathAvailable)
+//   "adaptive_threads" = "1" | "0" | "always": with threads > 1, run each primitive on one
+//                 thread while other work keeps the cores busy (CpuLoadMonitor; default "1"),
+//                 never ("0"), or always ("always", to check the single-thread variants)
+enum class AdaptiveThreads { kAuto, kOff, kAlways };
+struct Settings {
+  int threads = 1;
+  bool fast_math = false;
+  AdaptiveThreads adaptive = AdaptiveThreads::kAuto;
+};
+
+// The number of cores oneDNN may use on this machine (at least 1).
+int CoreCount();
+// Defaults: every core, no fast math.
+Settings DefaultSettings();
+// Parses the options; throws backplane::Exception (kInvalidArgument) naming a bad option or
+// value ("CpuOneDnn option threads='x' is not a positive integer").
+Settings ParseSettings(const backend::BackendOptions& options);
+// Whether this oneDNN build has fpmath_mode (fast_math takes effect), and if not why.
+bool FastMathAvailable(std::string* reason);
+
+// What workloads share for one loaded network. Immutable after construction except the gate
+// and the load monitor, which are thread-safe. Owned jointly by the workload factory and its
+// workloads.
+struct Execution {
+  dnnl::engine engine;
+  Settings settings;
+  ThreadGate* gate = nullptr;               // the runtime's (context) or owned_gate
+  std::shared_ptr<ThreadGate> owned_gate;   // set when there is no backend context
+  CpuLoadMonitor* load = nullptr;           // the runtime's (context) or owned_load
+  std::shared_ptr<CpuLoadMonitor> owned_load;
+  // The 4-D activation layout oneDNN's convolutions prefer on this CPU (nhwc with brgemm
+  // kernels on AVX-512 cores with AMX, nChw16c with the older jit kernels); elementwise,
+  // pooling and normalization primitives are created for it so tensors pass without reorders.
+  dnnl::memory::format_tag activation_tag = dnnl::memory::format_tag::nChw16c;
+
+  // An attribute with a user-provided scratchpad (so one primitive can run concurrently on
+  // several contexts) and, when requested and available, the bf16 fpmath mode.
+  dnnl::primitive_attr Attr() const;
+};
+
+// Asks oneDNN which layout a typical 3x3 convolution writes (Execution::activation_tag).
+dnnl::memory::format_tag ProbeActivationTag(const Execution& execution);
+
+// Per runtime: the parsed options, and the gate and load monitor all networks of the runtime
+// share. Created by OneDnnBackend::CreateBackendContext, held by the runtime for its lifetime.
+// Thread-safe.
+class OneDnnBackendContext final : public backend::IBackendContext {
+ public:
+  explicit OneDnnBackendContext(Settings settings)
+      : settings_(settings), gate_(CoreCount()), load_(CoreCount()) {}
+  bool BeforeLoadNetwork(backend::NetworkId) override { return true; }
+  bool AfterLoadNetwork(backend::NetworkId) override { return true; }
+  bool BeforeUnloadNetwork(backend::NetworkId) override { return true; }
+  bool AfterUnloadNetwork(backend::NetworkId) override { return true; }
+
+  const Settings& GetSettings() const { return settings_; }
+  ThreadGate& Gate() { return gate_; }
+  CpuLoadMonitor& Load() { return load_; }
+
+ private:
+  Settings settings_;
+  ThreadGate gate_;
+  CpuLoadMonitor load_;
+};
+
+}  // namespace backplane::onednn

@@ -1,0 +1,111 @@
+#include "onednn_tensor_handle.hpp"
+
+#include <backplane/exception.hpp>
+
+#include <cstdlib>
+#include <new>
+
+namespace backplane::onednn {
+
+dnnl::memory::dims DimsOf(const TensorInfo& info) {
+  dnnl::memory::dims dims(info.shape.Dims().begin(), info.shape.Dims().end());
+  if (dims.empty()) dims.push_back(1);  // a scalar as one element
+  return dims;
+}
+
+dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims) {
+  dnnl::memory::dims strides(dims.size(), 1);
+  for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
+OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine)
+    : info_(std::move(info)), engine_(std::move(engine)) {
+  if (info_.type != DataType::kFloat32) {
+    throw Exception(ErrorCode::kUnsupported, std::string("CpuOneDnn tensor handles hold f32 tensors, not ") +
+                                                 ToString(info_.type));
+  }
+  plain_desc_ = PlainDesc(DimsOf(info_));
+  desc_ = plain_desc_;
+}
+
+OneDnnTensorHandle::~OneDnnTensorHandle() {
+  std::free(blocked_.data);
+  std::free(plain_buffer_.data);
+}
+
+void OneDnnTensorHandle::Reserve(Buffer& buffer, std::size_t size) {
+  if (buffer.size >= size && buffer.data) return;
+  const std::size_t rounded = (std::max<std::size_t>(size, 64) + 63) / 64 * 64;
+  void* data = std::aligned_alloc(64, rounded);
+  if (!data) {
+    throw Exception(ErrorCode::kBackendFailure,
+                    "CpuOneDnn could not allocate " + std::to_string(rounded) + " bytes for a tensor");
+  }
+  std::free(buffer.data);
+  buffer.data = data;
+  buffer.size = rounded;
+}
+
+void* OneDnnTensorHandle::PrepareWrite(const dnnl::memory::desc& desc) {
+  if (desc == plain_desc_) {
+    if (!imported_) Reserve(plain_buffer_, info_.NumBytes());
+    data_ = imported_ ? imported_ : plain_buffer_.data;
+    plain_ = true;
+  } else {
+    Reserve(blocked_, desc.get_size());
+    data_ = blocked_.data;
+    plain_ = false;
+  }
+  desc_ = desc;
+  return data_;
+}
+
+void* OneDnnTensorHandle::Map() {
+  if (!data_) return PrepareWrite(plain_desc_);  // never written: plain, uninitialised
+  if (plain_) return data_;
+  void* target = imported_;
+  if (!target) {
+    Reserve(plain_buffer_, info_.NumBytes());
+    target = plain_buffer_.data;
+  }
+  try {
+    dnnl::memory from(desc_, engine_, data_);
+    dnnl::memory to(plain_desc_, engine_, target);
+    dnnl::stream stream(engine_);
+    dnnl::reorder(from, to).execute(stream, from, to);
+    stream.wait();
+  } catch (const dnnl::error& error) {
+    throw Exception(ErrorCode::kBackendFailure,
+                    std::string("CpuOneDnn could not reorder a tensor into its plain layout: ") + error.what());
+  }
+  data_ = target;
+  desc_ = plain_desc_;
+  plain_ = true;
+  return data_;
+}
+
+bool OneDnnTensorHandle::Import(void* memory, backend::MemorySource source) {
+  if (source != backend::MemorySource::kHost || memory == nullptr) return false;
+  imported_ = memory;
+  data_ = memory;
+  desc_ = plain_desc_;
+  plain_ = true;
+  return true;
+}
+
+OneDnnTensorHandleFactory::OneDnnTensorHandleFactory() : engine_(dnnl::engine::kind::cpu, 0) {}
+
+backend::TensorHandleFactoryProperties OneDnnTensorHandleFactory::GetProperties() const {
+  backend::TensorHandleFactoryProperties properties;
+  properties.supports_map_unmap = true;
+  properties.import_sources = static_cast<backend::MemorySourceFlags>(backend::MemorySource::kHost);
+  properties.export_sources = static_cast<backend::MemorySourceFlags>(backend::MemorySource::kHost);
+  return properties;
+}
+
+std::unique_ptr<backend::ITensorHandle> OneDnnTensorHandleFactory::CreateTensorHandle(const TensorInfo& info) const {
+  return std::make_unique<OneDnnTensorHandle>(info, engine_);
+}
+
+}  // namespace backplane::onednn

@@ -1,0 +1,77 @@
+// Tensor handles of the factory "Backplane/CpuOneDnn/Blocked": activations kept in whatever
+// layout the oneDNN primitive that wrote them chose (nChw16c and friends), so consecutive
+// oneDNN layers pass tensors without reordering. The layout travels with the handle: the
+// producing workload sets it at Execute, consumers compare it with what they expect.
+#pragma once
+
+#include <backplane/backend/tensor_handle.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstddef>
+#include <memory>
+
+namespace backplane::onednn {
+
+inline constexpr const char* kBlockedFactoryId = "Backplane/CpuOneDnn/Blocked";
+
+// The dense row-major f32 layout of `dims` (NCHW for images).
+dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims);
+dnnl::memory::dims DimsOf(const TensorInfo& info);
+
+// Owns (per execution context) one buffer for blocked content and one for plain content, or
+// uses imported host memory as its plain content. Not thread-safe: one run uses it at a time
+// (as every ITensorHandle). Map() always returns the dense layout of GetInfo(): blocked
+// content is first reordered into the plain buffer, and the handle becomes plain.
+class OneDnnTensorHandle final : public backend::ITensorHandle {
+ public:
+  OneDnnTensorHandle(TensorInfo info, dnnl::engine engine);
+  ~OneDnnTensorHandle() override;
+
+  const TensorInfo& GetInfo() const override { return info_; }
+  void* Map() override;
+  void Unmap() override {}
+  // Host memory of at least NumBytes(): used in place as the plain content.
+  bool Import(void* memory, backend::MemorySource source) override;
+
+  // The layout of the current content (dims equal GetInfo()'s shape) and where it is.
+  const dnnl::memory::desc& Desc() const { return desc_; }
+  void* Data() const { return data_; }
+  bool IsPlain() const { return plain_; }
+  // For a producer: makes the handle hold content of layout `desc` (dims of GetInfo()) and
+  // returns where to write it; grows the blocked buffer when needed (the first run). Throws
+  // backplane::Exception when memory cannot be had.
+  void* PrepareWrite(const dnnl::memory::desc& desc);
+
+ private:
+  struct Buffer {
+    void* data = nullptr;
+    std::size_t size = 0;
+  };
+  void Reserve(Buffer& buffer, std::size_t size);
+
+  TensorInfo info_;
+  dnnl::engine engine_;
+  dnnl::memory::desc plain_desc_;
+  dnnl::memory::desc desc_;
+  Buffer blocked_;
+  Buffer plain_buffer_;
+  void* imported_ = nullptr;
+  void* data_ = nullptr;
+  bool plain_ = true;
+};
+
+// Thread-safe; handles it creates share its engine.
+class OneDnnTensorHandleFactory final : public backend::ITensorHandleFactory {
+ public:
+  OneDnnTensorHandleFactory();
+  const backend::FactoryId& GetId() const override { return id_; }
+  backend::TensorHandleFactoryProperties GetProperties() const override;
+  std::unique_ptr<backend::ITensorHandle> CreateTensorHandle(const TensorInfo& info) const override;
+
+ private:
+  backend::FactoryId id_ = kBlockedFactoryId;
+  dnnl::engine engine_;
+};
+
+}  // namespace backplane::onednn

@@ -1,0 +1,95 @@
+// ElementwiseBinary: oneDNN binary with numpy broadcasting of the second operand (the operands
+// swap for commutative operations when the first one is the broadcast one).
+#include "onednn_ops.hpp"
+
+#include "primitive_workload.hpp"
+#include "../dnnl_compat.hpp"
+#include "../onednn_tensor_handle.hpp"
+
+namespace backplane::onednn {
+
+namespace {
+using dnnl::memory;
+
+bool Commutative(BinaryOperation op) {
+  return op == BinaryOperation::kAdd || op == BinaryOperation::kMul || op == BinaryOperation::kMax ||
+         op == BinaryOperation::kMin;
+}
+
+// Which input is oneDNN's src0 (shaped like the output); false when neither may be.
+bool Src0Index(const TensorInfo& a, const TensorInfo& b, const TensorInfo& out, BinaryOperation op, std::size_t& src0) {
+  const auto rank = out.shape.Rank();
+  const auto out_dims = DimsOf(out);
+  if (Expand(DimsOf(a), rank) == out_dims && a.shape.Rank() <= rank) {
+    src0 = 0;
+    return true;
+  }
+  if (Commutative(op) && Expand(DimsOf(b), rank) == out_dims) {
+    src0 = 1;
+    return true;
+  }
+  return false;
+}
+
+void AddOperand(PrimitiveWorkload& workload, const ExecutionPtr& execution, int arg, const TensorRef& ref,
+                const memory::desc& view, const memory::desc& expected) {
+  if (ref.constant) {
+    workload.AddConstant(arg, PackConstant(execution->engine, ref.constant, view, expected));
+  } else {
+    workload.AddInput(arg, ref.index, ref.info, view, expected);
+  }
+}
+}  // namespace
+
+bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!AllFloat32(layer, reason)) return false;
+  if (layer.GetNumInputs() != 2) {
+    reason = "ElementwiseBinary takes 2 inputs";
+    return false;
+  }
+  const auto op = static_cast<const ElementwiseBinaryDescriptor&>(*layer.GetDescriptor()).operation;
+  dnnl::algorithm algorithm;
+  if (!BinaryAlgorithm(op, algorithm)) {
+    reason = "oneDNN has no binary Pow";
+    return false;
+  }
+  std::size_t src0 = 0;
+  if (layer.GetOutputInfo(0).shape.Rank() > 12 ||
+      !Src0Index(layer.GetInputInfo(0), layer.GetInputInfo(1), layer.GetOutputInfo(0), op, src0)) {
+    reason = "the first operand " + ToString(layer.GetInputInfo(0).shape) +
+             " would need broadcasting (oneDNN broadcasts only the second)";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateElementwiseBinary(const OpSpec& spec, const ExecutionPtr& execution) {
+  const auto op = static_cast<const ElementwiseBinaryDescriptor&>(*spec.descriptor).operation;
+  dnnl::algorithm algorithm = dnnl::algorithm::binary_add;
+  std::size_t first = 0;
+  if (!BinaryAlgorithm(op, algorithm) || !Src0Index(spec.inputs[0].info, spec.inputs[1].info, spec.output, op, first)) {
+    ThrowCreateError(spec.name, "unsupported binary operation or broadcast");
+  }
+  const TensorRef& a = spec.inputs[first];
+  const TensorRef& b = spec.inputs[1 - first];
+  const auto dims = DimsOf(spec.output);
+  const auto b_dims = Expand(DimsOf(b.info), dims.size());
+  try {
+    std::vector<memory::desc> operands;
+    const auto attr = PostOpAttr(*execution, spec.post_ops, dims, nullptr, operands);
+    const memory::desc src0 = ActivationLayout(*execution, dims);
+    const memory::desc src1 = b_dims == dims && !b.constant ? src0 : PlainDesc(b_dims);
+    auto pd = compat::Binary(execution->engine, algorithm, src0, src1, src0, attr);
+    auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
+    workload->SetPrimitive(dnnl::binary(pd), pd.scratchpad_desc());
+    AddOperand(*workload, execution, DNNL_ARG_SRC_0, a, PlainDesc(dims), pd.src0_desc());
+    AddOperand(*workload, execution, DNNL_ARG_SRC_1, b, PlainDesc(b_dims), pd.src1_desc());
+    AddPostOpOperands(*workload, spec.post_ops, operands);
+    workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(dims), pd.dst_desc());
+    return workload;
+  } catch (const dnnl::error& error) {
+    ThrowCreateError(spec.name, std::string("binary: ") + error.what());
+  }
+}
+
+}  // namespace backplane::onednn

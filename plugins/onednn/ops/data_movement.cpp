@@ -1,0 +1,170 @@
+// Transpose, Reshape, Flatten and Slice (unit steps) as oneDNN reorders into the dense output: they let tensors
+// that oneDNN layers hold in blocked layouts be rearranged without leaving the backend.
+#include "onednn_ops.hpp"
+
+#include "primitive_workload.hpp"
+#include "../dnnl_compat.hpp"
+#include "../onednn_tensor_handle.hpp"
+
+#include <algorithm>
+
+namespace backplane::onednn {
+
+namespace {
+using dnnl::memory;
+
+std::vector<std::uint32_t> Permutation(const TransposeDescriptor& d, std::size_t rank) {
+  std::vector<std::uint32_t> permutation = d.permutation;
+  if (permutation.empty()) {
+    for (std::size_t i = 0; i < rank; ++i) permutation.push_back(static_cast<std::uint32_t>(rank - 1 - i));
+  }
+  return permutation;
+}
+
+std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionPtr& execution,
+                                            const memory::desc& view) {
+  const memory::desc dst = PlainDesc(DimsOf(spec.output));
+  try {
+    dnnl::primitive_attr attr = execution->Attr();
+    dnnl::reorder::primitive_desc pd(execution->engine, view, execution->engine, dst, attr);
+    auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
+    workload->SetPrimitive(dnnl::reorder(pd), pd.scratchpad_desc());
+    workload->AddInput(DNNL_ARG_FROM, spec.inputs[0].index, spec.inputs[0].info, view, view);
+    workload->SetOutput(DNNL_ARG_TO, 0, spec.output, dst, dst);
+    return workload;
+  } catch (const dnnl::error& error) {
+    ThrowCreateError(spec.name, std::string("reorder: ") + error.what());
+  }
+}
+}  // namespace
+
+bool IsTransposeSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!AllFloat32(layer, reason)) return false;
+  const auto rank = layer.GetInputInfo(0).shape.Rank();
+  if (layer.GetNumInputs() != 1 || rank == 0 || rank > 12) {
+    reason = "Transpose takes one input of rank 1 to 12";
+    return false;
+  }
+  auto permutation = Permutation(static_cast<const TransposeDescriptor&>(*layer.GetDescriptor()), rank);
+  std::vector<bool> seen(rank, false);
+  if (permutation.size() != rank) {
+    reason = "permutation length differs from the rank";
+    return false;
+  }
+  for (auto p : permutation) {
+    if (p >= rank || seen[p]) {
+      reason = "not a permutation";
+      return false;
+    }
+    seen[p] = true;
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const ExecutionPtr& execution) {
+  const auto in_dims = DimsOf(spec.inputs[0].info);
+  const auto permutation = Permutation(static_cast<const TransposeDescriptor&>(*spec.descriptor), in_dims.size());
+  memory::dims in_strides(in_dims.size(), 1);
+  for (std::size_t i = in_dims.size(); i-- > 1;) in_strides[i - 1] = in_strides[i] * in_dims[i];
+  memory::dims out_dims, out_strides;
+  for (auto p : permutation) {
+    out_dims.push_back(in_dims[p]);
+    out_strides.push_back(in_strides[p]);
+  }
+  // The input's bytes read in the output's dims: a strided view.
+  return Reorder(spec, execution, memory::desc(out_dims, memory::data_type::f32, out_strides));
+}
+
+bool IsReshapeSupported(const backend::ILayerView& layer, std::string& reason) {
+  // Input 1 (a constant shape, i64) is not read: the output shape says it all.
+  if (layer.GetNumInputs() < 1 || layer.GetInputInfo(0).type != DataType::kFloat32 ||
+      layer.GetNumOutputs() != 1 || layer.GetOutputInfo(0).type != DataType::kFloat32) {
+    reason = "CpuOneDnn reshapes f32 tensors only";
+    return false;
+  }
+  if (layer.GetNumInputs() < 1 || layer.GetNumInputs() > 2 ||
+      (layer.GetNumInputs() == 2 && !layer.GetConstantInput(1))) {
+    reason = "a shape computed at run time";
+    return false;
+  }
+  if (layer.GetInputInfo(0).shape.NumElements() != layer.GetOutputInfo(0).shape.NumElements()) {
+    reason = "element counts differ";
+    return false;
+  }
+  return true;
+}
+
+bool IsFlattenSupported(const backend::ILayerView& layer, std::string& reason) {
+  return IsReshapeSupported(layer, reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec& spec, const ExecutionPtr& execution) {
+  return Reorder(spec, execution, PlainDesc(DimsOf(spec.output)));
+}
+
+namespace {
+// Per input axis: the first element the slice takes (ONNX clamping), or false when a step is
+// not 1 or the result does not have the output's shape.
+bool SliceOffsets(const SliceDescriptor& d, const TensorShape& in, const TensorShape& out, memory::dims& offsets,
+                  std::string& reason) {
+  const std::size_t rank = in.Rank();
+  offsets.assign(rank, 0);
+  if (out.Rank() != rank) {
+    reason = "rank changes";
+    return false;
+  }
+  for (std::size_t i = 0; i < d.starts.size(); ++i) {
+    const std::int64_t step = i < d.steps.size() ? d.steps[i] : 1;
+    if (step != 1) {
+      reason = "steps other than 1";
+      return false;
+    }
+    std::size_t axis = i;
+    if (i < d.axes.size() && !NormalizeAxis(d.axes[i], rank, axis)) {
+      reason = "axis out of range";
+      return false;
+    }
+    const std::int64_t dim = in[axis];
+    std::int64_t start = d.starts[i];
+    if (start < 0) start += dim;
+    offsets[axis] = std::clamp<std::int64_t>(start, 0, dim);
+  }
+  for (std::size_t axis = 0; axis < rank; ++axis) {
+    if (offsets[axis] + out[axis] > in[axis]) {
+      reason = "the slice leaves the input";
+      return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+bool IsSliceSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (layer.GetNumInputs() != 1 || layer.GetInputInfo(0).type != DataType::kFloat32 ||
+      layer.GetNumOutputs() != 1 || layer.GetOutputInfo(0).type != DataType::kFloat32) {
+    reason = "CpuOneDnn slices one f32 tensor with constant bounds";
+    return false;
+  }
+  const auto& in = layer.GetInputInfo(0).shape;
+  if (in.Rank() == 0 || in.Rank() > 12 || layer.GetOutputInfo(0).shape.NumElements() == 0) {
+    reason = "rank 0, above 12, or an empty result";
+    return false;
+  }
+  memory::dims offsets;
+  return SliceOffsets(static_cast<const SliceDescriptor&>(*layer.GetDescriptor()), in, layer.GetOutputInfo(0).shape,
+                      offsets, reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec& spec, const ExecutionPtr& execution) {
+  memory::dims offsets;
+  std::string reason;
+  const auto& in = spec.inputs[0].info.shape;
+  if (!SliceOffsets(static_cast<const SliceDescriptor&>(*spec.descriptor), in, spec.output.shape, offsets, reason)) {
+    ThrowCreateError(spec.name, reason);
+  }
+  // The input's dense bytes, the output's window of them.
+  const memory::desc view = PlainDesc(DimsOf(spec.inputs[0].info)).submemory_desc(DimsOf(spec.output), offsets);
+  return Reorder(spec, execution, view);
+}
+
+}  // namespace backplane::onednn

@@ -1,0 +1,210 @@
+// FullyConnected (ONNX Gemm) and MatMul (numpy matmul, batched with broadcasting), both as a
+// oneDNN matmul primitive: constant right-hand operands are reordered once into the layout
+// oneDNN prefers; bias, activations and other post-ops fused.
+#include "onednn_ops.hpp"
+
+#include "primitive_workload.hpp"
+#include "../dnnl_compat.hpp"
+#include "../onednn_tensor_handle.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace backplane::onednn {
+
+namespace {
+using dnnl::memory;
+
+// A [rows, cols] operand stored as [cols, rows] densely, read transposed.
+memory::desc Transposed(memory::dim rows, memory::dim cols) {
+  return memory::desc({rows, cols}, memory::data_type::f32, memory::dims{1, rows});
+}
+
+std::unique_ptr<backend::IWorkload> Build(const OpSpec& spec, const ExecutionPtr& execution, const TensorRef& a,
+                                          const memory::desc& a_view, const TensorRef& b, const memory::desc& b_view,
+                                          const memory::dims& dst_dims, const std::vector<PostOp>& post_ops,
+                                          const void* bias, const memory::desc* bias_desc) {
+  try {
+    std::vector<memory::desc> operands;
+    const auto attr = PostOpAttr(*execution, post_ops, dst_dims, nullptr, operands);
+    const memory::desc weights =
+        b.constant ? memory::desc(compat::Dims(b_view), memory::data_type::f32, memory::format_tag::any) : b_view;
+    const memory::desc dst = PlainDesc(dst_dims);
+    auto pd = compat::MatMul(execution->engine, a_view, weights, bias_desc, dst, attr);
+    auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
+    workload->SetPrimitive(dnnl::matmul(pd), pd.scratchpad_desc());
+    workload->AddInput(DNNL_ARG_SRC, a.index, a.info, a_view, pd.src_desc());
+    if (b.constant) {
+      workload->AddConstant(DNNL_ARG_WEIGHTS, PackConstant(execution->engine, b.constant, b_view, pd.weights_desc()));
+    } else {
+      workload->AddInput(DNNL_ARG_WEIGHTS, b.index, b.info, b_view, pd.weights_desc());
+    }
+    if (bias) workload->AddConstant(DNNL_ARG_BIAS, PackConstant(execution->engine, bias, *bias_desc, *bias_desc));
+    AddPostOpOperands(*workload, post_ops, operands);
+    workload->SetOutput(DNNL_ARG_DST, 0, spec.output, dst, pd.dst_desc());
+    return workload;
+  } catch (const dnnl::error& error) {
+    ThrowCreateError(spec.name, std::string("matmul: ") + error.what());
+  }
+}
+
+// MatMul shapes: numpy promotion of rank-1 operands and batch broadcasting. False when the
+// shapes do not multiply.
+bool MatMulDims(const TensorShape& a_shape, const TensorShape& b_shape, memory::dims& a, memory::dims& b,
+                memory::dims& dst) {
+  a = memory::dims(a_shape.Dims().begin(), a_shape.Dims().end());
+  b = memory::dims(b_shape.Dims().begin(), b_shape.Dims().end());
+  if (a.empty() || b.empty()) return false;
+  if (a.size() == 1) a.insert(a.begin(), 1);
+  if (b.size() == 1) b.push_back(1);
+  const std::size_t rank = std::max(a.size(), b.size());
+  a = Expand(a, rank);
+  b = Expand(b, rank);
+  if (a[rank - 1] != b[rank - 2]) return false;
+  dst = a;
+  dst[rank - 1] = b[rank - 1];
+  for (std::size_t i = 0; i + 2 < rank; ++i) {
+    if (a[i] != b[i] && a[i] != 1 && b[i] != 1) return false;
+    dst[i] = std::max(a[i], b[i]);
+  }
+  return rank <= 12;
+}
+}  // namespace
+
+bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!AllFloat32(layer, reason)) return false;
+  if (layer.GetNumInputs() != 2) {
+    reason = "MatMul takes 2 inputs";
+    return false;
+  }
+  memory::dims a, b, dst;
+  if (!MatMulDims(layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, a, b, dst)) {
+    reason = "shapes " + ToString(layer.GetInputInfo(0).shape) + " and " + ToString(layer.GetInputInfo(1).shape) +
+             " are not supported for matmul";
+    return false;
+  }
+  return true;
+}
+
+// A [..., M, K] x constant B [K, N] as one [prod(...) M, K] x [K, N] product, so oneDNN packs
+// B once for its fastest kernel (it leaves batched weights plain). Post-op operands must then
+// be full-size or broadcast along the rows only; their shapes are rewritten to 2-D. False
+// (nothing changed) when that does not hold.
+bool CollapseBatch(memory::dims& a, const memory::dims& b, memory::dims& dst, std::vector<PostOp>& post_ops) {
+  const std::size_t rank = dst.size();
+  if (rank <= 2) return false;
+  for (std::size_t i = 0; i + 2 < rank; ++i) {
+    if (b[i] != 1) return false;
+  }
+  memory::dim rows = 1;
+  for (std::size_t i = 0; i + 1 < rank; ++i) rows *= dst[i];
+  const memory::dim n = dst[rank - 1];
+  std::vector<PostOp> collapsed = post_ops;
+  for (auto& post_op : collapsed) {
+    if (post_op.kind != PostOp::Kind::kBinary) continue;
+    const auto dims = Expand(DimsOf(post_op.operand.info), rank);
+    const memory::dim last = dims[rank - 1];
+    std::int64_t leading = 1;
+    for (std::size_t i = 0; i + 1 < rank; ++i) leading *= dims[i];
+    if (leading == rows && memory::dims(dims.begin(), dims.end() - 1) == memory::dims(dst.begin(), dst.end() - 1)) {
+      post_op.operand.info.shape = TensorShape{rows, last};
+    } else if (leading == 1) {
+      post_op.operand.info.shape = TensorShape{1, last};
+    } else {
+      return false;
+    }
+  }
+  a = {rows, a[rank - 1]};
+  dst = {rows, n};
+  post_ops = std::move(collapsed);
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec& spec, const ExecutionPtr& execution) {
+  memory::dims a, b, dst;
+  if (!MatMulDims(spec.inputs[0].info.shape, spec.inputs[1].info.shape, a, b, dst)) {
+    ThrowCreateError(spec.name, "matmul shapes do not multiply");
+  }
+  std::vector<PostOp> post_ops = spec.post_ops;
+  bool a_batch_matches = true;  // A's batch dims are the output's (no broadcast of A)
+  for (std::size_t i = 0; i + 2 < dst.size(); ++i) a_batch_matches = a_batch_matches && a[i] == dst[i];
+  if (spec.inputs[1].constant && a_batch_matches && CollapseBatch(a, b, dst, post_ops)) {
+    b = {b[b.size() - 2], b[b.size() - 1]};
+  }
+  return Build(spec, execution, spec.inputs[0], PlainDesc(a), spec.inputs[1], PlainDesc(b), dst, post_ops,
+               nullptr, nullptr);
+}
+
+bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!AllFloat32(layer, reason)) return false;
+  if (layer.GetNumInputs() < 2 || layer.GetNumInputs() > 3) {
+    reason = "FullyConnected takes 2 or 3 inputs";
+    return false;
+  }
+  if (layer.GetInputInfo(0).shape.Rank() != 2 || layer.GetInputInfo(1).shape.Rank() != 2) {
+    reason = "FullyConnected needs 2-D A and B";
+    return false;
+  }
+  if (layer.GetNumInputs() == 3) {
+    const auto& c = layer.GetInputInfo(2).shape;
+    const auto& y = layer.GetOutputInfo(0).shape;
+    if (c.Rank() > 2) {
+      reason = "C of rank > 2";
+      return false;
+    }
+    const auto cd = Expand(DimsOf(layer.GetInputInfo(2)), 2);
+    if ((cd[0] != 1 && cd[0] != y[0]) || (cd[1] != 1 && cd[1] != y[1])) {
+      reason = "C " + ToString(c) + " does not broadcast to " + ToString(y);
+      return false;
+    }
+    const auto& d = static_cast<const FullyConnectedDescriptor&>(*layer.GetDescriptor());
+    if (!layer.GetConstantInput(2) && d.beta != 1.0f) {
+      reason = "a run-time C with beta != 1";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateFullyConnected(const OpSpec& spec, const ExecutionPtr& execution) {
+  const auto& d = static_cast<const FullyConnectedDescriptor&>(*spec.descriptor);
+  const auto a_dims = DimsOf(spec.inputs[0].info);
+  const auto b_dims = DimsOf(spec.inputs[1].info);
+  const memory::dim m = d.transpose_a ? a_dims[1] : a_dims[0];
+  const memory::dim k = d.transpose_a ? a_dims[0] : a_dims[1];
+  const memory::dim n = d.transpose_b ? b_dims[0] : b_dims[1];
+  const memory::desc a_view = d.transpose_a ? Transposed(m, k) : PlainDesc({m, k});
+  const memory::desc b_view = d.transpose_b ? Transposed(k, n) : PlainDesc({k, n});
+  const memory::dims dst{m, n};
+
+  std::vector<PostOp> post_ops;
+  if (d.alpha != 1.0f) post_ops.push_back(PostOp::Eltwise({dnnl::algorithm::eltwise_linear, d.alpha, 0.0f}));
+  // C: a constant is scaled by beta here and added as the bias (alpha == 1) or a post-op.
+  std::vector<float> scaled_c;
+  const void* bias = nullptr;
+  memory::desc bias_desc;
+  if (spec.inputs.size() == 3) {
+    TensorRef c = spec.inputs[2];
+    if (c.constant && d.beta != 1.0f) {
+      scaled_c.resize(static_cast<std::size_t>(c.info.shape.NumElements()));
+      std::memcpy(scaled_c.data(), c.constant, c.info.NumBytes());
+      for (auto& v : scaled_c) v *= d.beta;
+      c.constant = scaled_c.data();
+    }
+    if (c.constant && d.alpha == 1.0f) {
+      bias = c.constant;
+      bias_desc = PlainDesc(Expand(DimsOf(c.info), 2));
+    } else {
+      PostOp add;
+      add.kind = PostOp::Kind::kBinary;
+      add.binary = dnnl::algorithm::binary_add;
+      add.operand = c;
+      post_ops.push_back(add);
+    }
+  }
+  post_ops.insert(post_ops.end(), spec.post_ops.begin(), spec.post_ops.end());
+  return Build(spec, execution, spec.inputs[0], a_view, spec.inputs[1], b_view, dst, post_ops, bias,
+               bias ? &bias_desc : nullptr);
+}
+
+}  // namespace backplane::onednn

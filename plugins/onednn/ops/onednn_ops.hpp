@@ -1,0 +1,148 @@
+// The oneDNN backend's ops: for each layer type it runs, a support check and a workload
+// constructor, gathered in one table (op_table.cpp) that the layer support, the workload
+// factory and the fusion pass look up. An op is created from an OpSpec: the layer's
+// descriptor and tensors plus the post-ops fused into it, so a plain layer and a fused
+// PreCompiled layer go through the same code.
+#pragma once
+
+#include "../onednn_backend_context.hpp"
+
+#include <backplane/backend/layer.hpp>
+#include <backplane/backend/workload.hpp>
+#include <backplane/descriptors.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace backplane::onednn {
+
+// One tensor an op reads: its info, its data when constant (valid while the network is
+// loaded), and its position in WorkloadArgs::inputs when it is not.
+struct TensorRef {
+  TensorInfo info;
+  const void* constant = nullptr;
+  std::size_t index = 0;
+};
+
+// One elementwise step oneDNN applies after the main computation (a post-op), or as the whole
+// computation of an eltwise primitive.
+struct EltwiseStep {
+  dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
+  float alpha = 0.0f;
+  float beta = 0.0f;
+};
+
+struct PostOp {
+  enum class Kind { kEltwise, kBinary };
+  static PostOp Eltwise(const EltwiseStep& step) {
+    PostOp post_op;
+    post_op.eltwise = step;
+    return post_op;
+  }
+  Kind kind = Kind::kEltwise;
+  EltwiseStep eltwise;                                       // kEltwise
+  dnnl::algorithm binary = dnnl::algorithm::binary_add;      // kBinary: dst = dst (op) operand
+  TensorRef operand;                                         // kBinary
+};
+
+// What an op is asked to build. Descriptor: the layer's (type `type`), alive during creation.
+struct OpSpec {
+  std::string name;
+  backend::LayerType type = backend::LayerType::kInput;
+  const LayerDescriptor* descriptor = nullptr;
+  std::vector<TensorRef> inputs;
+  TensorInfo output;
+  std::vector<PostOp> post_ops;
+};
+
+// The spec of a plain (unfused) layer: input i is WorkloadArgs input i.
+OpSpec SpecOf(const backend::ILayerView& layer);
+
+using ExecutionPtr = std::shared_ptr<const Execution>;
+
+struct OpKernel {
+  backend::LayerType type;
+  // True when this op can run `layer` as described; otherwise false with `reason`. Never throws.
+  bool (*is_supported)(const backend::ILayerView& layer, std::string& reason);
+  // Builds the workload (primitives, packed weights). Throws backplane::Exception.
+  std::unique_ptr<backend::IWorkload> (*create)(const OpSpec& spec, const ExecutionPtr& execution);
+  // Whether post-ops may be fused into it (OptimizeSubgraph).
+  bool takes_post_ops;
+};
+
+// The row for `type`, or null.
+const OpKernel* FindOpKernel(backend::LayerType type);
+bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason);
+std::vector<backend::LayerType> SupportedLayerTypes();
+
+// ---- shared helpers (op_table.cpp) ----------------------------------------------------------
+
+// The eltwise steps of an activation; false with a reason when oneDNN has none.
+bool ActivationSteps(const ActivationDescriptor& descriptor, std::vector<EltwiseStep>& steps, std::string& reason);
+bool UnarySteps(UnaryOperation operation, std::vector<EltwiseStep>& steps, std::string& reason);
+// binary_add and friends; false for operations oneDNN has no binary for (Pow).
+bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& algorithm);
+// The layout elementwise ops assume their activations come in: the convolutions' layout
+// (Execution::activation_tag) for 4-D tensors with at least 16 channels, else dense.
+dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims);
+// `dims` with leading 1s up to `rank`.
+dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank);
+// True when every input and output is f32 (else a reason naming the first that is not).
+bool AllFloat32(const backend::ILayerView& layer, std::string& reason);
+bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
+
+// Attribute with `post_ops` for a primitive whose destination has `dst_dims`; binary operands
+// read as `operand_descs[i]` (filled here: dense, broadcast to the destination rank, unless
+// `same_shape_desc` is given for operands shaped like the destination).
+// Post-op `sum_index` (a binary add of a run-time operand shaped like the destination), when
+// not npos, becomes a sum post-op instead: the operand is copied into the destination before
+// the primitive runs (PrimitiveWorkload::SetSumInput), which keeps oneDNN on its fastest
+// convolution kernels (they take no full-tensor binary operand).
+dnnl::primitive_attr PostOpAttr(const Execution& execution, const std::vector<PostOp>& post_ops,
+                                const dnnl::memory::dims& dst_dims, const dnnl::memory::desc* same_shape_desc,
+                                std::vector<dnnl::memory::desc>& operand_descs,
+                                std::size_t sum_index = static_cast<std::size_t>(-1));
+class PrimitiveWorkload;
+// Registers the binary post-op operands with `workload` (constants packed, runtime inputs by index).
+void AddPostOpOperands(PrimitiveWorkload& workload, const std::vector<PostOp>& post_ops,
+                       const std::vector<dnnl::memory::desc>& operand_descs,
+                       std::size_t sum_index = static_cast<std::size_t>(-1));
+
+// One pair per op, each defined in ops/<op>.cpp.
+bool IsConvolution2dSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec&, const ExecutionPtr&);
+bool IsFullyConnectedSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateFullyConnected(const OpSpec&, const ExecutionPtr&);
+bool IsMatMulSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec&, const ExecutionPtr&);
+bool IsPooling2dSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreatePooling2d(const OpSpec&, const ExecutionPtr&);
+bool IsActivationSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateActivation(const OpSpec&, const ExecutionPtr&);
+bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseUnary(const OpSpec&, const ExecutionPtr&);
+bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseBinary(const OpSpec&, const ExecutionPtr&);
+bool IsSoftmaxSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateSoftmax(const OpSpec&, const ExecutionPtr&);
+bool IsBatchNormalizationSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateBatchNormalization(const OpSpec&, const ExecutionPtr&);
+bool IsLayerNormalizationSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateLayerNormalization(const OpSpec&, const ExecutionPtr&);
+bool IsConcatSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec&, const ExecutionPtr&);
+bool IsTransposeSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec&, const ExecutionPtr&);
+bool IsReshapeSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec&, const ExecutionPtr&);
+bool IsFlattenSupported(const backend::ILayerView&, std::string&);
+bool IsSliceSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec&, const ExecutionPtr&);
+// ElementwiseUnary Erf (ops/erf.cpp); ElementwiseUnary dispatches to it.
+bool IsErfSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateErf(const OpSpec&, const ExecutionPtr&);
+
+}  // namespace backplane::onednn

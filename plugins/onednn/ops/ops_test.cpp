@@ -1,0 +1,313 @@
+// Every op CpuOneDnn claims matches CpuRef within 1e-4 relative error, one layer at a time
+// (input from the user's host memory, output to it) and in small chains where blocked
+// tensors flow between oneDNN layers.
+#include "../onednn_test_support.hpp"
+
+namespace backplane::onednn::testing {
+namespace {
+
+inline TensorInfo F32(TensorShape shape) { return {std::move(shape), DataType::kFloat32}; }
+
+// A network of one layer of `descriptor` on input x (plus constants added by `extra`).
+template <typename Descriptor>
+Network OneLayer(const Descriptor& descriptor, const TensorShape& x_shape,
+                 const std::vector<std::pair<TensorShape, bool>>& more_inputs = {}) {
+  Network net;
+  std::vector<OutputSlot> inputs{net.AddInput("x", F32(x_shape))};
+  unsigned seed = 100;
+  for (std::size_t i = 0; i < more_inputs.size(); ++i) {
+    const auto& [shape, constant] = more_inputs[i];
+    inputs.push_back(constant ? Constant(net, "c" + std::to_string(i), shape, seed++)
+                              : net.AddInput("in" + std::to_string(i), F32(shape)));
+  }
+  net.AddOutput("y", net.Add(descriptor, inputs, "op"));
+  return net;
+}
+
+std::vector<std::vector<float>> InputsFor(Runtime& runtime, const Network& net, float low = -1.0f, float high = 1.0f) {
+  OptimizeOptions options;
+  options.backends = {kRef};
+  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
+  const auto signature = runtime.GetNetworkSignature(id);
+  runtime.UnloadNetwork(id);
+  std::vector<std::vector<float>> inputs;
+  unsigned seed = 1;
+  for (const auto& input : signature.inputs) {
+    inputs.push_back(Random(static_cast<std::size_t>(input.info.shape.NumElements()), seed++, low, high));
+  }
+  return inputs;
+}
+
+// Checks the layer "op" ran on CpuOneDnn and matched CpuRef.
+void CheckOp(Runtime& runtime, const Network& net, float low = -1.0f, float high = 1.0f) {
+  const Outcome outcome = CheckAgainstReference(runtime, net, InputsFor(runtime, net, low, high));
+  std::string reason;
+  const std::string backend = BackendOf(outcome, "op", &reason);
+  CAPTURE(reason);
+  CHECK((backend == "CpuOneDnn" || backend.empty()));  // empty: fused into a CpuOneDnn layer
+}
+
+TEST_CASE("ops: Convolution2d variants match CpuRef") {
+  auto runtime = MakeRuntime();
+  struct Case {
+    const char* name;
+    TensorShape x, w;
+    std::array<std::uint32_t, 2> strides, dilations;
+    std::array<std::uint32_t, 4> pads;
+    std::uint32_t groups;
+    bool bias;
+  };
+  const Case cases[] = {
+      {"3x3 padded with bias", {1, 16, 10, 10}, {32, 16, 3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1, true},
+      {"first layer 3 channels, strided 7x7", {2, 3, 23, 23}, {16, 3, 7, 7}, {2, 2}, {1, 1}, {3, 3, 3, 3}, 1, true},
+      {"1x1 no bias", {1, 24, 7, 7}, {40, 24, 1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1, false},
+      {"dilated asymmetric pads", {1, 16, 12, 12}, {16, 16, 3, 3}, {1, 1}, {2, 2}, {2, 1, 0, 2}, 1, true},
+      {"grouped", {1, 32, 9, 9}, {64, 8, 3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, 4, true},
+      {"depthwise", {1, 32, 11, 11}, {32, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 32, true},
+      {"depthwise multiplier 2 strided", {1, 8, 11, 11}, {16, 1, 5, 5}, {2, 2}, {1, 1}, {2, 2, 2, 2}, 8, false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Convolution2dDescriptor conv;
+    conv.strides = c.strides;
+    conv.dilations = c.dilations;
+    conv.pads = c.pads;
+    conv.groups = c.groups;
+    std::vector<std::pair<TensorShape, bool>> more{{c.w, true}};
+    if (c.bias) more.push_back({TensorShape{c.w[0]}, true});
+    CheckOp(*runtime, OneLayer(conv, c.x, more));
+  }
+}
+
+TEST_CASE("ops: Pooling2d variants match CpuRef") {
+  auto runtime = MakeRuntime();
+  Pooling2dDescriptor max;
+  max.kernel = {3, 3};
+  max.strides = {2, 2};
+  max.pads = {1, 1, 1, 1};
+  Pooling2dDescriptor avg = max;
+  avg.type = PoolingType::kAverage;
+  Pooling2dDescriptor avg_pad = avg;
+  avg_pad.count_include_pad = true;
+  Pooling2dDescriptor ceil = max;
+  ceil.ceil_mode = true;
+  ceil.pads = {0, 0, 0, 0};
+  Pooling2dDescriptor dilated = max;
+  dilated.dilations = {2, 2};
+  dilated.pads = {0, 0, 0, 0};
+  Pooling2dDescriptor global;
+  global.global = true;
+  global.type = PoolingType::kAverage;
+  Pooling2dDescriptor global_max = global;
+  global_max.type = PoolingType::kMax;
+  int i = 0;
+  for (const auto& d : {max, avg, avg_pad, ceil, dilated, global, global_max}) {
+    CAPTURE(i++);
+    CheckOp(*runtime, OneLayer(d, {2, 32, 12, 12}));
+    CheckOp(*runtime, OneLayer(d, {1, 3, 10, 10}));
+  }
+}
+
+TEST_CASE("ops: Activation functions match CpuRef") {
+  auto runtime = MakeRuntime();
+  const std::pair<ActivationFunction, std::pair<float, float>> functions[] = {
+      {ActivationFunction::kRelu, {0, 0}},      {ActivationFunction::kClip, {-0.5f, 0.5f}},
+      {ActivationFunction::kSigmoid, {0, 0}},   {ActivationFunction::kTanh, {0, 0}},
+      {ActivationFunction::kGelu, {0, 0}},      {ActivationFunction::kGeluTanh, {0, 0}},
+      {ActivationFunction::kLeakyRelu, {0.1f, 0}}, {ActivationFunction::kHardSwish, {0, 0}},
+      {ActivationFunction::kSilu, {0, 0}},      {ActivationFunction::kHardSigmoid, {0.2f, 0.5f}},
+  };
+  for (const auto& [function, parameters] : functions) {
+    CAPTURE(static_cast<int>(function));
+    ActivationDescriptor d;
+    d.function = function;
+    d.alpha = parameters.first;
+    d.beta = parameters.second;
+    CheckOp(*runtime, OneLayer(d, {2, 32, 5, 5}), -4.0f, 4.0f);
+    CheckOp(*runtime, OneLayer(d, {3, 7}), -4.0f, 4.0f);
+  }
+}
+
+TEST_CASE("ops: ElementwiseUnary operations match CpuRef, and Pow falls back with a reason") {
+  auto runtime = MakeRuntime();
+  for (auto op : {UnaryOperation::kSqrt, UnaryOperation::kExp, UnaryOperation::kLog, UnaryOperation::kAbs,
+                  UnaryOperation::kNeg, UnaryOperation::kReciprocal, UnaryOperation::kErf}) {
+    CAPTURE(static_cast<int>(op));
+    ElementwiseUnaryDescriptor d;
+    d.operation = op;
+    CheckOp(*runtime, OneLayer(d, {2, 16, 3, 3}), 0.1f, 2.0f);
+  }
+  ElementwiseBinaryDescriptor pow;
+  pow.operation = BinaryOperation::kPow;
+  const Network net = OneLayer(pow, {4, 5}, {{TensorShape{1}, true}});
+  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net, 0.5f, 2.0f));
+  std::string reason;
+  CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+  CHECK(reason.find("CpuOneDnn") != std::string::npos);
+  CHECK(reason.find("Pow") != std::string::npos);
+}
+
+TEST_CASE("ops: ElementwiseBinary with broadcasting matches CpuRef") {
+  auto runtime = MakeRuntime();
+  struct Case {
+    BinaryOperation op;
+    TensorShape a, b;
+    bool b_constant;
+  };
+  const Case cases[] = {
+      {BinaryOperation::kAdd, {2, 32, 4, 4}, {2, 32, 4, 4}, false},
+      {BinaryOperation::kMul, {2, 32, 4, 4}, {32, 1, 1}, true},
+      {BinaryOperation::kSub, {2, 3, 4}, {4}, false},
+      {BinaryOperation::kDiv, {2, 3, 4}, {2, 1, 4}, true},
+      {BinaryOperation::kMax, {3, 1}, {3, 5}, false},   // first operand broadcast: swapped
+      {BinaryOperation::kMin, {5}, {2, 5}, true},
+      {BinaryOperation::kAdd, {1, 16, 8, 8}, {1}, true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(static_cast<int>(c.op));
+    ElementwiseBinaryDescriptor d;
+    d.operation = c.op;
+    CheckOp(*runtime, OneLayer(d, c.a, {{c.b, c.b_constant}}), 0.5f, 2.0f);
+  }
+  // Sub with a broadcast first operand cannot be swapped: CpuRef runs it.
+  ElementwiseBinaryDescriptor sub;
+  sub.operation = BinaryOperation::kSub;
+  const Network net = OneLayer(sub, {4}, {{TensorShape{3, 4}, false}});
+  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net));
+  CHECK(BackendOf(outcome, "op") == "CpuRef");
+}
+
+TEST_CASE("ops: Softmax, BatchNormalization and LayerNormalization match CpuRef") {
+  auto runtime = MakeRuntime();
+  for (int axis : {-1, 1, 0}) {
+    SoftmaxDescriptor d;
+    d.axis = axis;
+    CheckOp(*runtime, OneLayer(d, {2, 3, 17}), -3.0f, 3.0f);
+  }
+  BatchNormalizationDescriptor bn;
+  bn.epsilon = 1e-3f;
+  for (const TensorShape& shape : {TensorShape{2, 32, 5, 5}, TensorShape{2, 3, 5, 5}, TensorShape{4, 6}}) {
+    const TensorShape channel{shape[1]};
+    Network net;
+    auto x = net.AddInput("x", F32(shape));
+    auto scale = Constant(net, "scale", channel, 1);
+    auto bias = Constant(net, "bias", channel, 2);
+    auto mean = Constant(net, "mean", channel, 3);
+    auto variance = net.AddConstant("variance", channel, Random(static_cast<std::size_t>(shape[1]), 4, 0.5f, 2.0f));
+    net.AddOutput("y", net.Add(bn, {x, scale, bias, mean, variance}, "op"));
+    // Without graph passes BatchNormalization is not folded away: CpuOneDnn runs it itself.
+    const auto inputs = InputsFor(*runtime, net);
+    OptimizeOptions options;
+    options.backends = {kOneDnn, kRef};
+    options.optimize_graph = false;
+    const auto optimized = runtime->Optimize(net, options);
+    for (const auto& p : optimized.GetPlacement()) {
+      if (p.layer == "op") CHECK(p.backend.Get() == "CpuOneDnn");
+    }
+    CheckAgainstReference(*runtime, net, inputs);
+  }
+  for (int axis : {-1, -2}) {
+    LayerNormalizationDescriptor ln;
+    ln.axis = axis;
+    const TensorShape shape{2, 6, 32};
+    const TensorShape normalized = axis == -1 ? TensorShape{32} : TensorShape{6, 32};
+    Network net;
+    auto x = net.AddInput("x", F32(shape));
+    net.AddOutput("y", net.Add(ln, {x, Constant(net, "scale", normalized, 5), Constant(net, "bias", normalized, 6)}, "op"));
+    CheckOp(*runtime, net);
+  }
+}
+
+TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuRef") {
+  auto runtime = MakeRuntime();
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      FullyConnectedDescriptor fc;
+      fc.transpose_a = ta;
+      fc.transpose_b = tb;
+      fc.alpha = ta ? 0.5f : 1.0f;
+      fc.beta = tb ? 2.0f : 1.0f;
+      CAPTURE(ta);
+      CAPTURE(tb);
+      const TensorShape a = ta ? TensorShape{33, 5} : TensorShape{5, 33};
+      const TensorShape b = tb ? TensorShape{17, 33} : TensorShape{33, 17};
+      CheckOp(*runtime, OneLayer(fc, a, {{b, true}, {TensorShape{17}, true}}));
+      CheckOp(*runtime, OneLayer(fc, a, {{b, false}}));
+    }
+  }
+  MatMulDescriptor mm;
+  CheckOp(*runtime, OneLayer(mm, {2, 3, 7, 16}, {{TensorShape{16, 9}, true}}));
+  CheckOp(*runtime, OneLayer(mm, {2, 3, 7, 16}, {{TensorShape{2, 3, 16, 9}, false}}));
+  CheckOp(*runtime, OneLayer(mm, {1, 7, 16}, {{TensorShape{4, 16, 9}, false}}));
+  CheckOp(*runtime, OneLayer(mm, {16}, {{TensorShape{16, 9}, true}}));
+  CheckOp(*runtime, OneLayer(mm, {3, 16}, {{TensorShape{16}, false}}));
+
+  ConcatDescriptor concat;
+  concat.axis = 1;
+  CheckOp(*runtime, OneLayer(concat, {1, 16, 5, 5}, {{TensorShape{1, 24, 5, 5}, false}, {TensorShape{1, 8, 5, 5}, true}}));
+  concat.axis = -1;
+  CheckOp(*runtime, OneLayer(concat, {2, 3}, {{TensorShape{2, 5}, false}}));
+
+  TransposeDescriptor transpose;
+  transpose.permutation = {0, 2, 3, 1};
+  CheckOp(*runtime, OneLayer(transpose, {2, 16, 3, 5}));
+  ReshapeDescriptor reshape;
+  reshape.shape = {2, -1};
+  CheckOp(*runtime, OneLayer(reshape, {2, 16, 3, 5}));
+  FlattenDescriptor flatten;
+  flatten.axis = 1;
+  CheckOp(*runtime, OneLayer(flatten, {2, 16, 3, 5}));
+  SliceDescriptor slice;
+  slice.starts = {1, -4};
+  slice.ends = {3, 100};
+  slice.axes = {1, 3};
+  CheckOp(*runtime, OneLayer(slice, {2, 16, 3, 5}));
+  // Steps other than 1: CpuRef runs it.
+  slice.steps = {1, -1};
+  slice.starts = {1, -1};
+  slice.ends = {3, 0};
+  const Network reversed = OneLayer(slice, {2, 16, 3, 5});
+  const Outcome outcome = CheckAgainstReference(*runtime, reversed, InputsFor(*runtime, reversed));
+  std::string reason;
+  CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+  CHECK(reason.find("steps other than 1") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace backplane::onednn::testing
+
+namespace backplane::onednn::testing {
+namespace {
+
+TEST_CASE("ops: consumers that expect another layout than the producer wrote reorder correctly") {
+  // conv (blocked output) -> softmax over channels (dense) ; conv -> transpose ; conv -> concat
+  // with a host tensor ; conv -> flatten -> fully connected.
+  auto runtime = MakeRuntime();
+  Network net;
+  auto x = net.AddInput("x", F32({2, 16, 6, 6}));
+  Convolution2dDescriptor conv;
+  conv.pads = {1, 1, 1, 1};
+  auto c = net.Add(conv, {x, Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f), Constant(net, "b", {32}, 2)}, "conv");
+  SoftmaxDescriptor softmax;
+  softmax.axis = 1;
+  net.AddOutput("softmax_out", net.Add(softmax, {c}, "softmax"));
+  TransposeDescriptor transpose;
+  transpose.permutation = {0, 2, 3, 1};
+  net.AddOutput("transposed_out", net.Add(transpose, {c}, "transpose"));
+  ConcatDescriptor concat;
+  concat.axis = 1;
+  net.AddOutput("concat_out", net.Add(concat, {c, x}, "concat"));
+  FlattenDescriptor flatten;
+  FullyConnectedDescriptor fc;
+  auto f = net.Add(flatten, {c}, "flatten");
+  net.AddOutput("fc_out", net.Add(fc, {f, Constant(net, "fc_w", {7, 32 * 36}, 3, 0.05f)}, "fc"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(2 * 16 * 36, 5)});
+  for (const char* layer : {"conv", "softmax", "transpose", "concat", "flatten", "fc"}) {
+    CAPTURE(layer);
+    CHECK(BackendOf(outcome, layer) == "CpuOneDnn");
+  }
+  CHECK(EdgeFactory(outcome, "conv", "softmax") == "Backplane/CpuOneDnn/Blocked");
+}
+
+}  // namespace
+}  // namespace backplane::onednn::testing

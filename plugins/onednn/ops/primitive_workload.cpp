@@ -1,0 +1,182 @@
+#include "primitive_workload.hpp"
+
+#include "../dnnl_compat.hpp"
+#include "../onednn_tensor_handle.hpp"
+
+#include <backplane/exception.hpp>
+
+#include <cstring>
+#include <unordered_map>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace backplane::onednn {
+
+namespace {
+
+std::size_t Align(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+// Sets this thread's OpenMP team size for the primitives it runs (OpenMP keeps it per thread).
+void UseThreads(int threads) {
+#if defined(_OPENMP)
+  if (omp_get_max_threads() != threads) omp_set_num_threads(threads);
+#else
+  (void)threads;
+#endif
+}
+
+}  // namespace
+
+[[noreturn]] void ThrowCreateError(const std::string& name, const std::string& what) {
+  throw Exception(ErrorCode::kUnsupported, "CpuOneDnn cannot create layer '" + name + "': " + what);
+}
+
+dnnl::memory PackConstant(const dnnl::engine& engine, const void* data, const dnnl::memory::desc& source,
+                          const dnnl::memory::desc& target) {
+  dnnl::memory packed(target, engine);
+  dnnl::memory plain(source, engine, const_cast<void*>(data));
+  dnnl::stream stream(engine);
+  dnnl::reorder(plain, packed).execute(stream, plain, packed);
+  stream.wait();
+  return packed;
+}
+
+PrimitiveWorkload::PrimitiveWorkload(std::string name, std::shared_ptr<const Execution> execution)
+    : name_(std::move(name)), execution_(std::move(execution)) {}
+
+std::size_t PrimitiveWorkload::Reserve(std::size_t bytes) {
+  const std::size_t offset = scratch_size_;
+  scratch_size_ += Align(bytes);
+  return offset;
+}
+
+void PrimitiveWorkload::SetPrimitive(dnnl::primitive primitive, const dnnl::memory::desc& scratchpad) {
+  primitive_ = std::move(primitive);
+  scratchpad_ = scratchpad;
+  has_scratchpad_ = scratchpad.get_size() > 0;
+  if (has_scratchpad_) scratchpad_offset_ = Reserve(scratchpad.get_size());
+}
+
+void PrimitiveWorkload::AddInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
+                                 const dnnl::memory::desc& expected) {
+  Input input{arg, index, info, PlainDesc(DimsOf(info)), view, expected, std::nullopt, 0, 0};
+  if (view != expected) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
+      execution_->engine, view, execution_->engine, expected));
+  input.plain_offset = Reserve(info.NumBytes());
+  input.expected_offset = Reserve(expected.get_size());
+  inputs_.push_back(std::move(input));
+}
+
+void PrimitiveWorkload::AddConstant(int arg, dnnl::memory memory) { constants_.emplace_back(arg, std::move(memory)); }
+
+void PrimitiveWorkload::SetOutput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
+                                  const dnnl::memory::desc& produced) {
+  output_arg_ = arg;
+  output_index_ = index;
+  output_info_ = info;
+  output_plain_ = PlainDesc(DimsOf(info));
+  output_view_ = view;
+  produced_ = produced;
+  if (produced != view) {
+    to_view_ = dnnl::reorder(dnnl::reorder::primitive_desc(execution_->engine, produced, execution_->engine, view));
+  }
+  output_offset_ = Reserve(produced.get_size());
+}
+
+void PrimitiveWorkload::SetSumInput(std::size_t index, const TensorInfo& info) {
+  // Read as the destination is laid out; InputMemory reorders into scratch when it is not.
+  const auto plain = PlainDesc(DimsOf(info));
+  Input input{DNNL_ARG_DST, index, info, plain, plain, produced_, std::nullopt, 0, 0};
+  if (plain != produced_) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
+      execution_->engine, plain, execution_->engine, produced_));
+  input.plain_offset = Reserve(info.NumBytes());
+  input.expected_offset = Reserve(produced_.get_size());
+  sum_ = std::move(input);
+}
+
+void PrimitiveWorkload::LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, dnnl::stream& stream,
+                                const dnnl::memory& destination) const {
+  const dnnl::memory source = InputMemory(*sum_, args, scratch, stream);
+  std::memcpy(destination.get_data_handle(), source.get_data_handle(), produced_.get_size());
+}
+
+dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, const backend::WorkloadArgs& args,
+                                            std::uint8_t* scratch, dnnl::stream& stream) const {
+  const dnnl::engine& engine = execution_->engine;
+  backend::ITensorHandle* handle = args.inputs.at(input.index);
+  auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
+  if (ours && !ours->IsPlain()) {
+    const dnnl::memory::desc& current = ours->Desc();
+    if (current == input.expected) return dnnl::memory(input.expected, engine, ours->Data());
+    dnnl::memory from(current, engine, ours->Data());
+    if (compat::Dims(current) == compat::Dims(input.expected)) {
+      // A layout this primitive was not created for: reorder (oneDNN caches the reorder).
+      dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
+      dnnl::reorder(from, to).execute(stream, from, to);
+      return to;
+    }
+    // Other dims (a flattening consumer): plain first, then as the primitive reads it.
+    dnnl::memory plain(input.tensor_plain, engine, scratch + input.plain_offset);
+    dnnl::reorder(from, plain).execute(stream, from, plain);
+    dnnl::memory viewed(input.view, engine, scratch + input.plain_offset);
+    if (!input.from_view) return viewed;
+    dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
+    input.from_view->execute(stream, viewed, to);
+    return to;
+  }
+  void* data = handle->Map();
+  dnnl::memory viewed(input.view, engine, data);
+  if (!input.from_view) return viewed;
+  dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
+  input.from_view->execute(stream, viewed, to);
+  return to;
+}
+
+void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
+  auto* scratch = static_cast<std::uint8_t*>(args.scratch);
+  if (scratch_size_ > 0 && !scratch) {
+    throw Exception(ErrorCode::kInvalidArgument, "CpuOneDnn layer '" + name_ + "': no scratch memory was given");
+  }
+  GateUnits units(*execution_->gate, execution_->settings.threads);
+  UseThreads(units.Units());
+  try {
+    const dnnl::engine& engine = execution_->engine;
+    dnnl::stream stream(engine);
+    std::unordered_map<int, dnnl::memory> arguments;
+    arguments.reserve(inputs_.size() + constants_.size() + 2);
+    for (const auto& input : inputs_) arguments[input.arg] = InputMemory(input, args, scratch, stream);
+    for (const auto& [arg, memory] : constants_) arguments[arg] = memory;
+    if (has_scratchpad_) {
+      arguments[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_, engine, scratch + scratchpad_offset_);
+    }
+
+    backend::ITensorHandle* handle = args.outputs.at(output_index_);
+    auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
+    void* direct = nullptr;   // where the primitive writes when no reorder follows
+    if (ours && compat::Dims(produced_) == compat::Dims(output_plain_)) {
+      direct = ours->PrepareWrite(produced_);
+    } else if (!to_view_) {
+      direct = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
+    }
+    if (direct) {
+      arguments[output_arg_] = dnnl::memory(produced_, engine, direct);
+      if (sum_) LoadSum(args, scratch, stream, arguments[output_arg_]);
+      primitive_.execute(stream, arguments);
+    } else {
+      dnnl::memory produced(produced_, engine, scratch + output_offset_);
+      arguments[output_arg_] = produced;
+      if (sum_) LoadSum(args, scratch, stream, produced);
+      primitive_.execute(stream, arguments);
+      void* target = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
+      dnnl::memory viewed(output_view_, engine, target);
+      to_view_->execute(stream, produced, viewed);
+    }
+    stream.wait();
+  } catch (const dnnl::error& error) {
+    throw Exception(ErrorCode::kBackendFailure, "CpuOneDnn layer '" + name_ + "': oneDNN failed: " + error.what());
+  }
+}
+
+}  // namespace backplane::onednn

@@ -1,0 +1,106 @@
+// PrimitiveWorkload: one oneDNN primitive, created once at load, run by Execute on the tensors
+// of one execution context. Every op of the backend builds one (ops/*.cpp): it names the
+// primitive's runtime inputs (with the layout the primitive expects), its constant memories
+// (weights reordered once at load) and its output (with the layout it produces).
+//
+// Layouts at Execute: an input already in the expected layout (a CpuOneDnn handle written by a
+// producer that chose the same layout, or a plain host tensor where plain is expected) is read
+// in place; anything else is reordered into per-run scratch. The output is written in the
+// primitive's layout into a CpuOneDnn handle (which records it), or - for a host handle, whose
+// content must be dense - through scratch and a reorder.
+#pragma once
+
+#include "../onednn_backend_context.hpp"
+
+#include <backplane/backend/workload.hpp>
+#include <backplane/types.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace backplane::onednn {
+
+// Immutable after construction (Add*/Set* are for the creating op only), so Execute is
+// thread-safe: every per-run object (oneDNN memory objects, stream) is made in Execute.
+class PrimitiveWorkload final : public backend::IWorkload {
+ public:
+  // `name` is the layer's, for messages; `execution` is shared with the factory.
+  PrimitiveWorkload(std::string name, std::shared_ptr<const Execution> execution);
+
+  // The primitive and its scratchpad descriptor (pd.scratchpad_desc(); user scratchpad mode).
+  void SetPrimitive(dnnl::primitive primitive, const dnnl::memory::desc& scratchpad);
+  // Runtime input `index` of WorkloadArgs as primitive argument `arg`. `view` says how the
+  // tensor's dense bytes read in the primitive's dims (PlainDesc of them, or a strided view
+  // for a transposed operand); `expected` is the layout the primitive was created for.
+  void AddInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
+                const dnnl::memory::desc& expected);
+  // A memory that lives as long as the workload (weights, bias, statistics).
+  void AddConstant(int arg, dnnl::memory memory);
+  // Output `index` as argument `arg`, produced in `produced` layout; `view` is the plain
+  // layout of the output tensor's bytes in the primitive's dims.
+  void SetOutput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
+                 const dnnl::memory::desc& produced);
+
+  // Runtime input `index` (shaped like the output) is the operand of the primitive's sum
+  // post-op: copied (or reordered) into the destination before the primitive runs. Call after
+  // SetOutput.
+  void SetSumInput(std::size_t index, const TensorInfo& info);
+
+  void Execute(const backend::WorkloadArgs& args) const override;
+  std::size_t GetScratchSize() const override { return scratch_size_; }
+
+  const dnnl::engine& Engine() const { return execution_->engine; }
+
+ private:
+  struct Input {
+    int arg;
+    std::size_t index;
+    TensorInfo info;
+    dnnl::memory::desc tensor_plain;  // the tensor's own dims, dense
+    dnnl::memory::desc view;
+    dnnl::memory::desc expected;
+    std::optional<dnnl::reorder> from_view;  // view -> expected, when they differ
+    std::size_t plain_offset;                // scratch for blocked -> plain (other dims)
+    std::size_t expected_offset;             // scratch for anything -> expected
+  };
+  std::size_t Reserve(std::size_t bytes);
+  dnnl::memory InputMemory(const Input& input, const backend::WorkloadArgs& args, std::uint8_t* scratch,
+                           dnnl::stream& stream) const;
+  // Writes the sum operand into `destination` (laid out as produced_).
+  void LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, dnnl::stream& stream,
+               const dnnl::memory& destination) const;
+
+  std::string name_;
+  std::shared_ptr<const Execution> execution_;
+  dnnl::primitive primitive_;
+  std::vector<Input> inputs_;
+  std::vector<std::pair<int, dnnl::memory>> constants_;
+  int output_arg_ = DNNL_ARG_DST;
+  std::size_t output_index_ = 0;
+  TensorInfo output_info_;
+  dnnl::memory::desc output_plain_;  // the output tensor's dims, dense
+  dnnl::memory::desc output_view_;
+  dnnl::memory::desc produced_;
+  std::optional<dnnl::reorder> to_view_;  // produced -> view, when they differ
+  std::size_t output_offset_ = 0;
+  std::optional<Input> sum_;
+  dnnl::memory::desc scratchpad_;
+  std::size_t scratchpad_offset_ = 0;
+  bool has_scratchpad_ = false;
+  std::size_t scratch_size_ = 0;
+};
+
+// A dnnl::memory owning a copy of `data` laid out as `target`, reordered from the dense
+// layout `source` (same dims). For weights and other constants, at load.
+dnnl::memory PackConstant(const dnnl::engine& engine, const void* data, const dnnl::memory::desc& source,
+                          const dnnl::memory::desc& target);
+
+// Rethrows a dnnl::error (or anything else) from creating layer `name`'s primitive as
+// backplane::Exception naming the layer.
+[[noreturn]] void ThrowCreateError(const std::string& name, const std::string& what);
+
+}  // namespace backplane::onednn
