@@ -2,6 +2,7 @@
 // same rules as CpuRef's, so both backends accept the same layers).
 #pragma once
 
+#include <backplane/backend/broadcast.hpp>
 #include <backplane/backend/layer.hpp>
 #include <backplane/types.hpp>
 
@@ -31,12 +32,11 @@ bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
 // "Convolution2d layer 'conv1': <what>"; always returns false.
 bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what);
 
-// numpy broadcasting (see CpuRef's broadcast.hpp for the rules).
-bool BroadcastShapes(const TensorShape& a, const TensorShape& b, TensorShape& out, std::string& reason);
-bool BroadcastsTo(const TensorShape& shape, const TensorShape& target);
-std::vector<std::int64_t> DenseStrides(const TensorShape& shape);
-// Strides reading `shape` while walking `target` (0 along broadcast dimensions).
-std::vector<std::int64_t> BroadcastStrides(const TensorShape& shape, const TensorShape& target);
+// The SDK's shape arithmetic (backplane/backend/broadcast.hpp), used unqualified by the ops.
+using backend::BroadcastShapes;
+using backend::BroadcastStrides;
+using backend::BroadcastsTo;
+using backend::DenseStrides;
 
 // False with a reason when `shape` has more than kMaxKernelRank dimensions or more than 2^31-1
 // elements (the kernels index with 32-bit integers).

@@ -1,7 +1,8 @@
-// numpy broadcasting, and the strided loop nest that the elementwise, reduction and
+// The strided loop nest that the elementwise, reduction and
 // data-movement ops walk their tensors with.
 #pragma once
 
+#include <backplane/backend/broadcast.hpp>
 #include <backplane/types.hpp>
 
 #include <array>
@@ -12,21 +13,11 @@
 
 namespace backplane::reference {
 
-// The numpy broadcast of `a` and `b` (aligned at the last dimension; in each pair the sizes
-// are equal or one is 1). False, with `reason` naming the clashing dimensions, when they do
-// not broadcast.
-bool BroadcastShapes(const TensorShape& a, const TensorShape& b, TensorShape& out, std::string& reason);
-
-// True when `shape` broadcasts to exactly `target` (numpy's one-directional rule).
-bool BroadcastsTo(const TensorShape& shape, const TensorShape& target);
-
-// Row-major strides of a dense tensor of `shape`, in elements.
-std::vector<std::int64_t> DenseStrides(const TensorShape& shape);
-
-// Strides, in elements, that read a dense tensor of `shape` while walking the dimensions of
-// `target`: one per dimension of `target`, 0 where `shape` lacks the dimension or has size 1.
-// `shape` must broadcast to `target`.
-std::vector<std::int64_t> BroadcastStrides(const TensorShape& shape, const TensorShape& target);
+// The SDK's shape arithmetic (backplane/backend/broadcast.hpp), used unqualified by the ops.
+using backend::BroadcastShapes;
+using backend::BroadcastStrides;
+using backend::BroadcastsTo;
+using backend::DenseStrides;
 
 // A loop nest that walks N operands together over the same index space. Operand k advances
 // by strides[k][d] elements along dimension d (0 to broadcast, negative to walk backwards).
