@@ -8,6 +8,7 @@
 #include "../onednn_backend_context.hpp"
 
 #include <backplane/backend/layer.hpp>
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/workload.hpp>
 #include <backplane/descriptors.hpp>
 
@@ -92,7 +93,8 @@ dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memo
 dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank);
 // True when every input and output is f32 (else a reason naming the first that is not).
 bool AllFloat32(const backend::ILayerView& layer, std::string& reason);
-bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
+// The SDK's axis normalization (backplane/backend/op_geometry.hpp), used unqualified.
+using backend::NormalizeAxis;
 
 // Attribute with `post_ops` for a primitive whose destination has `dst_dims`; binary operands
 // read as `operand_descs[i]` (filled here: dense, broadcast to the destination rank, unless

@@ -158,13 +158,6 @@ bool AllFloat32(const backend::ILayerView& layer, std::string& reason) {
   return true;
 }
 
-bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out) {
-  const auto r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r) return false;
-  out = static_cast<std::size_t>(axis < 0 ? axis + r : axis);
-  return true;
-}
-
 dnnl::primitive_attr PostOpAttr(const Execution& execution, const std::vector<PostOp>& post_ops,
                                 const dnnl::memory::dims& dst_dims, const dnnl::memory::desc* same_shape_desc,
                                 std::vector<dnnl::memory::desc>& operand_descs, std::size_t sum_index) {

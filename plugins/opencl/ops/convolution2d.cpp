@@ -13,6 +13,7 @@
 #include "op_support.hpp"
 #include "opencl_workload.hpp"
 
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -20,63 +21,13 @@ namespace backplane::opencl {
 
 namespace {
 
-struct ConvGeometry {
-  std::int64_t batch, channels, height, width, out_channels, kernel_h, kernel_w, out_height, out_width;
-  std::int64_t groups, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
-};
+using backend::ConvGeometry;
 
-bool OutputExtent(std::int64_t size, std::int64_t pad_begin, std::int64_t pad_end, std::int64_t kernel,
-                  std::int64_t stride, std::int64_t dilation, std::int64_t& out) {
-  const std::int64_t span = dilation * (kernel - 1) + 1;
-  const std::int64_t padded = size + pad_begin + pad_end;
-  if (padded < span) return false;
-  out = (padded - span) / stride + 1;
-  return true;
-}
-
-bool DescribeConvolution(const backend::ILayerView& layer, ConvGeometry& g, std::string& reason) {
-  const auto& d = DescriptorOf<Convolution2dDescriptor>(layer);
-  const TensorShape& x = layer.GetInputInfo(0).shape;
-  const TensorShape& w = layer.GetInputInfo(1).shape;
-  if (x.Rank() != 4) return Fail(reason, layer, "input must be [N, C, H, W], got " + ToString(x));
-  if (w.Rank() != 4) return Fail(reason, layer, "weights must be [M, C/groups, kH, kW], got " + ToString(w));
-  for (std::size_t i = 0; i < 2; ++i) {
-    if (d.strides[i] == 0 || d.dilations[i] == 0) return Fail(reason, layer, "strides and dilations must be at least 1");
-  }
-  if (d.groups == 0) return Fail(reason, layer, "groups must be at least 1");
-  const std::int64_t groups = d.groups;
-  if (x[1] % groups != 0) {
-    return Fail(reason, layer, "input channels " + std::to_string(x[1]) + " are not divisible by groups " +
-                                   std::to_string(groups));
-  }
-  if (w[0] % groups != 0) {
-    return Fail(reason, layer, "output channels " + std::to_string(w[0]) + " are not divisible by groups " +
-                                   std::to_string(groups));
-  }
-  if (w[1] != x[1] / groups) {
-    return Fail(reason, layer, "weights " + ToString(w) + " need C/groups = " + std::to_string(x[1] / groups) +
-                                   " in dimension 1");
-  }
-  if (w[2] < 1 || w[3] < 1) return Fail(reason, layer, "empty kernel " + ToString(w));
-  if (layer.GetNumInputs() == 3) {
-    const TensorShape& b = layer.GetInputInfo(2).shape;
-    if (b.Rank() != 1 || b[0] != w[0]) {
-      return Fail(reason, layer, "bias must be [" + std::to_string(w[0]) + "], got " + ToString(b));
-    }
-  }
-  g = {x[0], x[1], x[2], x[3], w[0], w[2], w[3], 0, 0, groups,
-       d.strides[0], d.strides[1], d.dilations[0], d.dilations[1], d.pads[0], d.pads[1]};
-  if (!OutputExtent(x[2], d.pads[0], d.pads[2], w[2], d.strides[0], d.dilations[0], g.out_height) ||
-      !OutputExtent(x[3], d.pads[1], d.pads[3], w[3], d.strides[1], d.dilations[1], g.out_width)) {
-    return Fail(reason, layer, "the dilated kernel " + ToString(w) + " does not fit the padded input " + ToString(x));
-  }
-  const TensorShape expected{x[0], w[0], g.out_height, g.out_width};
-  if (layer.GetOutputInfo(0).shape != expected) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " should be " +
-                                   ToString(expected));
-  }
-  return FitsKernelIndexing(layer, x, reason) && FitsKernelIndexing(layer, expected, reason) &&
-         FitsKernelIndexing(layer, w, reason);
+// The SDK's checks (op_geometry.hpp), then the kernels' 32-bit indexing.
+bool CheckConvolution(const backend::ILayerView& layer, ConvGeometry& g, std::string& reason) {
+  if (!backend::DescribeConvolution(layer, g, reason)) return false;
+  const TensorShape y{g.batch, g.out_channels, g.out_height, g.out_width};
+  return AllFitKernelIndexing(layer, {layer.GetInputInfo(0).shape, y, layer.GetInputInfo(1).shape}, reason);
 }
 
 class Convolution2dWorkload final : public OpenClWorkload {
@@ -139,14 +90,14 @@ class Convolution2dWorkload final : public OpenClWorkload {
 bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!HasArity(layer, 2, 3, 1, reason)) return false;
   ConvGeometry g{};
-  return DescribeConvolution(layer, g, reason);
+  return CheckConvolution(layer, g, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer,
                                                                 OpenClDevice& device) {
   ConvGeometry g{};
   std::string reason;
-  if (!HasArity(layer, 2, 3, 1, reason) || !DescribeConvolution(layer, g, reason)) {
+  if (!HasArity(layer, 2, 3, 1, reason) || !CheckConvolution(layer, g, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
   return std::make_unique<Convolution2dWorkload>(layer, device, g);

@@ -6,6 +6,7 @@
 #include "op_support.hpp"
 #include "opencl_workload.hpp"
 
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -14,19 +15,6 @@
 namespace backplane::opencl {
 
 namespace {
-
-// `param` covers exactly the normalized dimensions axis..last (leading 1s allowed), so its
-// elements line up with one normalized row.
-bool CoversNormalizedShape(const TensorShape& param, const TensorShape& x, std::size_t axis) {
-  if (!BroadcastsTo(param, x)) return false;
-  const std::size_t lead = x.Rank() - param.Rank();
-  std::int64_t row = 1;
-  for (std::size_t d = axis; d < x.Rank(); ++d) row *= x[d];
-  for (std::size_t i = 0; i < param.Rank(); ++i) {
-    if (lead + i < axis && param[i] != 1) return false;
-  }
-  return param.NumElements() == row;
-}
 
 class LayerNormalizationWorkload final : public OpenClWorkload {
  public:
@@ -67,41 +55,22 @@ class LayerNormalizationWorkload final : public OpenClWorkload {
 
 }  // namespace
 
+// The SDK's checks (op_geometry.hpp), then the kernel's 32-bit indexing.
 bool IsLayerNormalizationSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 3, 1, reason)) return false;
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  const auto& d = DescriptorOf<LayerNormalizationDescriptor>(layer);
-  std::size_t axis = 0;
-  if (!NormalizeAxis(d.axis, shape.Rank(), axis)) {
-    return Fail(reason, layer, "axis " + std::to_string(d.axis) + " is out of range for input " + ToString(shape) +
-                                   " of rank " + std::to_string(shape.Rank()));
-  }
-  static const char* const kNames[] = {"x", "scale", "bias"};
-  for (std::size_t i = 1; i < layer.GetNumInputs(); ++i) {
-    if (!CoversNormalizedShape(layer.GetInputInfo(i).shape, shape, axis)) {
-      return Fail(reason, layer, std::string(kNames[i]) + " (input " + std::to_string(i) + ") has shape " +
-                                     ToString(layer.GetInputInfo(i).shape) + ", expected the normalized shape of " +
-                                     ToString(shape) + " from axis " + std::to_string(d.axis));
-    }
-  }
-  if (layer.GetOutputInfo(0).shape != shape) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) +
-                                   " differs from input shape " + ToString(shape));
-  }
-  return FitsKernelIndexing(layer, shape, reason);
+  backend::LayerNormGeometry g;
+  return backend::DescribeLayerNormalization(layer, g, reason) &&
+         FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView& layer,
                                                                      OpenClDevice& device) {
   std::string reason;
-  if (!IsLayerNormalizationSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  std::size_t axis = 0;
-  NormalizeAxis(DescriptorOf<LayerNormalizationDescriptor>(layer).axis, shape.Rank(), axis);
-  std::int64_t rows = 1, size = 1;
-  for (std::size_t d = 0; d < axis; ++d) rows *= shape[d];
-  for (std::size_t d = axis; d < shape.Rank(); ++d) size *= shape[d];
-  return std::make_unique<LayerNormalizationWorkload>(layer, device, rows, size);
+  backend::LayerNormGeometry g;
+  if (!backend::DescribeLayerNormalization(layer, g, reason) ||
+      !FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason)) {
+    throw Exception(ErrorCode::kUnsupported, reason);
+  }
+  return std::make_unique<LayerNormalizationWorkload>(layer, device, g.rows, g.size);
 }
 
 }  // namespace backplane::opencl

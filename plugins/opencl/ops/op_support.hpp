@@ -4,9 +4,11 @@
 
 #include <backplane/backend/broadcast.hpp>
 #include <backplane/backend/layer.hpp>
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/types.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -21,13 +23,9 @@ const Descriptor& DescriptorOf(const backend::ILayerView& layer) {
   return static_cast<const Descriptor&>(*layer.GetDescriptor());
 }
 
-// True when the layer has [min_inputs, max_inputs] inputs and `outputs` outputs, else false
-// with a reason.
-bool HasArity(const backend::ILayerView& layer, std::size_t min_inputs, std::size_t max_inputs,
-              std::size_t outputs, std::string& reason);
-
-// Normalizes a possibly negative axis against `rank`; false when out of range.
-bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
+// The SDK's arity and axis checks (backplane/backend/op_geometry.hpp), used unqualified.
+using backend::HasArity;
+using backend::NormalizeAxis;
 
 // "Convolution2d layer 'conv1': <what>"; always returns false.
 bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what);
@@ -41,5 +39,8 @@ using backend::DenseStrides;
 // False with a reason when `shape` has more than kMaxKernelRank dimensions or more than 2^31-1
 // elements (the kernels index with 32-bit integers).
 bool FitsKernelIndexing(const backend::ILayerView& layer, const TensorShape& shape, std::string& reason);
+// FitsKernelIndexing for each of `shapes`, the first that does not fit giving the reason.
+bool AllFitKernelIndexing(const backend::ILayerView& layer, std::initializer_list<TensorShape> shapes,
+                          std::string& reason);
 
 }  // namespace backplane::opencl

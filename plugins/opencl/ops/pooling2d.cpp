@@ -7,6 +7,7 @@
 #include "op_support.hpp"
 #include "opencl_workload.hpp"
 
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -14,49 +15,11 @@ namespace backplane::opencl {
 
 namespace {
 
-struct PoolAxis {
-  std::int64_t size, kernel, stride, dilation, pad_begin, pad_end, out;
-};
+using backend::PoolAxis;
 
-bool OutputExtent(PoolAxis& axis, bool ceil_mode) {
-  const std::int64_t span = axis.dilation * (axis.kernel - 1) + 1;
-  const std::int64_t room = axis.size + axis.pad_begin + axis.pad_end - span;
-  if (room < 0) return false;
-  axis.out = (ceil_mode ? (room + axis.stride - 1) / axis.stride : room / axis.stride) + 1;
-  if (ceil_mode && (axis.out - 1) * axis.stride >= axis.size + axis.pad_begin) --axis.out;
-  return true;
-}
-
-bool DescribePooling(const backend::ILayerView& layer, PoolAxis& rows, PoolAxis& cols, std::string& reason) {
-  const auto& d = DescriptorOf<Pooling2dDescriptor>(layer);
-  const TensorShape& x = layer.GetInputInfo(0).shape;
-  if (x.Rank() != 4) return Fail(reason, layer, "input must be [N, C, H, W], got " + ToString(x));
-  if (d.type != PoolingType::kMax && d.type != PoolingType::kAverage) {
-    return Fail(reason, layer, "pooling type " + std::to_string(static_cast<std::uint32_t>(d.type)) +
-                                   " is not one GpuOpenCl knows");
-  }
-  if (d.global) {
-    rows = {x[2], x[2], 1, 1, 0, 0, 1};
-    cols = {x[3], x[3], 1, 1, 0, 0, 1};
-    if (x[2] == 0 || x[3] == 0) return Fail(reason, layer, "global pooling of an empty plane " + ToString(x));
-  } else {
-    for (std::size_t i = 0; i < 2; ++i) {
-      if (d.kernel[i] == 0 || d.strides[i] == 0 || d.dilations[i] == 0) {
-        return Fail(reason, layer, "kernel, strides and dilations must be at least 1");
-      }
-    }
-    rows = {x[2], d.kernel[0], d.strides[0], d.dilations[0], d.pads[0], d.pads[2], 0};
-    cols = {x[3], d.kernel[1], d.strides[1], d.dilations[1], d.pads[1], d.pads[3], 0};
-    if (!OutputExtent(rows, d.ceil_mode) || !OutputExtent(cols, d.ceil_mode)) {
-      return Fail(reason, layer, "the dilated kernel does not fit the padded input " + ToString(x));
-    }
-  }
-  const TensorShape expected{x[0], x[1], rows.out, cols.out};
-  if (layer.GetOutputInfo(0).shape != expected) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " should be " +
-                                   ToString(expected));
-  }
-  return FitsKernelIndexing(layer, x, reason);
+// The SDK's checks (op_geometry.hpp), then the kernel's 32-bit indexing.
+bool CheckPooling(const backend::ILayerView& layer, backend::PoolingGeometry& g, std::string& reason) {
+  return backend::DescribePooling(layer, g, reason) && FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason);
 }
 
 class Pooling2dWorkload final : public OpenClWorkload {
@@ -101,17 +64,17 @@ class Pooling2dWorkload final : public OpenClWorkload {
 
 bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!HasArity(layer, 1, 1, 1, reason)) return false;
-  PoolAxis rows{}, cols{};
-  return DescribePooling(layer, rows, cols, reason);
+  backend::PoolingGeometry g;
+  return CheckPooling(layer, g, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
-  PoolAxis rows{}, cols{};
+  backend::PoolingGeometry g;
   std::string reason;
-  if (!HasArity(layer, 1, 1, 1, reason) || !DescribePooling(layer, rows, cols, reason)) {
+  if (!HasArity(layer, 1, 1, 1, reason) || !CheckPooling(layer, g, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
-  return std::make_unique<Pooling2dWorkload>(layer, device, rows, cols);
+  return std::make_unique<Pooling2dWorkload>(layer, device, g.rows, g.cols);
 }
 
 }  // namespace backplane::opencl

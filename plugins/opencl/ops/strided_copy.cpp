@@ -1,5 +1,7 @@
 #include "strided_copy.hpp"
 
+#include "kernel_sources.hpp"
+
 namespace backplane::opencl {
 
 bool MakeCopyPlan(const std::vector<std::int64_t>& dims, std::int64_t src_offset,
@@ -46,6 +48,14 @@ void EnqueueCopyPlan(OpenClDevice& device, cl_kernel kernel, const CopyPlan& pla
          {Arg(src), Arg(dst), Arg(plan.count), Arg(plan.rank), Arg(plan.dims), Arg(plan.src_offset),
           Arg(plan.src_strides), Arg(plan.dst_offset), Arg(plan.dst_strides)},
          what);
+}
+
+CopyPlanWorkload::CopyPlanWorkload(const backend::ILayerView& layer, OpenClDevice& device, const CopyPlan& plan)
+    : OpenClWorkload(layer, device), kernel_(MakeKernel(device, kKernelSource_data_movement, "strided_copy")),
+      plan_(plan) {}
+
+void CopyPlanWorkload::Execute(const backend::WorkloadArgs& args) const {
+  EnqueueCopyPlan(device_, kernel_.Get(), plan_, In(args, 0), Out(args, 0), name_.c_str());
 }
 
 }  // namespace backplane::opencl

@@ -28,4 +28,15 @@ bool MakeCopyPlan(const std::vector<std::int64_t>& dims, std::int64_t src_offset
 void EnqueueCopyPlan(OpenClDevice& device, cl_kernel kernel, const CopyPlan& plan, cl_mem src, cl_mem dst,
                      const char* what);
 
+// The workload of an op that is one strided copy from input 0 to output 0 (Transpose, Slice).
+class CopyPlanWorkload final : public OpenClWorkload {
+ public:
+  CopyPlanWorkload(const backend::ILayerView& layer, OpenClDevice& device, const CopyPlan& plan);
+  void Execute(const backend::WorkloadArgs& args) const override;
+
+ private:
+  ClKernel kernel_;  // strided_copy
+  CopyPlan plan_;
+};
+
 }  // namespace backplane::opencl

@@ -9,6 +9,7 @@
 #include "reference_ops.hpp"
 #include "tensor_access.hpp"
 
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -22,19 +23,7 @@ namespace {
 
 std::int64_t RoundUp(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-// Sizes of one convolution, all derived from the layer's shapes and descriptor.
-struct ConvGeometry {
-  std::int64_t batch, channels, height, width;          // x
-  std::int64_t out_channels, kernel_h, kernel_w;        // weights
-  std::int64_t out_height, out_width;                   // y
-  std::int64_t groups, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
-
-  std::int64_t GroupChannels() const { return channels / groups; }
-  std::int64_t GroupOutChannels() const { return out_channels / groups; }
-  std::int64_t GroupDepth() const { return GroupChannels() * kernel_h * kernel_w; }  // GEMM k
-  std::int64_t OutSpatial() const { return out_height * out_width; }                 // GEMM n
-  std::int64_t InSpatial() const { return height * width; }
-};
+using backend::ConvGeometry;
 
 // Output positions [begin, end) along one axis whose input index, position * stride + offset,
 // falls inside [0, size).
@@ -47,16 +36,6 @@ ValidRange ValidOutputRange(std::int64_t offset, std::int64_t stride, std::int64
   const std::int64_t begin = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
   const std::int64_t end = size - 1 - offset < 0 ? 0 : (size - 1 - offset) / stride + 1;
   return {std::min(begin, out_size), std::clamp(end, std::min(begin, out_size), out_size)};
-}
-
-// Output extent for one axis; false when the dilated kernel does not fit the padded input.
-bool OutputExtent(std::int64_t size, std::int64_t pad_begin, std::int64_t pad_end, std::int64_t kernel,
-                  std::int64_t stride, std::int64_t dilation, std::int64_t& out) {
-  const std::int64_t span = dilation * (kernel - 1) + 1;
-  const std::int64_t padded = size + pad_begin + pad_end;
-  if (padded < span) return false;
-  out = (padded - span) / stride + 1;
-  return true;
 }
 
 class Convolution2dWorkload final : public backend::IWorkload {
@@ -243,70 +222,19 @@ bool Fail(std::string& reason, const backend::ILayerView& layer, const std::stri
   return false;
 }
 
-// Fills `geometry` from the layer, or returns false with the reason it is not a valid
-// convolution.
-bool DescribeConvolution(const backend::ILayerView& layer, ConvGeometry& geometry, std::string& reason) {
-  const auto& descriptor = DescriptorOf<Convolution2dDescriptor>(layer);
-  const TensorShape& x = layer.GetInputInfo(0).shape;
-  const TensorShape& w = layer.GetInputInfo(1).shape;
-  if (x.Rank() != 4) return Fail(reason, layer, "input must be [N, C, H, W], got " + ToString(x));
-  if (w.Rank() != 4) return Fail(reason, layer, "weights must be [M, C/groups, kH, kW], got " + ToString(w));
-  for (std::size_t i = 0; i < 2; ++i) {
-    if (descriptor.strides[i] == 0 || descriptor.dilations[i] == 0) {
-      return Fail(reason, layer, "strides and dilations must be at least 1");
-    }
-  }
-  if (descriptor.groups == 0) return Fail(reason, layer, "groups must be at least 1");
-  const std::int64_t groups = descriptor.groups;
-  if (x[1] % groups != 0) {
-    return Fail(reason, layer, "input channels " + std::to_string(x[1]) + " are not divisible by groups " +
-                                   std::to_string(groups));
-  }
-  if (w[0] % groups != 0) {
-    return Fail(reason, layer, "output channels " + std::to_string(w[0]) + " are not divisible by groups " +
-                                   std::to_string(groups));
-  }
-  if (w[1] != x[1] / groups) {
-    return Fail(reason, layer, "weights " + ToString(w) + " need C/groups = " + std::to_string(x[1] / groups) +
-                                   " in dimension 1");
-  }
-  if (w[2] < 1 || w[3] < 1) return Fail(reason, layer, "empty kernel " + ToString(w));
-  if (layer.GetNumInputs() == 3) {
-    const TensorShape& b = layer.GetInputInfo(2).shape;
-    if (b.Rank() != 1 || b[0] != w[0]) {
-      return Fail(reason, layer, "bias must be [" + std::to_string(w[0]) + "], got " + ToString(b));
-    }
-  }
-  geometry = {x[0], x[1], x[2], x[3], w[0], w[2], w[3], 0, 0, groups,
-              descriptor.strides[0], descriptor.strides[1], descriptor.dilations[0], descriptor.dilations[1],
-              descriptor.pads[0], descriptor.pads[1]};
-  if (!OutputExtent(x[2], descriptor.pads[0], descriptor.pads[2], w[2], descriptor.strides[0],
-                    descriptor.dilations[0], geometry.out_height) ||
-      !OutputExtent(x[3], descriptor.pads[1], descriptor.pads[3], w[3], descriptor.strides[1],
-                    descriptor.dilations[1], geometry.out_width)) {
-    return Fail(reason, layer, "the dilated kernel " + ToString(w) + " does not fit the padded input " + ToString(x));
-  }
-  const TensorShape expected{x[0], w[0], geometry.out_height, geometry.out_width};
-  if (layer.GetOutputInfo(0).shape != expected) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " should be " +
-                                   ToString(expected));
-  }
-  return true;
-}
-
 }  // namespace
 
 bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!layer.GetDescriptor()) return Fail(reason, layer, "no descriptor");
   if (!HasArity(layer, 2, 3, 1, reason) || !AllFloat32(layer, reason)) return false;
   ConvGeometry geometry{};
-  return DescribeConvolution(layer, geometry, reason);
+  return backend::DescribeConvolution(layer, geometry, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer) {
   ConvGeometry geometry{};
   std::string reason;
-  if (!HasArity(layer, 2, 3, 1, reason) || !DescribeConvolution(layer, geometry, reason)) {
+  if (!HasArity(layer, 2, 3, 1, reason) || !backend::DescribeConvolution(layer, geometry, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
   const bool has_bias = layer.GetNumInputs() == 3;

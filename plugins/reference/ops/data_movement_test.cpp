@@ -148,13 +148,13 @@ TEST_CASE("reshape: support checks the element count and the requested shape") {
   std::string reason;
   const auto x = HostTensor::F32({2, 3}, Iota(6));
   CHECK_FALSE(IsSupported(Reshape({4}), {x}, {{{4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape output [4] has 4 elements, input [2,3] has 6");
+  CHECK(reason == "Reshape layer 'test_layer': output [4] has 4 elements, input [2,3] has 6");
   CHECK_FALSE(IsSupported(Reshape({3, 2}), {x}, {{{6}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape output [6] does not have the rank of the requested shape [3,2]");
+  CHECK(reason == "Reshape layer 'test_layer': output [6] does not have the rank of the requested shape [3,2]");
   CHECK_FALSE(IsSupported(Reshape({0, -1}), {x}, {{{3, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape output [3,2] does not match the requested shape [0,-1] of input [2,3] at dimension 0");
+  CHECK(reason == "Reshape layer 'test_layer': output [3,2] does not match the requested shape [0,-1] of input [2,3] at dimension 0");
   CHECK_FALSE(IsSupported(Reshape({-1, -1}), {x}, {{{2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape output [2,3] does not match the requested shape [-1,-1] of input [2,3] at dimension 1");
+  CHECK(reason == "Reshape layer 'test_layer': output [2,3] does not match the requested shape [-1,-1] of input [2,3] at dimension 1");
   CHECK_FALSE(IsSupported(Reshape({6}), {x}, {{{6}, DataType::kInt32}}, reason));
   CHECK(reason == "Reshape output type i32 differs from input type f32");
   CHECK(IsSupported(Reshape({-1, 2}), {x}, {{{3, 2}, DataType::kFloat32}}, reason));
@@ -176,11 +176,11 @@ TEST_CASE("flatten: support rejects an axis out of range and a wrong output shap
   std::string reason;
   const auto x = HostTensor::F32({2, 3, 4}, Iota(24));
   CHECK_FALSE(IsSupported(Flatten(4), {x}, {{{24, 1}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Flatten axis 4 is out of range [-3, 3] for input [2,3,4]");
+  CHECK(reason == "Flatten layer 'test_layer': axis 4 is out of range [-3, 3] for input [2,3,4]");
   CHECK_FALSE(IsSupported(Flatten(-4), {x}, {{{1, 24}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Flatten axis -4 is out of range [-3, 3] for input [2,3,4]");
+  CHECK(reason == "Flatten layer 'test_layer': axis -4 is out of range [-3, 3] for input [2,3,4]");
   CHECK_FALSE(IsSupported(Flatten(2), {x}, {{{2, 12}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Flatten output [2,12] is not [6,4], input [2,3,4] flattened at axis 2");
+  CHECK(reason == "Flatten layer 'test_layer': output [2,12] is not [6,4], input [2,3,4] flattened at axis 2");
 }
 
 // ---- Transpose ----
@@ -239,13 +239,13 @@ TEST_CASE("transpose: support rejects a repeated or out-of-range axis, a wrong l
   std::string reason;
   const auto x = HostTensor::F32({2, 3, 4}, Iota(24));
   CHECK_FALSE(IsSupported(Transpose({0, 0, 1}), {x}, {{{2, 2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose permutation [0,0,1] is not a permutation of 0..2 (axis 0 repeats)");
+  CHECK(reason == "Transpose layer 'test_layer': permutation [0,0,1] is not a permutation of 0..2 (axis 0 repeats)");
   CHECK_FALSE(IsSupported(Transpose({0, 3, 1}), {x}, {{{2, 4, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose permutation [0,3,1] is not a permutation of 0..2 (axis 3 is out of range)");
+  CHECK(reason == "Transpose layer 'test_layer': permutation [0,3,1] is not a permutation of 0..2 (axis 3 is out of range)");
   CHECK_FALSE(IsSupported(Transpose({1, 0}), {x}, {{{3, 2, 4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose permutation [1,0] has 2 entries, input [2,3,4] has rank 3");
+  CHECK(reason == "Transpose layer 'test_layer': permutation [1,0] has 2 entries, input [2,3,4] has rank 3");
   CHECK_FALSE(IsSupported(Transpose({2, 1, 0}), {x}, {{{2, 3, 4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose output [2,3,4] is not [4,3,2], input [2,3,4] permuted by [2,1,0]");
+  CHECK(reason == "Transpose layer 'test_layer': output [2,3,4] is not [4,3,2], input [2,3,4] permuted by [2,1,0]");
 }
 
 // ---- Concat and Split ----
@@ -312,15 +312,15 @@ TEST_CASE("split: support rejects sizes that do not fit and wrong outputs") {
   std::string reason;
   const auto x = HostTensor::F32({2, 3}, Iota(6));
   CHECK_FALSE(IsSupported(Split(1, {1, 1}), {x}, {{{2, 1}, DataType::kFloat32}, {{2, 1}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split sizes [1,1] sum to 2, axis 1 of input [2,3] has length 3");
+  CHECK(reason == "Split layer 'test_layer': sizes [1,1] sum to 2, axis 1 of input [2,3] has length 3");
   CHECK_FALSE(IsSupported(Split(1, {1, 2}), {x}, {{{2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split has 2 sizes [1,2] but 1 outputs");
+  CHECK(reason == "Split layer 'test_layer': 2 sizes [1,2] for 1 outputs");
   CHECK_FALSE(IsSupported(Split(1, {}), {x}, {{{2, 1}, DataType::kFloat32}, {{2, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split without sizes cannot divide axis 1 of length 3 (input [2,3]) into 2 equal parts");
+  CHECK(reason == "Split layer 'test_layer': without sizes, axis 1 of length 3 (input [2,3]) does not divide into 2 equal parts");
   CHECK_FALSE(IsSupported(Split(2, {3}), {x}, {{{2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split axis 2 is out of range for input [2,3] of rank 2");
+  CHECK(reason == "Split layer 'test_layer': axis 2 is out of range for input [2,3] of rank 2");
   CHECK_FALSE(IsSupported(Split(0, {1, 1}), {x}, {{{1, 3}, DataType::kFloat32}, {{1, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split output 1 [1,2] is not [1,3], part 1 of [2,3] along axis 0");
+  CHECK(reason == "Split layer 'test_layer': output 1 [1,2] is not [1,3], part 1 of [2,3] along axis 0");
 }
 
 // ---- Slice ----
@@ -362,15 +362,15 @@ TEST_CASE("slice: support rejects a zero step, repeated axes, mismatched lists a
   std::string reason;
   const auto x = HostTensor::F32({4, 5}, Iota(20));
   CHECK_FALSE(IsSupported(Slice({0}, {4}, {0}, {0}), {x}, {{{4, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice step for axis 0 is 0");
+  CHECK(reason == "Slice layer 'test_layer': step for axis 0 is 0");
   CHECK_FALSE(IsSupported(Slice({0, 1}, {4, 3}, {1, -1}), {x}, {{{4, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice names axis 1 of [4,5] twice");
+  CHECK(reason == "Slice layer 'test_layer': axis 1 of [4,5] is named twice");
   CHECK_FALSE(IsSupported(Slice({0, 1}, {4}), {x}, {{{4, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice has 2 starts, 1 ends, 0 axes and 0 steps; ends, and axes and steps when given, need one per start");
+  CHECK(reason == "Slice layer 'test_layer': 2 starts, 1 ends, 0 axes and 0 steps; ends, and axes and steps when given, need one per start");
   CHECK_FALSE(IsSupported(Slice({0}, {1}, {2}), {x}, {{{4, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice axis 2 is out of range for input [4,5] of rank 2");
+  CHECK(reason == "Slice layer 'test_layer': axis 2 is out of range for input [4,5] of rank 2");
   CHECK_FALSE(IsSupported(Slice({1}, {3}), {x}, {{{3, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice output [3,5] is not [2,5], the slice of input [4,5]");
+  CHECK(reason == "Slice layer 'test_layer': output [3,5] is not [2,5], the slice of input [4,5]");
 }
 
 // ---- Gather ----

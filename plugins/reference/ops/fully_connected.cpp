@@ -7,6 +7,7 @@
 #include "reference_ops.hpp"
 #include "tensor_access.hpp"
 
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -16,9 +17,7 @@ namespace backplane::reference {
 
 namespace {
 
-struct GemmShape {
-  std::int64_t m, n, k;
-};
+using GemmShape = backend::GemmGeometry;
 
 class FullyConnectedWorkload final : public backend::IWorkload {
  public:
@@ -98,45 +97,19 @@ bool Fail(std::string& reason, const backend::ILayerView& layer, const std::stri
   return false;
 }
 
-bool DescribeGemm(const backend::ILayerView& layer, GemmShape& shape, std::string& reason) {
-  const auto& descriptor = DescriptorOf<FullyConnectedDescriptor>(layer);
-  const TensorShape& a = layer.GetInputInfo(0).shape;
-  const TensorShape& b = layer.GetInputInfo(1).shape;
-  if (a.Rank() != 2) return Fail(reason, layer, "A must be a matrix, got " + ToString(a));
-  if (b.Rank() != 2) return Fail(reason, layer, "B must be a matrix, got " + ToString(b));
-  shape.m = descriptor.transpose_a ? a[1] : a[0];
-  shape.k = descriptor.transpose_a ? a[0] : a[1];
-  const std::int64_t b_k = descriptor.transpose_b ? b[1] : b[0];
-  shape.n = descriptor.transpose_b ? b[0] : b[1];
-  if (b_k != shape.k) {
-    return Fail(reason, layer, "op(A) of " + ToString(a) + " has K = " + std::to_string(shape.k) + " but op(B) of " +
-                                   ToString(b) + " has K = " + std::to_string(b_k));
-  }
-  const TensorShape expected{shape.m, shape.n};
-  if (layer.GetNumInputs() == 3 && !BroadcastsTo(layer.GetInputInfo(2).shape, expected)) {
-    return Fail(reason, layer, "C " + ToString(layer.GetInputInfo(2).shape) + " does not broadcast to " +
-                                   ToString(expected));
-  }
-  if (layer.GetOutputInfo(0).shape != expected) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " should be " +
-                                   ToString(expected));
-  }
-  return true;
-}
-
 }  // namespace
 
 bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!layer.GetDescriptor()) return Fail(reason, layer, "no descriptor");
   if (!HasArity(layer, 2, 3, 1, reason) || !AllFloat32(layer, reason)) return false;
   GemmShape shape{};
-  return DescribeGemm(layer, shape, reason);
+  return backend::DescribeGemm(layer, shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView& layer) {
   GemmShape shape{};
   std::string reason;
-  if (!HasArity(layer, 2, 3, 1, reason) || !DescribeGemm(layer, shape, reason)) {
+  if (!HasArity(layer, 2, 3, 1, reason) || !backend::DescribeGemm(layer, shape, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
   return std::make_unique<FullyConnectedWorkload>(DescriptorOf<FullyConnectedDescriptor>(layer), shape, layer);

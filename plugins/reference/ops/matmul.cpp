@@ -8,6 +8,7 @@
 #include "reference_ops.hpp"
 #include "tensor_access.hpp"
 
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -17,11 +18,7 @@ namespace backplane::reference {
 
 namespace {
 
-struct MatMulShape {
-  std::int64_t m = 0, n = 0, k = 0;
-  TensorShape a_batch, b_batch, batch;  // batch dimensions of A, of B, and broadcast
-  TensorShape output;
-};
+using MatMulShape = backend::MatMulGeometry;
 
 class MatMulWorkload final : public backend::IWorkload {
  public:
@@ -89,58 +86,18 @@ class MatMulWorkload final : public backend::IWorkload {
   std::vector<float> packed_b_;
 };
 
-bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what) {
-  reason = "MatMul layer '" + layer.GetName() + "': " + what;
-  return false;
-}
-
-TensorShape Leading(const TensorShape& shape, std::size_t drop) {
-  return TensorShape(std::vector<std::int64_t>(shape.Dims().begin(), shape.Dims().begin() + (shape.Rank() - drop)));
-}
-
-bool DescribeMatMul(const backend::ILayerView& layer, MatMulShape& shape, std::string& reason) {
-  const TensorShape& a = layer.GetInputInfo(0).shape;
-  const TensorShape& b = layer.GetInputInfo(1).shape;
-  if (a.Rank() == 0 || b.Rank() == 0) return Fail(reason, layer, "operands must have rank 1 or more (numpy.matmul)");
-  const bool a_vector = a.Rank() == 1;
-  const bool b_vector = b.Rank() == 1;
-  shape.m = a_vector ? 1 : a[a.Rank() - 2];
-  shape.k = a[a.Rank() - 1];
-  const std::int64_t b_k = b_vector ? b[0] : b[b.Rank() - 2];
-  shape.n = b_vector ? 1 : b[b.Rank() - 1];
-  if (b_k != shape.k) {
-    return Fail(reason, layer, "A " + ToString(a) + " has K = " + std::to_string(shape.k) + " but B " + ToString(b) +
-                                   " has K = " + std::to_string(b_k));
-  }
-  shape.a_batch = a_vector ? TensorShape{} : Leading(a, 2);
-  shape.b_batch = b_vector ? TensorShape{} : Leading(b, 2);
-  std::string clash;
-  if (!BroadcastShapes(shape.a_batch, shape.b_batch, shape.batch, clash)) {
-    return Fail(reason, layer, "batch dimensions: " + clash);
-  }
-  std::vector<std::int64_t> output = shape.batch.Dims();
-  if (!a_vector) output.push_back(shape.m);
-  if (!b_vector) output.push_back(shape.n);
-  shape.output = TensorShape(std::move(output));
-  if (layer.GetOutputInfo(0).shape != shape.output) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " should be " +
-                                   ToString(shape.output));
-  }
-  return true;
-}
-
 }  // namespace
 
 bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!HasArity(layer, 2, 2, 1, reason) || !AllFloat32(layer, reason)) return false;
   MatMulShape shape;
-  return DescribeMatMul(layer, shape, reason);
+  return backend::DescribeMatMul(layer, shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer) {
   MatMulShape shape;
   std::string reason;
-  if (!HasArity(layer, 2, 2, 1, reason) || !DescribeMatMul(layer, shape, reason)) {
+  if (!HasArity(layer, 2, 2, 1, reason) || !backend::DescribeMatMul(layer, shape, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
   return std::make_unique<MatMulWorkload>(shape, static_cast<const float*>(layer.GetConstantInput(1)));

@@ -176,14 +176,14 @@ TEST_CASE("layer_normalization: support rejects a bad axis and scale or bias of 
   const auto x = HostTensor::F32({2, 3, 4}, Ramp(24, 0, 1));
   CHECK_FALSE(IsSupported(LayerNorm(3), {x, HostTensor::F32({4}, Ramp(4, 0, 1))}, {{{2, 3, 4}, DataType::kFloat32}},
                           reason));
-  CHECK(reason == "LayerNormalization axis 3 is out of range for input [2,3,4] of rank 3");
+  CHECK(reason == "LayerNormalization layer 'test_layer': axis 3 is out of range for input [2,3,4] of rank 3");
   CHECK_FALSE(IsSupported(LayerNorm(-1), {x, HostTensor::F32({3}, Ramp(3, 0, 1))}, {{{2, 3, 4}, DataType::kFloat32}},
                           reason));
-  CHECK(reason == "LayerNormalization scale (input 1) has shape [3], expected the normalized shape [4] of [2,3,4] "
+  CHECK(reason == "LayerNormalization layer 'test_layer': scale (input 1) has shape [3], expected the normalized shape [4] of [2,3,4] "
                   "from axis -1");
   CHECK_FALSE(IsSupported(LayerNorm(1), {x, HostTensor::F32({3, 4}, Ramp(12, 0, 1)), HostTensor::F32({4}, Ramp(4, 0, 1))},
                           {{{2, 3, 4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "LayerNormalization bias (input 2) has shape [4], expected the normalized shape [3,4] of [2,3,4] "
+  CHECK(reason == "LayerNormalization layer 'test_layer': bias (input 2) has shape [4], expected the normalized shape [3,4] of [2,3,4] "
                   "from axis 1");
   CHECK_FALSE(IsSupported(LayerNorm(-1), {x}, {{{2, 3, 4}, DataType::kFloat32}}, reason));
   CHECK(reason == "LayerNormalization takes 2 to 3 inputs, layer 'test_layer' has 1");

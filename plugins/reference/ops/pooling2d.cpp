@@ -10,6 +10,7 @@
 #include "reference_ops.hpp"
 #include "tensor_access.hpp"
 
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -21,24 +22,7 @@ namespace backplane::reference {
 
 namespace {
 
-// One axis of the pooling: input size, window and output size.
-struct PoolAxis {
-  std::int64_t size, kernel, stride, dilation, pad_begin, pad_end, out;
-
-  std::int64_t Start(std::int64_t o) const { return o * stride - pad_begin; }
-  bool InInput(std::int64_t i) const { return i >= 0 && i < size; }
-  bool InPadded(std::int64_t i) const { return i >= -pad_begin && i < size + pad_end; }
-};
-
-// Output extent of one axis; false when the dilated kernel does not fit the padded input.
-bool OutputExtent(PoolAxis& axis, bool ceil_mode) {
-  const std::int64_t span = axis.dilation * (axis.kernel - 1) + 1;
-  const std::int64_t room = axis.size + axis.pad_begin + axis.pad_end - span;
-  if (room < 0) return false;
-  axis.out = (ceil_mode ? (room + axis.stride - 1) / axis.stride : room / axis.stride) + 1;
-  if (ceil_mode && (axis.out - 1) * axis.stride >= axis.size + axis.pad_begin) --axis.out;
-  return true;
-}
+using backend::PoolAxis;
 
 class Pooling2dWorkload final : public backend::IWorkload {
  public:
@@ -97,57 +81,24 @@ bool Fail(std::string& reason, const backend::ILayerView& layer, const std::stri
   return false;
 }
 
-// The two axes of the layer's pooling (a global pooling is one window over the whole plane).
-bool DescribePooling(const backend::ILayerView& layer, PoolAxis& rows, PoolAxis& cols, std::string& reason) {
-  const auto& d = DescriptorOf<Pooling2dDescriptor>(layer);
-  const TensorShape& x = layer.GetInputInfo(0).shape;
-  if (x.Rank() != 4) return Fail(reason, layer, "input must be [N, C, H, W], got " + ToString(x));
-  if (d.type != PoolingType::kMax && d.type != PoolingType::kAverage) {
-    return Fail(reason, layer, "pooling type " + std::to_string(static_cast<std::uint32_t>(d.type)) +
-                                   " is not one CpuRef knows");
-  }
-  if (d.global) {
-    rows = {x[2], x[2], 1, 1, 0, 0, 1};
-    cols = {x[3], x[3], 1, 1, 0, 0, 1};
-    if (x[2] == 0 || x[3] == 0) return Fail(reason, layer, "global pooling of an empty plane " + ToString(x));
-  } else {
-    for (std::size_t i = 0; i < 2; ++i) {
-      if (d.kernel[i] == 0 || d.strides[i] == 0 || d.dilations[i] == 0) {
-        return Fail(reason, layer, "kernel, strides and dilations must be at least 1");
-      }
-    }
-    rows = {x[2], d.kernel[0], d.strides[0], d.dilations[0], d.pads[0], d.pads[2], 0};
-    cols = {x[3], d.kernel[1], d.strides[1], d.dilations[1], d.pads[1], d.pads[3], 0};
-    if (!OutputExtent(rows, d.ceil_mode) || !OutputExtent(cols, d.ceil_mode)) {
-      return Fail(reason, layer, "the dilated kernel does not fit the padded input " + ToString(x));
-    }
-  }
-  const TensorShape expected{x[0], x[1], rows.out, cols.out};
-  if (layer.GetOutputInfo(0).shape != expected) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " should be " +
-                                   ToString(expected));
-  }
-  return true;
-}
-
 }  // namespace
 
 bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!layer.GetDescriptor()) return Fail(reason, layer, "no descriptor");
   if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
-  PoolAxis rows{}, cols{};
-  return DescribePooling(layer, rows, cols, reason);
+  backend::PoolingGeometry geometry;
+  return backend::DescribePooling(layer, geometry, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView& layer) {
-  PoolAxis rows{}, cols{};
+  backend::PoolingGeometry g;
   std::string reason;
-  if (!HasArity(layer, 1, 1, 1, reason) || !DescribePooling(layer, rows, cols, reason)) {
+  if (!HasArity(layer, 1, 1, 1, reason) || !backend::DescribePooling(layer, g, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
   const auto& descriptor = DescriptorOf<Pooling2dDescriptor>(layer);
-  const TensorShape& x = layer.GetInputInfo(0).shape;
-  return std::make_unique<Pooling2dWorkload>(descriptor.type, descriptor.count_include_pad, x[0] * x[1], rows, cols);
+  return std::make_unique<Pooling2dWorkload>(descriptor.type, descriptor.count_include_pad, g.batch * g.channels,
+                                             g.rows, g.cols);
 }
 
 }  // namespace backplane::reference

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <backplane/backend/layer.hpp>
+#include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/workload.hpp>
 #include <backplane/types.hpp>
 
@@ -27,16 +28,12 @@ const Descriptor& DescriptorOf(const backend::ILayerView& layer) {
   return static_cast<const Descriptor&>(*layer.GetDescriptor());
 }
 
-// True when the layer has `inputs` inputs (a range: [min, max]) and `outputs` outputs, else
-// false with a reason.
-bool HasArity(const backend::ILayerView& layer, std::size_t min_inputs, std::size_t max_inputs,
-              std::size_t outputs, std::string& reason);
+// The SDK's arity and axis checks (backplane/backend/op_geometry.hpp), used unqualified.
+using backend::HasArity;
+using backend::NormalizeAxis;
 
 // True when every input and output is f32, else false with a reason naming the first that
 // is not ("input 1 is i64; CpuRef runs MatMul on f32 only").
 bool AllFloat32(const backend::ILayerView& layer, std::string& reason);
-
-// Normalizes a possibly negative axis against `rank`; false when out of range.
-bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
 
 }  // namespace backplane::reference

@@ -1,0 +1,179 @@
+// Shape checks and geometry of the ops whose rules do not depend on the backend: what a
+// backend's support function must refuse and what its workload needs to know (output extents,
+// GEMM sizes, slice windows, permuted strides ...), in one place so that every backend accepts
+// the same layers for the same reasons. Backend-specific limits (index widths, rank limits,
+// data types) stay in the backend and are applied after these checks.
+//
+// Each DescribeX takes a layer of type X (the descriptor is read after checking GetType() and
+// that there is one) and returns true with `out` filled in, or false with `reason` set to
+// "<LayerType> layer '<name>': <what is wrong>" and `out` unspecified. The layer's arity is
+// checked too, so a DescribeX never reads an input or output the layer does not have. Data
+// types are not looked at.
+//
+// Thread safety: pure functions of their arguments; safe to call concurrently.
+#pragma once
+
+#include <backplane/backend/layer.hpp>
+#include <backplane/descriptors.hpp>
+#include <backplane/types.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace backplane::backend {
+
+// True when the layer has [min_inputs, max_inputs] inputs and `outputs` outputs, else false
+// with a reason ("MatMul takes 2 inputs, layer 'mm' has 3").
+bool HasArity(const ILayerView& layer, std::size_t min_inputs, std::size_t max_inputs, std::size_t outputs,
+              std::string& reason);
+
+// Normalizes a possibly negative axis (counting from the end) against `rank` into [0, rank);
+// false when it is out of range.
+bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
+
+// Output extent along one axis of a sliding window (convolution, pooling): the input `size`
+// padded by `pad_begin` and `pad_end`, a kernel of `kernel` taps `dilation` apart, moved by
+// `stride`. ceil_mode (pooling) keeps a last partial window, except one that would start past
+// the input and the leading padding. False when the dilated kernel does not fit the padded
+// input. `kernel`, `stride` and `dilation` must be at least 1.
+bool WindowOutputExtent(std::int64_t size, std::int64_t pad_begin, std::int64_t pad_end, std::int64_t kernel,
+                        std::int64_t stride, std::int64_t dilation, bool ceil_mode, std::int64_t& out);
+
+// Convolution2d, NCHW: x [N, C, H, W], weights [M, C/groups, kH, kW], optional bias [M],
+// y [N, M, Ho, Wo].
+struct ConvGeometry {
+  std::int64_t batch = 0, channels = 0, height = 0, width = 0;  // x: N, C, H, W
+  std::int64_t out_channels = 0, kernel_h = 0, kernel_w = 0;    // weights: M, kH, kW
+  std::int64_t out_height = 0, out_width = 0;                   // y: Ho, Wo
+  std::int64_t groups = 1;
+  std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  std::int64_t pad_top = 0, pad_left = 0;  // leading pads; the trailing ones only shape Ho, Wo
+
+  std::int64_t GroupChannels() const { return channels / groups; }          // C/groups
+  std::int64_t GroupOutChannels() const { return out_channels / groups; }   // M/groups
+  std::int64_t GroupDepth() const { return GroupChannels() * kernel_h * kernel_w; }  // GEMM K of a group
+  std::int64_t OutSpatial() const { return out_height * out_width; }        // GEMM N: Ho*Wo
+  std::int64_t InSpatial() const { return height * width; }                 // H*W
+};
+
+// Checks a Convolution2d layer (2 or 3 inputs, 1 output): ranks, strides/dilations/groups of
+// at least 1, channels divisible by groups, weights [M, C/groups, kH, kW] with a non-empty
+// kernel, bias [M], the dilated kernel fitting the padded input, and the output shape.
+bool DescribeConvolution(const ILayerView& layer, ConvGeometry& out, std::string& reason);
+
+// One spatial axis of a pooling window.
+struct PoolAxis {
+  std::int64_t size = 0;      // input extent along the axis
+  std::int64_t kernel = 1;    // window taps (the whole axis for a global pooling)
+  std::int64_t stride = 1;
+  std::int64_t dilation = 1;
+  std::int64_t pad_begin = 0, pad_end = 0;
+  std::int64_t out = 0;       // output extent
+
+  // Input index of output position `o`'s first tap (may be negative: in the padding).
+  std::int64_t Start(std::int64_t o) const { return o * stride - pad_begin; }
+  // Whether input index `i` lies in the input, or in the padded input.
+  bool InInput(std::int64_t i) const { return i >= 0 && i < size; }
+  bool InPadded(std::int64_t i) const { return i >= -pad_begin && i < size + pad_end; }
+};
+
+// Pooling2d, NCHW: x [N, C, H, W], y [N, C, Ho, Wo].
+struct PoolingGeometry {
+  std::int64_t batch = 0, channels = 0;  // N, C
+  PoolAxis rows, cols;                   // H and W
+};
+
+// Checks a Pooling2d layer (1 input, 1 output): rank 4, max or average, kernel/strides/
+// dilations of at least 1 (a global pooling is one window over a non-empty plane), the window
+// fitting the padded input (ceil_mode honoured), and the output shape.
+bool DescribePooling(const ILayerView& layer, PoolingGeometry& out, std::string& reason);
+
+// MatMul (numpy.matmul): A [..., M, K] times B [..., K, N]. A rank-1 A is [1, K] and a rank-1
+// B is [K, 1], the promoted dimension dropped from the output.
+struct MatMulGeometry {
+  std::int64_t m = 0, n = 0, k = 0;
+  TensorShape a_batch;  // A's dimensions before the matrix ([] for a rank-1 or rank-2 A)
+  TensorShape b_batch;  // B's, likewise
+  TensorShape batch;    // a_batch and b_batch broadcast: one GEMM per element
+  TensorShape output;   // batch, then M unless A is rank 1, then N unless B is rank 1
+};
+
+// Checks a MatMul layer (2 inputs, 1 output): ranks of at least 1, matching K, broadcastable
+// batch dimensions, and the output shape.
+bool DescribeMatMul(const ILayerView& layer, MatMulGeometry& out, std::string& reason);
+
+// FullyConnected (ONNX Gemm): Y [M, N] = alpha * op(A) * op(B) + beta * C.
+struct GemmGeometry {
+  std::int64_t m = 0, n = 0, k = 0;  // op(A) is [M, K], op(B) [K, N]
+};
+
+// Checks a FullyConnected layer (2 or 3 inputs, 1 output): A and B matrices whose K match
+// after the descriptor's transposes, C (when given) broadcasting to [M, N], output [M, N].
+bool DescribeGemm(const ILayerView& layer, GemmGeometry& out, std::string& reason);
+
+// Slice (ONNX): per axis, where the window starts, how it steps and how many elements it keeps.
+// Negative starts and ends count from the end; then, for a positive step, both are clamped to
+// [0, dim], for a negative step start to [0, dim-1] and end to [-1, dim-1]; the axis keeps
+// ceil((end - start) / step) elements, none if that is negative.
+struct SliceGeometry {
+  std::vector<std::int64_t> start;  // per input axis: first selected index (0 when none is)
+  std::vector<std::int64_t> step;   // per input axis: 1 where not sliced
+  TensorShape output;               // per axis the count kept
+  std::int64_t first = 0;           // element offset of the first selected input element
+  std::vector<std::int64_t> read_strides;  // per axis, in input elements: step * dense stride
+};
+
+// Checks a Slice layer (1 input, 1 output): one end (and axis and step, when given) per
+// start, axes in range and named once, non-zero steps, and the output shape.
+bool DescribeSlice(const ILayerView& layer, SliceGeometry& out, std::string& reason);
+
+// Transpose: output dimension i is input dimension permutation[i].
+struct TransposeGeometry {
+  std::vector<std::uint32_t> permutation;  // the descriptor's, or the reversed axes when empty
+  std::vector<std::int64_t> read_strides;  // per output dimension: the input's dense stride of it
+};
+
+// Checks a Transpose layer (1 input, 1 output): a permutation of the input's axes, and the
+// output shape.
+bool DescribeTranspose(const ILayerView& layer, TransposeGeometry& out, std::string& reason);
+
+// Checks a Reshape layer (1 input, 1 output): the element counts match and the output shape
+// is the requested one (0 copies the input's dimension, one -1 is inferred). There is no
+// geometry: the bytes do not move.
+bool CheckReshape(const ILayerView& layer, std::string& reason);
+
+// Flatten: [d0 .. d(axis-1)] x [d(axis) .. d(n-1)].
+struct FlattenGeometry {
+  std::size_t axis = 0;     // normalized, in [0, rank]
+  std::int64_t outer = 1;   // product of the dimensions before axis
+  std::int64_t inner = 1;   // product of the dimensions from axis on
+};
+
+// Checks a Flatten layer (1 input, 1 output): axis in [-rank, rank], output [outer, inner].
+bool DescribeFlatten(const ILayerView& layer, FlattenGeometry& out, std::string& reason);
+
+// Split along one axis; around the axis the input is [outer, length * inner].
+struct SplitGeometry {
+  std::size_t axis = 0;             // normalized
+  std::vector<std::int64_t> parts;  // per output: its length along the axis
+  std::int64_t outer = 1;           // product of the dimensions before the axis
+  std::int64_t inner = 1;           // product of the dimensions after the axis
+};
+
+// Checks a Split layer (1 input, at least 1 output): axis in range, sizes (or equal parts
+// when empty) summing to the axis' length, one per output, and each output's shape.
+bool DescribeSplit(const ILayerView& layer, SplitGeometry& out, std::string& reason);
+
+// LayerNormalization: x seen as [rows, size], each row normalized over dimensions axis..last.
+struct LayerNormGeometry {
+  std::size_t axis = 0;    // normalized
+  std::int64_t rows = 1;   // product of the dimensions before axis
+  std::int64_t size = 1;   // product of the dimensions from axis on: one row
+};
+
+// Checks a LayerNormalization layer (2 or 3 inputs, 1 output): axis in range, scale and bias
+// covering exactly the normalized dimensions (leading 1s allowed), output shaped as x.
+bool DescribeLayerNormalization(const ILayerView& layer, LayerNormGeometry& out, std::string& reason);
+
+}  // namespace backplane::backend
