@@ -6,6 +6,17 @@
 // get_dims()), pooling with dilation (pooling_v2 in 2.x), the fpmath mode (2.7+ only) and
 // CPU ISA names.
 //
+// The 3.x path has never been compiled against a real oneDNN 3.x (none is installed here). It
+// was checked by reading the C++ API header include/oneapi/dnnl/dnnl.hpp of oneDNN 3.x as
+// stored from github.com/oneapi-src/oneDNN at commit 004a9fc7 (a 2023 v3.x header, API
+// surface of about v3.2: avx2_vnni_2 and experimental CSR present, no group normalization):
+// every constructor and call below matches it (engine-first primitive_desc constructors,
+// softmax_forward with algorithm::softmax_accurate, pooling_forward with dilation,
+// eltwise alpha/beta on the primitive_desc, append_eltwise without a scale, get_dims()), and
+// the whole plugin passes g++ -fsyntax-only against a declaration-only transcription of those
+// signatures. The cpu_isa and algorithm enumerators used were also found in the 2025 header
+// of github.com/uxlfoundation/oneDNN (commit 04cdc163).
+//
 // Every function throws dnnl::error when oneDNN has no implementation for the request (the
 // callers turn that into backplane::Exception naming the layer). Thread-safe: no state.
 #pragma once
