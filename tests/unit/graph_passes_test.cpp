@@ -125,8 +125,8 @@ struct ConvBn {
   std::vector<double> Forward(const std::vector<float>& x, bool with_bias) const {
     using namespace naive;
     const Tensor c = Conv2d(FromFloats({1, 3, 6, 6}, x), FromFloats({4, 3, 3, 3}, w),
-                            with_bias ? ToDoubles(bias) : std::vector<double>{}, {1, 1}, {1, 1, 1, 1});
-    return Relu(BatchNorm(c, ToDoubles(scale), ToDoubles(shift), ToDoubles(mean), ToDoubles(variance), 1e-3)).values;
+                            with_bias ? AsDoubles(bias) : std::vector<double>{}, {1, 1}, {1, 1, 1, 1});
+    return Relu(BatchNorm(c, AsDoubles(scale), AsDoubles(shift), AsDoubles(mean), AsDoubles(variance), 1e-3)).values;
   }
 };
 

@@ -13,12 +13,12 @@ std::size_t Tensor::Size() const {
 }
 
 Tensor FromFloats(std::vector<std::int64_t> dims, const std::vector<float>& values) {
-  Tensor t{std::move(dims), ToDoubles(values)};
+  Tensor t{std::move(dims), AsDoubles(values)};
   if (t.Size() != t.values.size()) throw std::invalid_argument("naive::FromFloats: size does not match the shape");
   return t;
 }
 
-std::vector<double> ToDoubles(const std::vector<float>& values) {
+std::vector<double> AsDoubles(const std::vector<float>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 

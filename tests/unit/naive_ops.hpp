@@ -40,6 +40,6 @@ Tensor LayerNorm(const Tensor& x, const std::vector<double>& scale, const std::v
 Tensor BatchNorm(const Tensor& x, const std::vector<double>& scale, const std::vector<double>& bias,
                  const std::vector<double>& mean, const std::vector<double>& variance, double epsilon);
 
-std::vector<double> ToDoubles(const std::vector<float>& values);
+std::vector<double> AsDoubles(const std::vector<float>& values);
 
 }  // namespace backplane::unit::naive

@@ -53,11 +53,11 @@ std::vector<float> SmallCnn::MakeInput(std::uint32_t seed) const {
 std::vector<double> SmallCnn::Forward(const std::vector<float>& x) const {
   using namespace naive;
   const Tensor input = FromFloats(input_.shape.Dims(), x);
-  const Tensor c1 = Conv2d(input, FromFloats({4, 3, 3, 3}, w1_), ToDoubles(b1_), {1, 1}, {1, 1, 1, 1});
+  const Tensor c1 = Conv2d(input, FromFloats({4, 3, 3, 3}, w1_), AsDoubles(b1_), {1, 1}, {1, 1, 1, 1});
   const Tensor p1 = MaxPool2d(Relu(c1), {2, 2}, {2, 2});
-  const Tensor c2 = Conv2d(p1, FromFloats({4, 4, 3, 3}, w2_), ToDoubles(b2_), {1, 1}, {1, 1, 1, 1});
+  const Tensor c2 = Conv2d(p1, FromFloats({4, 4, 3, 3}, w2_), AsDoubles(b2_), {1, 1}, {1, 1, 1, 1});
   const Tensor pooled = Flatten(GlobalAveragePool(Add(c2, p1)));
-  return Softmax(FullyConnected(pooled, FromFloats({5, 4}, fc_w_), ToDoubles(fc_b_))).values;
+  return Softmax(FullyConnected(pooled, FromFloats({5, 4}, fc_w_), AsDoubles(fc_b_))).values;
 }
 
 const std::vector<std::string>& SmallCnn::ComputeLayers() {
@@ -103,9 +103,9 @@ std::vector<float> SmallMlp::MakeInput(std::uint32_t seed) const {
 std::vector<double> SmallMlp::Forward(const std::vector<float>& x) const {
   using namespace naive;
   const Tensor input = FromFloats({2, 8}, x);
-  const Tensor hidden = Gelu(FullyConnected(input, FromFloats({16, 8}, w1_), ToDoubles(b1_)));
-  const Tensor sum = Add(FullyConnected(hidden, FromFloats({8, 16}, w2_), ToDoubles(b2_)), input);
-  return LayerNorm(sum, ToDoubles(scale_), ToDoubles(bias_), 1e-5).values;
+  const Tensor hidden = Gelu(FullyConnected(input, FromFloats({16, 8}, w1_), AsDoubles(b1_)));
+  const Tensor sum = Add(FullyConnected(hidden, FromFloats({8, 16}, w2_), AsDoubles(b2_)), input);
+  return LayerNorm(sum, AsDoubles(scale_), AsDoubles(bias_), 1e-5).values;
 }
 
 const std::vector<std::string>& SmallMlp::ComputeLayers() {

@@ -30,8 +30,8 @@ std::vector<OutputDifference> CompareOutputs(const std::vector<HostTensor>& a,
                       "output " + std::to_string(i + 1) + " differs between the runs: " + a[i].name +
                           " " + Describe(a[i].info) + " and " + b[i].name + " " + Describe(b[i].info));
     }
-    const std::vector<double> values = ToDoubles(a[i]);
-    const std::vector<double> reference = ToDoubles(b[i]);
+    const std::vector<double> values = AsDoubles(a[i]);
+    const std::vector<double> reference = AsDoubles(b[i]);
     OutputDifference difference{a[i].name, a[i].info};
     for (std::size_t k = 0; k < values.size(); ++k) {
       difference.max_abs_error =

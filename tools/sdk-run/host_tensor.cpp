@@ -42,7 +42,7 @@ HostTensor HostTensor::Zeros(std::string name, const TensorInfo& info) {
   return {std::move(name), info, std::vector<std::uint8_t>(info.NumBytes(), 0)};
 }
 
-std::vector<double> ToDoubles(const HostTensor& tensor) {
+std::vector<double> AsDoubles(const HostTensor& tensor) {
   std::vector<double> values(static_cast<std::size_t>(tensor.info.shape.NumElements()));
   switch (tensor.info.type) {
     case DataType::kFloat32: Widen<float>(tensor.data, values); break;

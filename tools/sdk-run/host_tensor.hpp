@@ -24,7 +24,7 @@ struct HostTensor {
 };
 
 // Every element as a double (f16 and bf16 widened, bool as 0/1), for statistics and comparison.
-std::vector<double> ToDoubles(const HostTensor& tensor);
+std::vector<double> AsDoubles(const HostTensor& tensor);
 
 // "f32 [1,3,224,224]"
 std::string Describe(const TensorInfo& info);

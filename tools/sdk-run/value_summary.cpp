@@ -11,7 +11,7 @@ ValueSummary SummarizeValues(const HostTensor& tensor) {
   std::size_t finite = 0;
   summary.min = std::numeric_limits<double>::infinity();
   summary.max = -std::numeric_limits<double>::infinity();
-  for (const double value : ToDoubles(tensor)) {
+  for (const double value : AsDoubles(tensor)) {
     if (!std::isfinite(value)) {
       ++summary.non_finite;
       continue;

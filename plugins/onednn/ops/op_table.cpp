@@ -4,6 +4,8 @@
 #include "../dnnl_compat.hpp"
 #include "../onednn_tensor_handle.hpp"
 
+#include <backplane/backend/op_table.hpp>
+
 #include <array>
 
 namespace backplane::onednn {
@@ -31,18 +33,10 @@ const std::array<OpKernel, 15> kOps{{
 }};
 }  // namespace
 
-const OpKernel* FindOpKernel(backend::LayerType type) {
-  for (const auto& op : kOps) {
-    if (op.type == type) return &op;
-  }
-  return nullptr;
-}
+const OpKernel* FindOpKernel(backend::LayerType type) { return backend::FindRow(kOps, type); }
 
 bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason) {
-  if (!layer.GetDescriptor()) {
-    reason = std::string(backend::ToString(layer.GetType())) + " layer '" + layer.GetName() + "' has no descriptor";
-    return false;
-  }
+  if (!backend::HasDescriptor(layer, reason)) return false;
   try {
     return op.is_supported(layer, reason);
   } catch (const std::exception& error) {
@@ -51,11 +45,7 @@ bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::stri
   }
 }
 
-std::vector<backend::LayerType> SupportedLayerTypes() {
-  std::vector<backend::LayerType> types;
-  for (const auto& op : kOps) types.push_back(op.type);
-  return types;
-}
+std::vector<backend::LayerType> SupportedLayerTypes() { return backend::LayerTypesOf(kOps); }
 
 OpSpec SpecOf(const backend::ILayerView& layer) {
   OpSpec spec;

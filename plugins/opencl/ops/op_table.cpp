@@ -1,5 +1,7 @@
 #include "op_kernels.hpp"
 
+#include <backplane/backend/op_table.hpp>
+
 #include <array>
 
 namespace backplane::opencl {
@@ -61,26 +63,14 @@ bool TypesSupported(const backend::ILayerView& layer, std::string& reason) {
 
 }  // namespace
 
-const OpKernel* FindOpKernel(backend::LayerType type) {
-  for (const auto& op : kOps) {
-    if (op.type == type) return &op;
-  }
-  return nullptr;
-}
+const OpKernel* FindOpKernel(backend::LayerType type) { return backend::FindRow(kOps, type); }
 
 bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason) {
-  if (!layer.GetDescriptor()) {
-    reason = std::string(backend::ToString(layer.GetType())) + " layer '" + layer.GetName() + "' has no descriptor";
-    return false;
-  }
+  if (!backend::HasDescriptor(layer, reason)) return false;
   if (!TypesSupported(layer, reason)) return false;
   return op.is_supported(layer, reason);
 }
 
-std::vector<backend::LayerType> SupportedLayerTypes() {
-  std::vector<backend::LayerType> types;
-  for (const auto& op : kOps) types.push_back(op.type);
-  return types;
-}
+std::vector<backend::LayerType> SupportedLayerTypes() { return backend::LayerTypesOf(kOps); }
 
 }  // namespace backplane::opencl
