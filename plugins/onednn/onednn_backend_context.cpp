@@ -71,17 +71,36 @@ bool FastMathAvailable(std::string* reason) {
 dnnl::memory::format_tag ProbeActivationTag(const Execution& execution) {
   using dnnl::memory;
   const memory::dims x{1, 64, 28, 28}, w{64, 64, 3, 3};
-  const auto any = [](const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, memory::format_tag::any); };
+  const auto desc = [](const memory::dims& dims, memory::format_tag tag) {
+    return memory::desc(dims, memory::data_type::f32, tag);
+  };
+  const auto probe = [&](memory::format_tag tag) {
+    return compat::Convolution(execution.engine, desc(x, tag), desc(w, memory::format_tag::any), nullptr,
+                               desc(x, tag), {1, 1}, {1, 1}, {1, 1}, {1, 1}, execution.Attr());
+  };
+  // Channel-blocked layouts first: at batch 1 their jit kernels beat the nhwc brgemm kernels
+  // oneDNN picks by itself on AVX-512 cores (resnet50 ~10% faster here, see the README).
+  for (const auto tag : {memory::format_tag::nChw16c, memory::format_tag::nChw8c}) {
+    try {
+      if (!IsReference(probe(tag))) return tag;
+    } catch (const dnnl::error&) {
+      // No kernel for this layout on this CPU: try the next.
+    }
+  }
   try {
-    const auto pd = compat::Convolution(execution.engine, any(x), any(w), nullptr, any(x), {1, 1}, {1, 1}, {1, 1},
-                                        {1, 1}, execution.Attr());
+    const auto chosen = probe(memory::format_tag::any).dst_desc();
     for (const auto tag : {memory::format_tag::nhwc, memory::format_tag::nChw16c, memory::format_tag::nChw8c}) {
-      if (pd.dst_desc() == memory::desc(x, memory::data_type::f32, tag)) return tag;
+      if (chosen == desc(x, tag)) return tag;
     }
   } catch (const dnnl::error&) {
     // No convolution for the probe: keep the default.
   }
   return memory::format_tag::nChw16c;
+}
+
+bool IsReference(const dnnl::primitive_desc_base& pd) {
+  const char* name = pd.impl_info_str();
+  return name && std::string(name).rfind("ref", 0) == 0;
 }
 
 dnnl::primitive_attr Execution::Attr() const {

@@ -49,9 +49,9 @@ struct Execution {
   std::shared_ptr<ThreadGate> owned_gate;   // set when there is no backend context
   CpuLoadMonitor* load = nullptr;           // the runtime's (context) or owned_load
   std::shared_ptr<CpuLoadMonitor> owned_load;
-  // The 4-D activation layout oneDNN's convolutions prefer on this CPU (nhwc with brgemm
-  // kernels on AVX-512 cores with AMX, nChw16c with the older jit kernels); elementwise,
-  // pooling and normalization primitives are created for it so tensors pass without reorders.
+  // The 4-D activation layout of this CPU's convolutions (nChw16c on AVX-512 cores, nChw8c on
+  // AVX2, else what oneDNN picks); convolutions are created for it, and so are elementwise,
+  // pooling and normalization primitives, so tensors pass between them without reorders.
   dnnl::memory::format_tag activation_tag = dnnl::memory::format_tag::nChw16c;
 
   // An attribute with a user-provided scratchpad (so one primitive can run concurrently on
@@ -59,8 +59,12 @@ struct Execution {
   dnnl::primitive_attr Attr() const;
 };
 
-// Asks oneDNN which layout a typical 3x3 convolution writes (Execution::activation_tag).
+// The first channel-blocked layout oneDNN has a non-reference 3x3 convolution for, else the
+// layout it picks by itself (Execution::activation_tag).
 dnnl::memory::format_tag ProbeActivationTag(const Execution& execution);
+
+// Whether oneDNN implements `pd` with a reference (plain C++, slow) kernel.
+bool IsReference(const dnnl::primitive_desc_base& pd);
 
 // Per runtime: the parsed options, and the gate and load monitor all networks of the runtime
 // share. Created by OneDnnBackend::CreateBackendContext, held by the runtime for its lifetime.

@@ -1,10 +1,13 @@
-// Convolution2d: direct convolution with oneDNN's choice of layouts (src/weights/dst "any"),
-// weights reordered once at load, bias and post-ops (activations, residual add) fused.
+// Convolution2d: Winograd or direct convolution in the backend's activation layout (weights
+// "any": oneDNN's choice), weights reordered once at load, bias and post-ops (activations,
+// residual add) fused.
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
 #include "../dnnl_compat.hpp"
 #include "../onednn_tensor_handle.hpp"
+
+#include <optional>
 
 namespace backplane::onednn {
 
@@ -12,6 +15,21 @@ namespace {
 using dnnl::memory;
 
 const Convolution2dDescriptor& Desc(const LayerDescriptor* d) { return static_cast<const Convolution2dDescriptor&>(*d); }
+
+constexpr std::size_t kNoResidual = static_cast<std::size_t>(-1);
+
+// Whether a post-op other than the sum at `sum_index` reads a run-time tensor shaped like the
+// output (the operand is then read in the destination's layout).
+bool HasSameShapeOperand(const std::vector<PostOp>& post_ops, const memory::dims& y_dims, std::size_t sum_index) {
+  for (std::size_t i = 0; i < post_ops.size(); ++i) {
+    const PostOp& post_op = post_ops[i];
+    if (i != sum_index && post_op.kind == PostOp::Kind::kBinary && !post_op.operand.constant &&
+        Expand(DimsOf(post_op.operand.info), 4) == y_dims) {
+      return true;
+    }
+  }
+  return false;
+}
 }  // namespace
 
 bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
@@ -74,55 +92,77 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
   const auto any = [](const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, memory::format_tag::any); };
 
   try {
-    // Residual operands (shaped like the output) are read in the layout the convolution
-    // writes: first guess the activation layout, then ask again if oneDNN chose another.
-    const memory::desc guess = ActivationLayout(*execution, y_dims);
-    // The first residual add becomes a sum post-op (see PostOpAttr).
-    std::size_t sum_index = static_cast<std::size_t>(-1);
-    for (std::size_t i = 0; i < spec.post_ops.size() && sum_index == static_cast<std::size_t>(-1); ++i) {
+    // The first residual add (a run-time operand shaped like the output), if any.
+    std::size_t residual = kNoResidual;
+    for (std::size_t i = 0; i < spec.post_ops.size() && residual == kNoResidual; ++i) {
       const PostOp& post_op = spec.post_ops[i];
       if (post_op.kind == PostOp::Kind::kBinary && post_op.binary == dnnl::algorithm::binary_add &&
           !post_op.operand.constant && DimsOf(post_op.operand.info) == y_dims) {
-        sum_index = i;
+        residual = i;
       }
     }
-    std::vector<memory::desc> operands;
-    auto attr = PostOpAttr(*execution, spec.post_ops, y_dims, &guess, operands, sum_index);
-    // 3x3 stride-1 convolutions use Winograd where oneDNN has a kernel for the case (measured
-    // ~18% faster on resnet18, ~5% on resnet50 with 2 threads here), else direct.
+    // Candidates, best first; the first oneDNN has a non-reference kernel for wins (else the
+    // last it can make at all):
+    // 1. 3x3 stride-1: Winograd F(2x2,3x3) in the activation layout (measured ~18% faster on
+    //    resnet18, ~5% on resnet50 with 2 threads here). Its kernel takes a residual only as a
+    //    sum post-op (the residual is copied into the destination first).
+    // 2. Direct in the activation layout; a residual is a binary post-op read in place (on
+    //    resnet50 ~10% faster than a sum with its copy).
+    // 3. Direct in the layouts oneDNN picks by itself ("any"); a residual is a sum post-op.
+    struct Candidate {
+      dnnl::algorithm algorithm;
+      bool activation_layout;
+      bool residual_as_sum;
+    };
+    std::vector<Candidate> candidates;
     const bool winograd_shape = groups == 1 && w_plain_dims[2] == 3 && w_plain_dims[3] == 3 && strides == memory::dims{1, 1} &&
                                 dilations == memory::dims{1, 1};
-    auto algorithm = winograd_shape ? dnnl::algorithm::convolution_winograd : dnnl::algorithm::convolution_direct;
-    dnnl::convolution_forward::primitive_desc pd;
-    try {
-      pd = compat::Convolution(execution->engine, any(x_dims), any(w_dims), has_bias ? &bias_desc : nullptr,
-                               any(y_dims), strides, dilations, pad_l, pad_r, attr, algorithm);
-    } catch (const dnnl::error&) {
-      if (algorithm == dnnl::algorithm::convolution_direct) throw;
-      algorithm = dnnl::algorithm::convolution_direct;  // no Winograd kernel for this case
-      pd = compat::Convolution(execution->engine, any(x_dims), any(w_dims), has_bias ? &bias_desc : nullptr,
-                               any(y_dims), strides, dilations, pad_l, pad_r, attr, algorithm);
+    if (winograd_shape) candidates.push_back({dnnl::algorithm::convolution_winograd, true, true});
+    candidates.push_back({dnnl::algorithm::convolution_direct, true, false});
+    candidates.push_back({dnnl::algorithm::convolution_direct, false, true});
+
+    const memory::desc x_layout = ActivationLayout(*execution, x_dims), y_layout = ActivationLayout(*execution, y_dims);
+    std::optional<dnnl::convolution_forward::primitive_desc> pd;
+    std::vector<memory::desc> operands;
+    std::size_t sum_index = kNoResidual;
+    std::string failure;
+    for (const Candidate& candidate : candidates) {
+      try {
+        const std::size_t sum = candidate.residual_as_sum ? residual : kNoResidual;
+        // Run-time operands shaped like the output are read in the layout the convolution
+        // writes: its activation layout, or (with "any") whatever oneDNN chose, asked twice.
+        const memory::desc src = candidate.activation_layout ? x_layout : any(x_dims);
+        const memory::desc dst = candidate.activation_layout ? y_layout : any(y_dims);
+        const memory::desc guess = candidate.activation_layout ? y_layout : ActivationLayout(*execution, y_dims);
+        std::vector<memory::desc> descs;
+        auto attr = PostOpAttr(*execution, spec.post_ops, y_dims, &guess, descs, sum);
+        auto made = compat::Convolution(execution->engine, src, any(w_dims), has_bias ? &bias_desc : nullptr, dst,
+                                        strides, dilations, pad_l, pad_r, attr, candidate.algorithm);
+        if (HasSameShapeOperand(spec.post_ops, y_dims, sum) && made.dst_desc() != guess) {
+          const memory::desc chosen = made.dst_desc();
+          attr = PostOpAttr(*execution, spec.post_ops, y_dims, &chosen, descs, sum);
+          made = compat::Convolution(execution->engine, made.src_desc(), made.weights_desc(),
+                                     has_bias ? &bias_desc : nullptr, chosen, strides, dilations, pad_l, pad_r, attr,
+                                     candidate.algorithm);
+        }
+        pd = made;
+        operands = descs;
+        sum_index = sum;
+        if (!IsReference(made)) break;
+      } catch (const dnnl::error& error) {
+        failure = error.what();  // no kernel for this candidate: try the next
+      }
     }
-    const memory::desc dst = pd.dst_desc();
-    bool same_shape_operand = false;
-    for (const auto& post_op : spec.post_ops) {
-      same_shape_operand |= post_op.kind == PostOp::Kind::kBinary && !post_op.operand.constant &&
-                            Expand(DimsOf(post_op.operand.info), 4) == y_dims;
-    }
-    if (same_shape_operand && sum_index == static_cast<std::size_t>(-1) && dst != guess) {
-      attr = PostOpAttr(*execution, spec.post_ops, y_dims, &dst, operands, sum_index);
-      pd = compat::Convolution(execution->engine, pd.src_desc(), pd.weights_desc(), has_bias ? &bias_desc : nullptr,
-                               dst, strides, dilations, pad_l, pad_r, attr, algorithm);
-    }
+    if (!pd) ThrowCreateError(spec.name, "convolution: " + failure);
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
-    workload->SetPrimitive(dnnl::convolution_forward(pd), pd.scratchpad_desc());
-    workload->AddInput(DNNL_ARG_SRC, spec.inputs[0].index, spec.inputs[0].info, PlainDesc(x_dims), pd.src_desc());
+    workload->SetPrimitive(dnnl::convolution_forward(*pd), pd->scratchpad_desc());
+    workload->AddInput(DNNL_ARG_SRC, spec.inputs[0].index, spec.inputs[0].info, PlainDesc(x_dims), pd->src_desc());
     workload->AddConstant(DNNL_ARG_WEIGHTS,
-                          PackConstant(execution->engine, spec.inputs[1].constant, PlainDesc(w_dims), pd.weights_desc()));
+                          PackConstant(execution->engine, spec.inputs[1].constant, PlainDesc(w_dims), pd->weights_desc()));
     if (has_bias) {
       workload->AddConstant(DNNL_ARG_BIAS, PackConstant(execution->engine, spec.inputs[2].constant, bias_desc, bias_desc));
     }
-    workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(y_dims), pd.dst_desc());
+    workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(y_dims), pd->dst_desc());
     AddPostOpOperands(*workload, spec.post_ops, operands, sum_index);
     return workload;
   } catch (const dnnl::error& error) {
