@@ -21,7 +21,7 @@ std::string OneDnnBackend::Label() { return std::string(kOneDnnBackendId) + " " 
 std::vector<backend::DeviceInfo> OneDnnBackend::GetDevices() const {
   backend::DeviceInfo cpu;
   cpu.kind = backend::DeviceKind::kCpu;
-  std::string fast_math = "fast_math available (bf16 fpmath)";
+  std::string fast_math = "fast_math available (bf16 convolutions and matmuls)";
   std::string why;
   if (!FastMathAvailable(&why)) fast_math = "fast_math unavailable: " + why;
   cpu.name = "host CPU via oneDNN " + compat::VersionString() + " (ISA " + compat::EffectiveIsaName() + ", " +

@@ -60,27 +60,41 @@ Settings ParseSettings(const backend::BackendOptions& options) {
 }
 
 bool FastMathAvailable(std::string* reason) {
-  if (compat::kHasFpMathMode) return true;
-  if (reason) {
-    *reason = "oneDNN " + compat::VersionString() +
-              " has no fpmath_mode (added in 2.7): fast_math=1 is accepted but computes in f32";
+  using dnnl::memory;
+  static const bool native = [] {
+    try {
+      const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+      const memory::desc a({64, 64}, memory::data_type::bf16, memory::format_tag::ab);
+      const memory::desc c({64, 64}, memory::data_type::f32, memory::format_tag::ab);
+      return !IsReference(compat::MatMul(engine, a, a, nullptr, c, dnnl::primitive_attr()));
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  if (!native && reason) {
+    *reason = "this CPU (ISA " + compat::EffectiveIsaName() +
+              ") has no native bf16 (AVX512-BF16 or AMX): fast_math=1 is accepted but computes in f32";
   }
-  return false;
+  return native;
 }
 
 dnnl::memory::format_tag ProbeActivationTag(const Execution& execution) {
   using dnnl::memory;
   const memory::dims x{1, 64, 28, 28}, w{64, 64, 3, 3};
-  const auto desc = [](const memory::dims& dims, memory::format_tag tag) {
-    return memory::desc(dims, memory::data_type::f32, tag);
-  };
+  const auto desc = [](const memory::dims& dims, memory::format_tag tag,
+                        memory::data_type type = memory::data_type::f32) { return memory::desc(dims, type, tag); };
   const auto probe = [&](memory::format_tag tag) {
-    return compat::Convolution(execution.engine, desc(x, tag), desc(w, memory::format_tag::any), nullptr,
-                               desc(x, tag), {1, 1}, {1, 1}, {1, 1}, {1, 1}, execution.Attr());
+    return compat::Convolution(execution.engine, desc(x, tag, execution.compute_type),
+                               desc(w, memory::format_tag::any, execution.compute_type), nullptr, desc(x, tag),
+                               {1, 1}, {1, 1}, {1, 1}, {1, 1}, execution.Attr());
   };
-  // Channel-blocked layouts first: at batch 1 their jit kernels beat the nhwc brgemm kernels
-  // oneDNN picks by itself on AVX-512 cores (resnet50 ~10% faster here, see the README).
+  // f32: channel-blocked layouts first; at batch 1 their jit kernels beat the nhwc brgemm
+  // kernels oneDNN picks by itself on AVX-512 cores (resnet50 ~10% faster here, see the
+  // README). bf16 (fast_math): oneDNN's own pick, nhwc for its AMX kernels (the blocked bf16
+  // kernels are 4x slower on resnet50 here).
+  const bool blocked_first = execution.compute_type == memory::data_type::f32;
   for (const auto tag : {memory::format_tag::nChw16c, memory::format_tag::nChw8c}) {
+    if (!blocked_first) break;
     try {
       if (!IsReference(probe(tag))) return tag;
     } catch (const dnnl::error&) {

@@ -17,8 +17,9 @@ namespace backplane::onednn {
 
 // Backend options (RuntimeOptions::backend_options["CpuOneDnn"], sdk-run --threads N):
 //   "threads"   = N >= 1: oneDNN threads per running workload (default: all cores)
-//   "fast_math" = "0" | "1": let oneDNN compute f32 in bf16 where it can (default "0"; needs
-//                 oneDNN >= 2.7, see FastMathAvailable)
+//   "fast_math" = "0" | "1": convolutions and matmuls with constant weights read their
+//                 weights and inputs in bf16 (f32 accumulation and outputs) on CPUs with
+//                 native bf16 (AVX512-BF16, AMX); default "0". See FastMathAvailable.
 //   "adaptive_threads" = "1" | "0" | "always": with threads > 1, run each primitive on one
 //                 thread while other work keeps the cores busy (CpuLoadMonitor; default "1"),
 //                 never ("0"), or always ("always", to check the single-thread variants)
@@ -36,7 +37,8 @@ Settings DefaultSettings();
 // Parses the options; throws backplane::Exception (kInvalidArgument) naming a bad option or
 // value ("CpuOneDnn option threads='x' is not a positive integer").
 Settings ParseSettings(const backend::BackendOptions& options);
-// Whether this oneDNN build has fpmath_mode (fast_math takes effect), and if not why.
+// Whether fast_math takes effect here: oneDNN has a non-reference bf16 matmul on this CPU
+// (AVX512-BF16 or AMX). If not, why (fast_math=1 then computes in f32). Probed once.
 bool FastMathAvailable(std::string* reason);
 
 // What workloads share for one loaded network. Immutable after construction except the gate
@@ -49,13 +51,18 @@ struct Execution {
   std::shared_ptr<ThreadGate> owned_gate;   // set when there is no backend context
   CpuLoadMonitor* load = nullptr;           // the runtime's (context) or owned_load
   std::shared_ptr<CpuLoadMonitor> owned_load;
-  // The 4-D activation layout of this CPU's convolutions (nChw16c on AVX-512 cores, nChw8c on
-  // AVX2, else what oneDNN picks); convolutions are created for it, and so are elementwise,
+  // The 4-D activation layout of this CPU's convolutions (in f32: nChw16c on AVX-512 cores,
+  // nChw8c on AVX2, else what oneDNN picks; in bf16 what oneDNN picks, nhwc with AMX);
+  // convolutions are created for it, and so are elementwise,
   // pooling and normalization primitives, so tensors pass between them without reorders.
   dnnl::memory::format_tag activation_tag = dnnl::memory::format_tag::nChw16c;
+  // What convolutions and constant-weight matmuls read their inputs and weights as: bf16 with
+  // fast_math where FastMathAvailable, else f32. Outputs and everything else stay f32.
+  dnnl::memory::data_type compute_type = dnnl::memory::data_type::f32;
 
   // An attribute with a user-provided scratchpad (so one primitive can run concurrently on
-  // several contexts) and, when requested and available, the bf16 fpmath mode.
+  // several contexts) and, with fast_math on oneDNN >= 2.7, the bf16 fpmath mode (for the
+  // primitives that keep f32 types).
   dnnl::primitive_attr Attr() const;
 };
 

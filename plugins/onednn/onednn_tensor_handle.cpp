@@ -13,10 +13,10 @@ dnnl::memory::dims DimsOf(const TensorInfo& info) {
   return dims;
 }
 
-dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims) {
+dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims, dnnl::memory::data_type type) {
   dnnl::memory::dims strides(dims.size(), 1);
   for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
-  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+  return dnnl::memory::desc(dims, type, strides);
 }
 
 OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine)

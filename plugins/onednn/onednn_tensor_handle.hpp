@@ -15,8 +15,9 @@ namespace backplane::onednn {
 
 inline constexpr const char* kBlockedFactoryId = "Backplane/CpuOneDnn/Blocked";
 
-// The dense row-major f32 layout of `dims` (NCHW for images).
-dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims);
+// The dense row-major layout of `dims` (NCHW for images), f32 unless told.
+dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims,
+                             dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 dnnl::memory::dims DimsOf(const TensorInfo& info);
 
 // Owns (per execution context) one buffer for blocked content and one for plain content, or

@@ -81,6 +81,9 @@ OneDnnWorkloadFactory::OneDnnWorkloadFactory(std::string backend_label, Settings
     execution_->load = execution_->owned_load.get();
   }
   execution_->settings.threads = std::min(execution_->settings.threads, execution_->gate->Capacity());
+  if (execution_->settings.fast_math && FastMathAvailable(nullptr)) {
+    execution_->compute_type = dnnl::memory::data_type::bf16;
+  }
   execution_->activation_tag = ProbeActivationTag(*execution_);
   if (execution_->settings.threads > 1 && execution_->settings.adaptive != AdaptiveThreads::kOff) {
     single_ = std::make_shared<Execution>(*execution_);

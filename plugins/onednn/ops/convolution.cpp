@@ -89,7 +89,12 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
   }
   const bool has_bias = spec.inputs.size() == 3;
   const memory::desc bias_desc = PlainDesc({y_dims[1]});
-  const auto any = [](const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, memory::format_tag::any); };
+  // Inputs and weights in the compute type (bf16 with fast_math), outputs f32.
+  const auto any = [](const memory::dims& dims, memory::data_type type = memory::data_type::f32) {
+    return memory::desc(dims, type, memory::format_tag::any);
+  };
+  // Grouped (depthwise) convolutions stay f32: bf16 makes them no faster and adds the reorder.
+  const memory::data_type in_type = groups == 1 ? execution->compute_type : memory::data_type::f32;
 
   try {
     // The first residual add (a run-time operand shaped like the output), if any.
@@ -121,7 +126,8 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
     candidates.push_back({dnnl::algorithm::convolution_direct, true, false});
     candidates.push_back({dnnl::algorithm::convolution_direct, false, true});
 
-    const memory::desc x_layout = ActivationLayout(*execution, x_dims), y_layout = ActivationLayout(*execution, y_dims);
+    const memory::desc x_layout = ActivationLayout(*execution, x_dims, in_type);
+    const memory::desc y_layout = ActivationLayout(*execution, y_dims);
     std::optional<dnnl::convolution_forward::primitive_desc> pd;
     std::vector<memory::desc> operands;
     std::size_t sum_index = kNoResidual;
@@ -131,12 +137,12 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
         const std::size_t sum = candidate.residual_as_sum ? residual : kNoResidual;
         // Run-time operands shaped like the output are read in the layout the convolution
         // writes: its activation layout, or (with "any") whatever oneDNN chose, asked twice.
-        const memory::desc src = candidate.activation_layout ? x_layout : any(x_dims);
+        const memory::desc src = candidate.activation_layout ? x_layout : any(x_dims, in_type);
         const memory::desc dst = candidate.activation_layout ? y_layout : any(y_dims);
         const memory::desc guess = candidate.activation_layout ? y_layout : ActivationLayout(*execution, y_dims);
         std::vector<memory::desc> descs;
         auto attr = PostOpAttr(*execution, spec.post_ops, y_dims, &guess, descs, sum);
-        auto made = compat::Convolution(execution->engine, src, any(w_dims), has_bias ? &bias_desc : nullptr, dst,
+        auto made = compat::Convolution(execution->engine, src, any(w_dims, in_type), has_bias ? &bias_desc : nullptr, dst,
                                         strides, dilations, pad_l, pad_r, attr, candidate.algorithm);
         if (HasSameShapeOperand(spec.post_ops, y_dims, sum) && made.dst_desc() != guess) {
           const memory::desc chosen = made.dst_desc();

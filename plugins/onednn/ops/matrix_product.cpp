@@ -27,10 +27,13 @@ std::unique_ptr<backend::IWorkload> Build(const OpSpec& spec, const ExecutionPtr
   try {
     std::vector<memory::desc> operands;
     const auto attr = PostOpAttr(*execution, post_ops, dst_dims, nullptr, operands);
+    // Constant weights are packed in oneDNN's layout, in bf16 with fast_math (A then too).
+    const memory::data_type type = b.constant ? execution->compute_type : memory::data_type::f32;
+    const memory::desc src = type == memory::data_type::f32 ? a_view : PlainDesc(compat::Dims(a_view), type);
     const memory::desc weights =
-        b.constant ? memory::desc(compat::Dims(b_view), memory::data_type::f32, memory::format_tag::any) : b_view;
+        b.constant ? memory::desc(compat::Dims(b_view), type, memory::format_tag::any) : b_view;
     const memory::desc dst = PlainDesc(dst_dims);
-    auto pd = compat::MatMul(execution->engine, a_view, weights, bias_desc, dst, attr);
+    auto pd = compat::MatMul(execution->engine, src, weights, bias_desc, dst, attr);
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::matmul(pd), pd.scratchpad_desc());
     workload->AddInput(DNNL_ARG_SRC, a.index, a.info, a_view, pd.src_desc());

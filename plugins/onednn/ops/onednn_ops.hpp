@@ -87,8 +87,10 @@ bool UnarySteps(UnaryOperation operation, std::vector<EltwiseStep>& steps, std::
 // binary_add and friends; false for operations oneDNN has no binary for (Pow).
 bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& algorithm);
 // The layout elementwise ops assume their activations come in: the convolutions' layout
-// (Execution::activation_tag) for 4-D tensors with at least 16 channels, else dense.
-dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims);
+// (Execution::activation_tag) for 4-D tensors with at least 16 channels, else dense; f32
+// unless told.
+dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims,
+                                    dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 // `dims` with leading 1s up to `rank`.
 dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank);
 // True when every input and output is f32 (else a reason naming the first that is not).

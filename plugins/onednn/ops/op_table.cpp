@@ -113,11 +113,10 @@ bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& out) {
   return false;
 }
 
-dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims) {
-  if (dims.size() == 4 && dims[1] >= 16) {
-    return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, execution.activation_tag);
-  }
-  return PlainDesc(dims);
+dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims,
+                                    dnnl::memory::data_type type) {
+  if (dims.size() == 4 && dims[1] >= 16) return dnnl::memory::desc(dims, type, execution.activation_tag);
+  return PlainDesc(dims, type);
 }
 
 dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank) {

@@ -43,6 +43,17 @@ dnnl::memory PackConstant(const dnnl::engine& engine, const void* data, const dn
   return packed;
 }
 
+dnnl::reorder ReorderCache::Get(const dnnl::engine& engine, const dnnl::memory::desc& from,
+                                const dnnl::memory::desc& to) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Entry& entry : entries_) {
+    if (entry.from == from && entry.to == to) return entry.reorder;
+  }
+  dnnl::reorder reorder(dnnl::reorder::primitive_desc(engine, from, engine, to));
+  entries_.push_back({from, to, reorder});
+  return reorder;
+}
+
 PrimitiveWorkload::PrimitiveWorkload(std::string name, std::shared_ptr<const Execution> execution)
     : name_(std::move(name)), execution_(std::move(execution)) {}
 
@@ -112,14 +123,14 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, const backend::W
     if (current == input.expected) return dnnl::memory(input.expected, engine, ours->Data());
     dnnl::memory from(current, engine, ours->Data());
     if (compat::Dims(current) == compat::Dims(input.expected)) {
-      // A layout this primitive was not created for: reorder (oneDNN caches the reorder).
+      // A layout or type this primitive was not created for (f32 into a bf16 primitive).
       dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
-      dnnl::reorder(from, to).execute(stream, from, to);
+      reorders_.Get(engine, current, input.expected).execute(stream, from, to);
       return to;
     }
     // Other dims (a flattening consumer): plain first, then as the primitive reads it.
     dnnl::memory plain(input.tensor_plain, engine, scratch + input.plain_offset);
-    dnnl::reorder(from, plain).execute(stream, from, plain);
+    reorders_.Get(engine, current, input.tensor_plain).execute(stream, from, plain);
     dnnl::memory viewed(input.view, engine, scratch + input.plain_offset);
     if (!input.from_view) return viewed;
     dnnl::memory to(input.expected, engine, scratch + input.expected_offset);

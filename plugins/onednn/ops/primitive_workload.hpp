@@ -18,14 +18,32 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace backplane::onednn {
 
-// Immutable after construction (Add*/Set* are for the creating op only), so Execute is
-// thread-safe: every per-run object (oneDNN memory objects, stream) is made in Execute.
+// Reorders between layouts only known at run time (what a producer wrote), made on first use
+// and kept: producers write the same layout every run, and making a reorder means a primitive
+// descriptor search each time. Thread-safe (a mutex around the lookup).
+class ReorderCache {
+ public:
+  dnnl::reorder Get(const dnnl::engine& engine, const dnnl::memory::desc& from, const dnnl::memory::desc& to);
+
+ private:
+  struct Entry {
+    dnnl::memory::desc from, to;
+    dnnl::reorder reorder;
+  };
+  std::mutex mutex_;
+  std::vector<Entry> entries_;
+};
+
+// Immutable after construction (Add*/Set* are for the creating op only) apart from its
+// thread-safe ReorderCache, so Execute is thread-safe: every per-run object (oneDNN memory
+// objects, stream) is made in Execute.
 class PrimitiveWorkload final : public backend::IWorkload {
  public:
   // `name` is the layer's, for messages; `execution` is shared with the factory.
@@ -88,6 +106,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
   std::optional<dnnl::reorder> to_view_;  // produced -> view, when they differ
   std::size_t output_offset_ = 0;
   std::optional<Input> sum_;
+  mutable ReorderCache reorders_;
   dnnl::memory::desc scratchpad_;
   std::size_t scratchpad_offset_ = 0;
   bool has_scratchpad_ = false;
