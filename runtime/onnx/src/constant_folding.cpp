@@ -67,6 +67,26 @@ bool IsComparison(Binary op) {
          op == Binary::kGreaterOrEqual || op == Binary::kAnd || op == Binary::kOr || op == Binary::kXor;
 }
 
+// The operations that read the same for integers and floats: max, min, comparisons (1 or 0)
+// and logic (non-zero is true).
+template <typename T>
+T OrderOrLogic(Binary op, T a, T b) {
+  switch (op) {
+    case Binary::kMax: return std::max(a, b);
+    case Binary::kMin: return std::min(a, b);
+    case Binary::kEqual: return a == b;
+    case Binary::kLess: return a < b;
+    case Binary::kGreater: return a > b;
+    case Binary::kLessOrEqual: return a <= b;
+    case Binary::kGreaterOrEqual: return a >= b;
+    case Binary::kAnd: return (a != 0) && (b != 0);
+    case Binary::kOr: return (a != 0) || (b != 0);
+    case Binary::kXor: return (a != 0) != (b != 0);
+    default: break;
+  }
+  return 0;
+}
+
 std::int64_t IntBinary(Binary op, std::int64_t a, std::int64_t b) {
   switch (op) {
     case Binary::kAdd: return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
@@ -89,18 +109,8 @@ std::int64_t IntBinary(Binary op, std::int64_t a, std::int64_t b) {
       for (std::int64_t i = 0; i < b && i < 64; ++i) result = static_cast<std::int64_t>(static_cast<std::uint64_t>(result) * static_cast<std::uint64_t>(a));
       return result;
     }
-    case Binary::kMax: return std::max(a, b);
-    case Binary::kMin: return std::min(a, b);
-    case Binary::kEqual: return a == b;
-    case Binary::kLess: return a < b;
-    case Binary::kGreater: return a > b;
-    case Binary::kLessOrEqual: return a <= b;
-    case Binary::kGreaterOrEqual: return a >= b;
-    case Binary::kAnd: return (a != 0) && (b != 0);
-    case Binary::kOr: return (a != 0) || (b != 0);
-    case Binary::kXor: return (a != 0) != (b != 0);
+    default: return OrderOrLogic(op, a, b);
   }
-  return 0;
 }
 
 double FloatBinary(Binary op, double a, double b) {
@@ -111,18 +121,8 @@ double FloatBinary(Binary op, double a, double b) {
     case Binary::kDiv: return a / b;
     case Binary::kMod: return std::fmod(a, b);
     case Binary::kPow: return std::pow(a, b);
-    case Binary::kMax: return std::max(a, b);
-    case Binary::kMin: return std::min(a, b);
-    case Binary::kEqual: return a == b;
-    case Binary::kLess: return a < b;
-    case Binary::kGreater: return a > b;
-    case Binary::kLessOrEqual: return a <= b;
-    case Binary::kGreaterOrEqual: return a >= b;
-    case Binary::kAnd: return (a != 0) && (b != 0);
-    case Binary::kOr: return (a != 0) || (b != 0);
-    case Binary::kXor: return (a != 0) != (b != 0);
+    default: return OrderOrLogic(op, a, b);
   }
-  return 0;
 }
 
 }  // namespace
