@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 
 namespace backplane::onednn {
 
@@ -62,18 +64,217 @@ bool Reads(const ILayerView& layer, std::size_t input, const ILayerView& produce
 // tensor inside a chain must be read only by the chain, or the fused layer could not give it.
 bool ReadBy(const ILayerView& layer, std::size_t count) { return layer.GetOutputConsumerCount(0) == count; }
 
+// ---- Folded data movement -------------------------------------------------------------------
+
+// A strided view of a tensor's dense elements: element (i_0, ..) is offset + sum(i_k strides_k).
+struct StridedView {
+  dnnl::memory::dims dims, strides;
+  std::int64_t offset = 0;
+};
+
+StridedView DenseView(const dnnl::memory::dims& dims) {
+  StridedView view{dims, dnnl::memory::dims(dims.size(), 1), 0};
+  for (std::size_t i = dims.size(); i-- > 1;) view.strides[i - 1] = view.strides[i] * dims[i];
+  return view;
+}
+
+// `view` read in the shape `to` (as many elements) without moving any; false when its strides
+// do not allow that (numpy's no-copy reshape: the dims merged or split must be contiguous).
+bool ReshapeView(StridedView& view, const dnnl::memory::dims& to) {
+  dnnl::memory::dims old_dims, old_strides;
+  for (std::size_t i = 0; i < view.dims.size(); ++i) {
+    if (view.dims[i] == 0) return false;
+    if (view.dims[i] != 1) {
+      old_dims.push_back(view.dims[i]);
+      old_strides.push_back(view.strides[i]);
+    }
+  }
+  dnnl::memory::dims strides(to.size(), 1);
+  std::size_t oi = 0, ni = 0;
+  while (oi < old_dims.size() && ni < to.size()) {
+    // The smallest groups of old and new dims with equal products.
+    std::size_t oj = oi + 1, nj = ni + 1;
+    std::int64_t old_product = old_dims[oi], new_product = to[ni];
+    while (old_product != new_product) {
+      if (new_product < old_product) {
+        if (nj == to.size()) return false;
+        new_product *= to[nj++];
+      } else {
+        if (oj == old_dims.size()) return false;
+        old_product *= old_dims[oj++];
+      }
+    }
+    for (std::size_t k = oi; k + 1 < oj; ++k) {
+      if (old_strides[k] != old_dims[k + 1] * old_strides[k + 1]) return false;
+    }
+    strides[nj - 1] = old_strides[oj - 1];
+    for (std::size_t k = nj - 1; k > ni; --k) strides[k - 1] = strides[k] * to[k];
+    oi = oj;
+    ni = nj;
+  }
+  view.dims = to;
+  view.strides = strides;  // new trailing 1s keep stride 1: never stepped along
+  return true;
+}
+
+// The input of a foldable data-movement layer that carries the data (its other inputs are
+// constants), or false when `layer` is not one: Slice with positive steps, Reshape, Flatten,
+// Transpose, or a Mul / Div by a constant scalar that keeps the shape.
+bool MovementInput(const ILayerView& layer, std::size_t& input) {
+  if (layer.GetNumOutputs() != 1 || !layer.GetDescriptor()) return false;
+  float value = 0.0f;
+  switch (layer.GetType()) {
+    case LayerType::kSlice:
+    case LayerType::kReshape:
+    case LayerType::kFlatten:
+    case LayerType::kTranspose:
+      input = 0;
+      return true;
+    case LayerType::kElementwiseBinary:
+      if (layer.GetNumInputs() != 2) return false;
+      if (BinaryOf(layer) == BinaryOperation::kDiv && ConstantScalar(layer, 1, value) && value != 0.0f) {
+        input = 0;
+      } else if (BinaryOf(layer) == BinaryOperation::kMul && ConstantScalar(layer, 1, value)) {
+        input = 0;
+      } else if (BinaryOf(layer) == BinaryOperation::kMul && ConstantScalar(layer, 0, value)) {
+        input = 1;
+      } else {
+        return false;
+      }
+      return !layer.GetConstantInput(input) && layer.GetInputInfo(input) == layer.GetOutputInfo(0);
+    default:
+      return false;
+  }
+}
+
+// Applies a layer MovementInput accepted to `view` (a Mul / Div to `scale`); false when the
+// result is not a strided view.
+bool ApplyMovement(const ILayerView& layer, StridedView& view, float& scale) {
+  std::string reason;
+  switch (layer.GetType()) {
+    case LayerType::kSlice: {
+      backend::SliceGeometry slice;
+      if (!backend::DescribeSlice(layer, slice, reason)) return false;
+      for (std::size_t k = 0; k < view.dims.size(); ++k) {
+        if (slice.step[k] <= 0) return false;
+        view.offset += slice.start[k] * view.strides[k];
+        view.strides[k] *= slice.step[k];
+      }
+      view.dims = DimsOf(layer.GetOutputInfo(0));
+      return true;
+    }
+    case LayerType::kReshape:
+    case LayerType::kFlatten:
+      return ReshapeView(view, DimsOf(layer.GetOutputInfo(0)));
+    case LayerType::kTranspose: {
+      backend::TransposeGeometry transpose;
+      if (!backend::DescribeTranspose(layer, transpose, reason)) return false;
+      StridedView permuted = view;
+      for (std::size_t k = 0; k < transpose.permutation.size(); ++k) {
+        permuted.dims[k] = view.dims[transpose.permutation[k]];
+        permuted.strides[k] = view.strides[transpose.permutation[k]];
+      }
+      view = permuted;
+      return true;
+    }
+    case LayerType::kElementwiseBinary: {
+      float value = 0.0f;
+      const bool divides = BinaryOf(layer) == BinaryOperation::kDiv;
+      if (!ConstantScalar(layer, divides || layer.GetConstantInput(1) ? 1 : 0, value)) return false;
+      scale *= divides ? 1.0f / value : value;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// A matmul of two run-time operands of one rank (attention): data movement may fold into it.
+bool FoldsOperands(const ILayerView& layer) {
+  return layer.GetType() == LayerType::kMatMul && layer.GetNumInputs() == 2 && !layer.GetConstantInput(0) &&
+         !layer.GetConstantInput(1) && layer.GetInputInfo(0).shape.Rank() >= 2 &&
+         layer.GetInputInfo(0).shape.Rank() == layer.GetInputInfo(1).shape.Rank();
+}
+
+// The data movement between a matmul operand and the tensor it comes from, folded into a view.
+struct FoldedOperand {
+  std::vector<const ILayerView*> layers;  // source side first; empty when nothing folds
+  std::size_t source_input = 0;           // the input of layers.front() that is the source
+  StridedView view;
+  float scale = 1.0f;
+};
+
+// Walks up from input `slot` of `matmul` through layers of this subgraph (by name) that are
+// foldable, not yet taken (`taken`) and read by the next one alone; keeps the longest run,
+// nearest the matmul, that composes into one view.
+FoldedOperand FoldOperand(const ILayerView& matmul, std::size_t slot,
+                          const std::map<std::string, const ILayerView*>& by_name,
+                          const std::set<const ILayerView*>& taken) {
+  std::vector<std::pair<const ILayerView*, std::size_t>> path;  // matmul side first, with data input
+  const ILayerView* reader = &matmul;
+  std::size_t input = slot;
+  while (true) {
+    std::size_t output = 0;
+    const auto found = by_name.find(reader->GetInputProducer(input, &output));
+    if (found == by_name.end() || output != 0) break;
+    const ILayerView* layer = found->second;
+    std::size_t data = 0;
+    if (taken.count(layer) || !ReadBy(*layer, 1) || !MovementInput(*layer, data)) break;
+    path.emplace_back(layer, data);
+    reader = layer;
+    input = data;
+  }
+  // Compose from the source down; when a step fails, start after it.
+  while (!path.empty()) {
+    FoldedOperand folded;
+    const auto& [top, top_input] = path.back();
+    folded.source_input = top_input;
+    folded.view = DenseView(DimsOf(top->GetInputInfo(top_input)));
+    bool composed = true;
+    for (auto it = path.rbegin(); it != path.rend() && composed; ++it) {
+      composed = ApplyMovement(*it->first, folded.view, folded.scale);
+      folded.layers.push_back(it->first);
+    }
+    if (composed) return folded;
+    path.pop_back();
+  }
+  return {};
+}
+
 // Builds one chain; `roles` dedupes constants by address as the runtime dedupes tensors. Each
 // layer taken reads the chain's current tensor (the output of `tail_`), which nothing else
 // reads: the chain follows the network's connections, not merely the layer order.
 class ChainBuilder {
  public:
-  explicit ChainBuilder(const ILayerView& anchor) : descriptor_(std::make_shared<FusedDescriptor>()) {
+  // `folded`: per anchor input, the data movement folded into it (FoldOperand), or none. The
+  // members are listed in the order the runtime gives their entering tensors (folded layers
+  // first, input by input, then the anchor, then the chain), and the roles follow that order.
+  explicit ChainBuilder(const ILayerView& anchor, const std::vector<FoldedOperand>& folded = {})
+      : descriptor_(std::make_shared<FusedDescriptor>()) {
     descriptor_->anchor_type = anchor.GetType();
     descriptor_->anchor = CopyDescriptor(anchor);
     descriptor_->anchor_inputs = anchor.GetNumInputs();
-    for (std::size_t i = 0; i < anchor.GetNumInputs(); ++i) {
-      AddRole({FusedRole::Kind::kAnchorInput, i, anchor.GetInputInfo(i), anchor.GetConstantInput(i)});
+    float scale = 1.0f;
+    for (std::size_t slot = 0; slot < folded.size(); ++slot) {
+      const FoldedOperand& operand = folded[slot];
+      for (const ILayerView* layer : operand.layers) {
+        for (std::size_t i = 0; i < layer->GetNumInputs(); ++i) {
+          if (layer == operand.layers.front() && i == operand.source_input) {
+            AddRole(FusedRole::Kind::kAnchorInput, slot, *layer, i, &operand.view);
+          } else if (layer->GetConstantInput(i)) {
+            AddRole(FusedRole::Kind::kUnused, 0, *layer, i);
+          }  // else: the previous folded layer's output, inside the chain
+        }
+        members_.push_back(layer);
+      }
+      scale *= operand.scale;
     }
+    for (std::size_t i = 0; i < anchor.GetNumInputs(); ++i) {
+      if (i < folded.size() && !folded[i].layers.empty()) continue;  // read through its view
+      AddRole(FusedRole::Kind::kAnchorInput, i, anchor, i);
+    }
+    // (s A) B = s (A B): the folded scalars scale the product, before any other post-op.
+    if (scale != 1.0f) AddEltwise({dnnl::algorithm::eltwise_linear, scale, 0.0f});
     chain_ = anchor.GetOutputInfo(0);
     members_.push_back(&anchor);
     tail_ = &anchor;
@@ -87,6 +288,7 @@ class ChainBuilder {
   // biased x three times: that chain stops before it); the layer connections tell.
   std::size_t Extend(const std::vector<const ILayerView*>& layers, std::size_t next) {
     const ILayerView* layer = layers[next];
+    if (stage_ == Stage::kAnchor && Is(layer, LayerType::kTranspose)) return ExtendOutputTranspose(*layer);
     const bool activation_allowed = stage_ == Stage::kAnchor || stage_ == Stage::kConstant || stage_ == Stage::kResidual;
     if (activation_allowed) {
       std::size_t taken = 0;
@@ -135,7 +337,7 @@ class ChainBuilder {
     FusedStep step;
     step.kind = PostOp::Kind::kBinary;
     step.binary = algorithm;
-    step.role = AddRole({FusedRole::Kind::kOperand, 0, layer->GetInputInfo(other), layer->GetConstantInput(other)});
+    step.role = AddRole(FusedRole::Kind::kOperand, 0, *layer, other);
     descriptor_->steps.push_back(step);
     Take(*layer);
     return 1;
@@ -158,18 +360,35 @@ class ChainBuilder {
   }
 
  private:
-  std::size_t AddRole(FusedRole role) {
-    if (role.constant) {
-      for (std::size_t i = 0; i < descriptor_->roles.size(); ++i) {
-        if (descriptor_->roles[i].constant == role.constant) {
-          if (role.kind != FusedRole::Kind::kUnused && descriptor_->roles[i].kind == FusedRole::Kind::kUnused) {
-            descriptor_->roles[i] = role;
-          }
-          return i;
-        }
+  // The role of input `input` of member `reader` (read through `view` when given). A constant
+  // already seen (by address) is that role; a run-time tensor already seen (by producer) gets
+  // a role the same as the first.
+  std::size_t AddRole(FusedRole::Kind kind, std::size_t slot, const ILayerView& reader, std::size_t input,
+                      const StridedView* view = nullptr) {
+    FusedRole role;
+    role.kind = kind;
+    role.slot = slot;
+    role.info = reader.GetInputInfo(input);
+    role.constant = reader.GetConstantInput(input);
+    if (view) {
+      role.view = dnnl::memory::desc(view->dims, dnnl::memory::data_type::f32, view->strides);
+      role.view_offset = view->offset;
+    }
+    std::size_t output = 0;
+    const auto source = std::make_pair(role.constant ? std::string() : reader.GetInputProducer(input, &output), output);
+    for (std::size_t i = 0; i < descriptor_->roles.size(); ++i) {
+      FusedRole& seen = descriptor_->roles[i];
+      if (role.constant && seen.constant == role.constant) {
+        if (role.kind != FusedRole::Kind::kUnused && seen.kind == FusedRole::Kind::kUnused) seen = role;
+        return i;
+      }
+      if (!role.constant && !seen.constant && seen.same_as == FusedRole::kNone && sources_[i] == source) {
+        role.same_as = i;
+        break;
       }
     }
     descriptor_->roles.push_back(role);
+    sources_.push_back(source);
     return descriptor_->roles.size() - 1;
   }
   // `layer` joins the chain; its output is the chain's tensor from now on.
@@ -182,6 +401,25 @@ class ChainBuilder {
     step.kind = PostOp::Kind::kEltwise;
     step.eltwise = eltwise;
     descriptor_->steps.push_back(step);
+  }
+
+  // MatMul (FoldsOperands) -> Transpose: the matmul writes through a strided destination. Ends
+  // the chain (a later post-op would see the anchor's dims, not the transposed ones).
+  std::size_t ExtendOutputTranspose(const ILayerView& layer) {
+    backend::TransposeGeometry transpose;
+    std::string reason;
+    if (!FoldsOperands(*tail_) || !Reads(layer, 0, *tail_) || !ReadBy(*tail_, 1) ||
+        !backend::DescribeTranspose(layer, transpose, reason)) {
+      return 0;
+    }
+    const StridedView written = DenseView(DimsOf(layer.GetOutputInfo(0)));
+    dnnl::memory::dims strides(written.dims.size());
+    for (std::size_t k = 0; k < transpose.permutation.size(); ++k) strides[transpose.permutation[k]] = written.strides[k];
+    descriptor_->output_view = dnnl::memory::desc(DimsOf(chain_), dnnl::memory::data_type::f32, strides);
+    chain_ = layer.GetOutputInfo(0);
+    stage_ = Stage::kDone;
+    Take(layer);
+    return 1;
   }
 
   std::size_t ExtendActivation(const ILayerView& layer) {
@@ -271,7 +509,7 @@ class ChainBuilder {
     for (const ILayerView* layer : {scale, one, half}) {
       for (std::size_t i = 0; i < layer->GetNumInputs(); ++i) {
         if (layer->GetConstantInput(i)) {
-          AddRole({FusedRole::Kind::kUnused, 0, layer->GetInputInfo(i), layer->GetConstantInput(i)});
+          AddRole(FusedRole::Kind::kUnused, 0, *layer, i);
         }
       }
     }
@@ -287,6 +525,7 @@ class ChainBuilder {
   }
 
   std::shared_ptr<FusedDescriptor> descriptor_;
+  std::vector<std::pair<std::string, std::size_t>> sources_;  // per role: producer and output, "" for constants
   TensorInfo chain_;
   std::vector<const ILayerView*> members_;
   const ILayerView* tail_ = nullptr;  // the member whose output 0 is the chain's tensor now
@@ -303,26 +542,44 @@ bool IsAnchor(const ILayerView& layer) {
 
 backend::OptimizationViews FuseSubgraph(const backend::SubgraphView& subgraph) {
   backend::OptimizationViews views;
-  backend::SubgraphView untouched;
   const auto& layers = subgraph.layers;
+  std::map<std::string, const ILayerView*> by_name;
+  for (const ILayerView* layer : layers) {
+    if (layer) by_name[layer->GetName()] = layer;
+  }
+  std::set<const ILayerView*> taken;  // members of a chain already
   for (std::size_t i = 0; i < layers.size();) {
     const ILayerView* layer = layers[i];
-    if (layer && IsAnchor(*layer)) {
-      ChainBuilder chain(*layer);
-      std::size_t next = i + 1;
-      while (next < layers.size()) {
-        const std::size_t taken = chain.Extend(layers, next);
-        if (taken == 0) break;
-        next += taken;
-      }
-      if (!chain.Empty()) {
-        views.substitutions.push_back(chain.Finish());
-        i = next;
-        continue;
+    if (!layer || taken.count(layer) || !IsAnchor(*layer)) {
+      ++i;
+      continue;
+    }
+    std::vector<FoldedOperand> folded;
+    if (FoldsOperands(*layer)) {
+      for (std::size_t slot = 0; slot < 2; ++slot) {
+        folded.push_back(FoldOperand(*layer, slot, by_name, taken));
+        taken.insert(folded.back().layers.begin(), folded.back().layers.end());
       }
     }
-    untouched.layers.push_back(layer);
+    ChainBuilder chain(*layer, folded);
+    std::size_t next = i + 1;
+    while (next < layers.size() && !taken.count(layers[next])) {
+      const std::size_t count = chain.Extend(layers, next);
+      if (count == 0) break;
+      next += count;
+    }
+    if (!chain.Empty()) {
+      views.substitutions.push_back(chain.Finish());
+      const auto& members = views.substitutions.back().replaced.layers;
+      taken.insert(members.begin(), members.end());
+      i = next;
+      continue;
+    }
     ++i;
+  }
+  backend::SubgraphView untouched;
+  for (const ILayerView* layer : layers) {
+    if (!taken.count(layer)) untouched.layers.push_back(layer);
   }
   if (!untouched.layers.empty()) views.untouched.push_back(std::move(untouched));
   return views;
@@ -352,30 +609,22 @@ std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer,
     if (role.constant) {
       for (std::size_t i = 0; i < layer.GetNumInputs() && !found; ++i) {
         if (!used[i] && layer.GetConstantInput(i) == role.constant) {
-          refs[r] = {layer.GetInputInfo(i), role.constant, i};
+          refs[r] = InputRef(layer, i);
           used[i] = found = true;
         }
       }
+    } else if (role.same_as != FusedRole::kNone) {
+      // The runtime passes a tensor once however often the chain reads it.
+      refs[r] = refs[role.same_as];
+      found = true;
     } else {
       for (; runtime_cursor < layer.GetNumInputs() && !found; ++runtime_cursor) {
         const std::size_t i = runtime_cursor;
         if (used[i] || layer.GetConstantInput(i)) continue;
         if (layer.GetInputInfo(i) != role.info) fail("input " + std::to_string(i) + " has an unexpected shape");
-        refs[r] = {layer.GetInputInfo(i), nullptr, i};
+        refs[r] = InputRef(layer, i);
         used[i] = found = true;
       }
-    }
-    if (!found && !role.constant) {
-      // The runtime passes a tensor once however often the chain reads it (x + f(x) with x
-      // also the anchor's input): an earlier run-time input of the same shape, when unique.
-      std::size_t candidates = 0;
-      for (std::size_t k = 0; k < r; ++k) {
-        if (!fused->roles[k].constant && refs[k].info == role.info) {
-          if (candidates == 0 || refs[k].index != refs[r].index) ++candidates;
-          refs[r] = refs[k];
-        }
-      }
-      found = candidates == 1;
     }
     if (!found) fail("input for role " + std::to_string(r) + " is missing");
   }
@@ -390,8 +639,13 @@ std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer,
   spec.output = fused->output;
   spec.inputs.resize(fused->anchor_inputs);
   for (std::size_t r = 0; r < fused->roles.size(); ++r) {
-    if (fused->roles[r].kind == FusedRole::Kind::kAnchorInput) spec.inputs[fused->roles[r].slot] = refs[r];
+    const FusedRole& role = fused->roles[r];
+    if (role.kind != FusedRole::Kind::kAnchorInput) continue;
+    spec.inputs[role.slot] = refs[r];
+    spec.inputs[role.slot].view = role.view;
+    spec.inputs[role.slot].view_offset = role.view_offset;
   }
+  spec.output_view = fused->output_view;
   for (const auto& step : fused->steps) {
     PostOp post_op;
     post_op.kind = step.kind;

@@ -6,6 +6,13 @@
 // x * Sigmoid(x) (hardswish / swish), or a residual Add of a same-shaped run-time tensor (a sum
 // or binary post-op) followed by an activation.
 //
+// Folded data movement (matmuls of two run-time operands, as in attention): the layers between
+// an operand's source tensor and the matmul - Slice (unit steps), Reshape, Flatten, Transpose,
+// and a Mul or Div by a constant scalar - join the chain when each is read by the next alone
+// and the composition is a strided view of the source (dims, strides, offset). The matmul
+// then reads the source through that view, the scalars become one scale post-op in front, and
+// a Transpose right after the matmul becomes a strided destination. Nothing is copied.
+//
 // Connectivity: a chain is consecutive layers of the SubgraphView (topological order) each of
 // which reads the chain's current tensor (ILayerView::GetInputProducer, Backend API 1.1), and
 // every tensor inside the chain is read by the chain alone (GetOutputConsumerCount); otherwise
@@ -22,6 +29,7 @@
 #include <backplane/backend/optimization.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,11 +38,17 @@ namespace backplane::onednn {
 // One input the fused layer expects, in the runtime's order (tensors entering the chain in
 // the order the chain's layers use them).
 struct FusedRole {
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   enum class Kind { kAnchorInput, kOperand, kUnused };
   Kind kind = Kind::kUnused;
   std::size_t slot = 0;          // kAnchorInput: which input of the anchor
   TensorInfo info;
   const void* constant = nullptr;  // non-null: this constant (matched by address)
+  // A run-time tensor an earlier role reads too: that role (the runtime passes it once).
+  std::size_t same_as = kNone;
+  // kAnchorInput through folded data movement: the view the anchor reads the tensor in.
+  std::optional<dnnl::memory::desc> view;
+  std::int64_t view_offset = 0;
 };
 
 struct FusedStep {
@@ -52,6 +66,7 @@ struct FusedDescriptor final : LayerDescriptor {
   std::vector<FusedRole> roles;
   std::vector<FusedStep> steps;
   TensorInfo output;
+  std::optional<dnnl::memory::desc> output_view;  // a folded Transpose after the anchor
   std::string members;  // "conv1, relu1", for messages
 };
 

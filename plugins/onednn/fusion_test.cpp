@@ -228,5 +228,99 @@ TEST_CASE("fusion: GPT-2's tanh GELU, which reads the biased tensor three times,
   CHECK(BackendOf(outcome, "half_x") == "CpuOneDnn");  // not fused: x has other readers
 }
 
+// One encoder attention block as PyTorch exports it: x [1, S, D] -> Transpose -> packed QKV
+// MatMul + bias -> three Slices -> Reshape [S, H, d] -> Transpose [H, S, d] (K to [H, d, S]),
+// Q / sqrt(d) -> QK^T -> Softmax -> PV -> Transpose [S, H, d] -> Reshape [S, D] -> Gemm ->
+// Reshape [S, 1, D] -> Transpose [1, S, D] -> residual Add.
+Network AttentionBlock(std::int64_t seq, std::int64_t heads, std::int64_t head_size) {
+  const std::int64_t model = heads * head_size;
+  Network net;
+  auto x = net.AddInput("x", F32({1, seq, model}));
+  TransposeDescriptor swap01;
+  swap01.permutation = {1, 0, 2};
+  auto xt = net.Add(swap01, {x}, "x_t");
+  MatMulDescriptor mm;
+  auto qkv = net.Add(mm, {xt, Constant(net, "w_qkv", {model, 3 * model}, 1, 0.2f)}, "qkv");
+  qkv = Binary(net, BinaryOperation::kAdd, qkv, Constant(net, "b_qkv", {3 * model}, 2, 0.1f), "qkv_bias");
+  auto head_view = [&](const std::string& name, std::int64_t part) {
+    SliceDescriptor slice;
+    slice.starts = {part * model};
+    slice.ends = {(part + 1) * model};
+    slice.axes = {2};
+    ReshapeDescriptor split;
+    split.shape = {seq, heads, head_size};
+    auto sliced = net.Add(slice, {qkv}, name + "_slice");
+    return net.Add(split, {sliced}, name + "_split");
+  };
+  auto q = Binary(net, BinaryOperation::kDiv, net.Add(swap01, {head_view("q", 0)}, "q_t"),
+                  net.AddConstant("sqrt_d", TensorShape{}, std::vector<float>{std::sqrt(static_cast<float>(head_size))}),
+                  "q_scale");
+  TransposeDescriptor to_kt;
+  to_kt.permutation = {1, 2, 0};
+  auto kt = net.Add(to_kt, {head_view("k", 1)}, "k_t");
+  auto v = net.Add(swap01, {head_view("v", 2)}, "v_t");
+  SoftmaxDescriptor softmax;
+  auto p = net.Add(softmax, {net.Add(mm, {q, kt}, "qk")}, "softmax");
+  auto context = net.Add(swap01, {net.Add(mm, {p, v}, "pv")}, "context_t");
+  ReshapeDescriptor merge;
+  merge.shape = {seq, model};
+  FullyConnectedDescriptor gemm;
+  gemm.transpose_b = true;
+  auto out = net.Add(gemm, {net.Add(merge, {context}, "merge"), Constant(net, "w_o", {model, model}, 3, 0.2f),
+                            Constant(net, "b_o", {model}, 4, 0.1f)},
+                     "out_proj");
+  ReshapeDescriptor unit;
+  unit.shape = {seq, 1, model};
+  auto back = net.Add(swap01, {net.Add(unit, {out}, "unit")}, "back_t");
+  net.AddOutput("y", Binary(net, BinaryOperation::kAdd, x, back, "residual"));
+  return net;
+}
+
+TEST_CASE("fusion: attention's slices, reshapes, transposes and scale fold into its matmuls and match CpuRef") {
+  auto runtime = MakeRuntime();
+  const std::int64_t seq = 16, heads = 4, head_size = 8;
+  const Network net = AttentionBlock(seq, heads, head_size);
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(seq * heads * head_size, 7)});
+  // Folded: read in place through strided views, or written through one.
+  for (const char* layer : {"q_slice", "q_split", "q_t", "q_scale", "k_slice", "k_split", "k_t", "v_slice",
+                            "v_split", "v_t", "context_t", "qkv_bias"}) {
+    CAPTURE(layer);
+    CHECK(BackendOf(outcome, layer).empty());
+  }
+  // Byte-preserving reshapes stay layers (they share their input's bytes at run time).
+  for (const char* layer : {"x_t", "merge", "unit", "back_t", "softmax", "out_proj", "residual"}) {
+    CAPTURE(layer);
+    CHECK(BackendOf(outcome, layer) == "CpuOneDnn");
+  }
+  CHECK(FusedCount(outcome) == 3);  // qkv + bias, the QK chain, the PV chain
+  // As many heads as positions: PV's transposed result has PV's own dims, and must still be
+  // recorded as written through the view, not as a layout of its own.
+  const Network square = AttentionBlock(8, 8, 8);
+  CHECK(FusedCount(CheckAgainstReference(*runtime, square, {Random(8 * 64, 8)})) == 3);
+}
+
+TEST_CASE("fusion: data movement that is no strided view is left to run, the rest still folds") {
+  // Transpose then a Reshape merging the transposed axes: no single view reads it; the
+  // Reshape (of the Transpose's dense output) still folds into the matmul.
+  auto runtime = MakeRuntime();
+  Network net;
+  auto x = net.AddInput("x", F32({2, 3, 4}));
+  auto b = net.AddInput("b", F32({2, 3, 5}));
+  TransposeDescriptor swap;
+  swap.permutation = {0, 2, 1};
+  ReshapeDescriptor merge;
+  merge.shape = {2, 3, 4};  // [2, 4, 3] read as [2, 3, 4]: mixes rows of the transposed tensor
+  auto a = net.Add(merge, {net.Add(swap, {x}, "swap")}, "merge");
+  TransposeDescriptor a_t;
+  a_t.permutation = {0, 2, 1};
+  MatMulDescriptor mm;
+  net.AddOutput("y", net.Add(mm, {net.Add(a_t, {a}, "a_t"), b}, "mm"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(24, 8), Random(30, 9)});
+  CHECK(BackendOf(outcome, "swap") == "CpuOneDnn");
+  CHECK(BackendOf(outcome, "merge").empty());
+  CHECK(BackendOf(outcome, "a_t").empty());
+  CHECK(FusedCount(outcome) == 1);
+}
+
 }  // namespace
 }  // namespace backplane::onednn::testing

@@ -94,6 +94,17 @@ bool OneDnnTensorHandle::Import(void* memory, backend::MemorySource source) {
   return true;
 }
 
+bool OneDnnTensorHandle::Alias(const OneDnnTensorHandle& source) {
+  if (imported_ || !source.plain_ || !source.data_ || source.data_ == source.imported_ ||
+      source.info_.NumBytes() != info_.NumBytes()) {
+    return false;
+  }
+  data_ = source.data_;
+  desc_ = plain_desc_;
+  plain_ = true;
+  return true;
+}
+
 OneDnnTensorHandleFactory::OneDnnTensorHandleFactory() : engine_(dnnl::engine::kind::cpu, 0) {}
 
 backend::TensorHandleFactoryProperties OneDnnTensorHandleFactory::GetProperties() const {

@@ -35,6 +35,14 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   // Host memory of at least NumBytes(): used in place as the plain content.
   bool Import(void* memory, backend::MemorySource source) override;
 
+  // For a byte-preserving reshape: makes this handle's content `source`'s current content,
+  // without a copy, read in this handle's dims. Holds only when `source` is plain, owns its
+  // buffer (imported memory may be reused by its owner once `source` is read), has the same
+  // byte count, and this handle has no imported memory it must write into; returns false
+  // otherwise, changing nothing. The shared content stays valid while `source` is not written
+  // again: within a run each tensor is written once, before its readers run.
+  bool Alias(const OneDnnTensorHandle& source);
+
   // The layout of the current content (dims equal GetInfo()'s shape) and where it is.
   const dnnl::memory::desc& Desc() const { return desc_; }
   void* Data() const { return data_; }

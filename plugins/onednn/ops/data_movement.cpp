@@ -1,5 +1,7 @@
 // Transpose, Reshape, Flatten and Slice (unit steps) as oneDNN reorders into the dense output: they let tensors
-// that oneDNN layers hold in blocked layouts be rearranged without leaving the backend.
+// that oneDNN layers hold in blocked layouts be rearranged without leaving the backend. Reshape, Flatten and
+// a Transpose that moves only size-1 axes keep the bytes where they are: their output shares the input's
+// content (OneDnnTensorHandle::Alias) whenever the handles allow, and is copied otherwise.
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
@@ -20,6 +22,23 @@ std::vector<std::uint32_t> Permutation(const TransposeDescriptor& d, std::size_t
   }
   return permutation;
 }
+
+// A reshape that keeps the bytes in place: the output shares the input's content when both are
+// CpuOneDnn handles that allow it (see Alias), else `copy` runs. Thread-safe as `copy` is.
+class SharedReshapeWorkload final : public backend::IWorkload {
+ public:
+  explicit SharedReshapeWorkload(std::unique_ptr<backend::IWorkload> copy) : copy_(std::move(copy)) {}
+  void Execute(const backend::WorkloadArgs& args) const override {
+    const auto* input = dynamic_cast<const OneDnnTensorHandle*>(args.inputs.at(0));
+    auto* output = dynamic_cast<OneDnnTensorHandle*>(args.outputs.at(0));
+    if (input && output && output->Alias(*input)) return;
+    copy_->Execute(args);
+  }
+  std::size_t GetScratchSize() const override { return copy_->GetScratchSize(); }
+
+ private:
+  std::unique_ptr<backend::IWorkload> copy_;
+};
 
 std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionPtr& execution,
                                             const memory::desc& view) {
@@ -72,7 +91,14 @@ std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const Ex
     out_strides.push_back(in_strides[p]);
   }
   // The input's bytes read in the output's dims: a strided view.
-  return Reorder(spec, execution, memory::desc(out_dims, memory::data_type::f32, out_strides));
+  auto copy = Reorder(spec, execution, memory::desc(out_dims, memory::data_type::f32, out_strides));
+  // Moving only size-1 axes keeps the order of the bytes.
+  std::vector<std::uint32_t> moved;
+  for (auto p : permutation) {
+    if (in_dims[p] != 1) moved.push_back(p);
+  }
+  if (!std::is_sorted(moved.begin(), moved.end())) return copy;
+  return std::make_unique<SharedReshapeWorkload>(std::move(copy));
 }
 
 bool IsReshapeSupported(const backend::ILayerView& layer, std::string& reason) {
@@ -99,7 +125,7 @@ bool IsFlattenSupported(const backend::ILayerView& layer, std::string& reason) {
 }
 
 std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec& spec, const ExecutionPtr& execution) {
-  return Reorder(spec, execution, PlainDesc(DimsOf(spec.output)));
+  return std::make_unique<SharedReshapeWorkload>(Reorder(spec, execution, PlainDesc(DimsOf(spec.output))));
 }
 
 namespace {

@@ -32,15 +32,15 @@ std::unique_ptr<backend::IWorkload> Build(const OpSpec& spec, const ExecutionPtr
     const memory::desc src = type == memory::data_type::f32 ? a_view : PlainDesc(compat::Dims(a_view), type);
     const memory::desc weights =
         b.constant ? memory::desc(compat::Dims(b_view), type, memory::format_tag::any) : b_view;
-    const memory::desc dst = PlainDesc(dst_dims);
+    const memory::desc dst = spec.output_view ? *spec.output_view : PlainDesc(dst_dims);
     auto pd = compat::MatMul(execution->engine, src, weights, bias_desc, dst, attr);
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::matmul(pd), pd.scratchpad_desc());
-    workload->AddInput(DNNL_ARG_SRC, a.index, a.info, a_view, pd.src_desc());
+    workload->AddInput(DNNL_ARG_SRC, a.index, a.info, a_view, pd.src_desc(), a.view_offset);
     if (b.constant) {
       workload->AddConstant(DNNL_ARG_WEIGHTS, PackConstant(execution->engine, b.constant, b_view, pd.weights_desc()));
     } else {
-      workload->AddInput(DNNL_ARG_WEIGHTS, b.index, b.info, b_view, pd.weights_desc());
+      workload->AddInput(DNNL_ARG_WEIGHTS, b.index, b.info, b_view, pd.weights_desc(), b.view_offset);
     }
     if (bias) workload->AddConstant(DNNL_ARG_BIAS, PackConstant(execution->engine, bias, *bias_desc, *bias_desc));
     AddPostOpOperands(*workload, post_ops, operands);
@@ -123,10 +123,26 @@ bool CollapseBatch(memory::dims& a, const memory::dims& b, memory::dims& dst, st
   return true;
 }
 
+// The shape an op reads a tensor in: its view's (folded data movement), else its own.
+TensorShape ReadShape(const TensorRef& ref) {
+  if (!ref.view) return ref.info.shape;
+  const auto dims = compat::Dims(*ref.view);
+  return TensorShape(std::vector<std::int64_t>(dims.begin(), dims.end()));
+}
+
 std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec& spec, const ExecutionPtr& execution) {
   memory::dims a, b, dst;
-  if (!MatMulDims(spec.inputs[0].info.shape, spec.inputs[1].info.shape, a, b, dst)) {
+  if (!MatMulDims(ReadShape(spec.inputs[0]), ReadShape(spec.inputs[1]), a, b, dst)) {
     ThrowCreateError(spec.name, "matmul shapes do not multiply");
+  }
+  if (spec.inputs[0].view || spec.inputs[1].view || spec.output_view) {
+    // Folded data movement (fusion.cpp): operands read through their views, as they are.
+    const memory::desc a_view = spec.inputs[0].view ? *spec.inputs[0].view : PlainDesc(a);
+    const memory::desc b_view = spec.inputs[1].view ? *spec.inputs[1].view : PlainDesc(b);
+    if (compat::Dims(a_view) != a || compat::Dims(b_view) != b) {
+      ThrowCreateError(spec.name, "a matmul reading through views needs operands of the output's rank");
+    }
+    return Build(spec, execution, spec.inputs[0], a_view, spec.inputs[1], b_view, dst, spec.post_ops, nullptr, nullptr);
   }
   std::vector<PostOp> post_ops = spec.post_ops;
   bool a_batch_matches = true;  // A's batch dims are the output's (no broadcast of A)

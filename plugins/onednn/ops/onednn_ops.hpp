@@ -15,6 +15,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ struct TensorRef {
   TensorInfo info;
   const void* constant = nullptr;
   std::size_t index = 0;
+  // Data movement folded into the reader (fusion.hpp): when set, the op reads the tensor's
+  // dense bytes through this strided view, starting `view_offset` elements in, instead of in
+  // the tensor's own shape. Run-time tensors only.
+  std::optional<dnnl::memory::desc> view;
+  std::int64_t view_offset = 0;
 };
 
 // One elementwise step oneDNN applies after the main computation (a post-op), or as the whole
@@ -57,8 +63,13 @@ struct OpSpec {
   std::vector<TensorRef> inputs;
   TensorInfo output;
   std::vector<PostOp> post_ops;
+  // A folded Transpose after the op: it writes its result through this strided view (in its
+  // own result's dims) of the output tensor's dense bytes. Only with no post-ops.
+  std::optional<dnnl::memory::desc> output_view;
 };
 
+// Input `input` of `layer` as WorkloadArgs input `input`, read in its own shape.
+TensorRef InputRef(const backend::ILayerView& layer, std::size_t input);
 // The spec of a plain (unfused) layer: input i is WorkloadArgs input i.
 OpSpec SpecOf(const backend::ILayerView& layer);
 

@@ -47,13 +47,21 @@ bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::stri
 
 std::vector<backend::LayerType> SupportedLayerTypes() { return backend::LayerTypesOf(kOps); }
 
+TensorRef InputRef(const backend::ILayerView& layer, std::size_t input) {
+  TensorRef ref;
+  ref.info = layer.GetInputInfo(input);
+  ref.constant = layer.GetConstantInput(input);
+  ref.index = input;
+  return ref;
+}
+
 OpSpec SpecOf(const backend::ILayerView& layer) {
   OpSpec spec;
   spec.name = layer.GetName();
   spec.type = layer.GetType();
   spec.descriptor = layer.GetDescriptor();
   for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
-    spec.inputs.push_back({layer.GetInputInfo(i), layer.GetConstantInput(i), i});
+    spec.inputs.push_back(InputRef(layer, i));
   }
   spec.output = layer.GetOutputInfo(0);
   return spec;

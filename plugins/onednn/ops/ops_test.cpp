@@ -309,5 +309,40 @@ TEST_CASE("ops: consumers that expect another layout than the producer wrote reo
   CHECK(EdgeFactory(outcome, "conv", "softmax") == "Backplane/CpuOneDnn/Blocked");
 }
 
+TEST_CASE("ops: reshapes that keep the bytes share their input's, and copy where they cannot") {
+  // A CpuOneDnn tensor read by a Reshape (shared), by a Transpose that moves only a size-1 axis
+  // (shared) and by an activation; a Reshape of the network input (imported memory: copied);
+  // a shared tensor that is also a network output (the user's memory: copied).
+  auto runtime = MakeRuntime();
+  Network net;
+  auto x = net.AddInput("x", F32({2, 6, 8}));
+  ElementwiseBinaryDescriptor add;
+  add.operation = BinaryOperation::kAdd;
+  auto biased = net.Add(add, {x, Constant(net, "c", {8}, 1)}, "biased");
+  ReshapeDescriptor to_rows;
+  to_rows.shape = {2, 48};
+  auto flat = net.Add(to_rows, {biased}, "flat");
+  MatMulDescriptor mm;
+  net.AddOutput("fc_out", net.Add(mm, {flat, Constant(net, "w", {48, 5}, 2, 0.2f)}, "fc"));
+  net.AddOutput("flat_out", flat);
+  ReshapeDescriptor with_unit;
+  with_unit.shape = {2, 1, 6, 8};
+  TransposeDescriptor unit_moves;
+  unit_moves.permutation = {0, 2, 1, 3};
+  auto moved = net.Add(unit_moves, {net.Add(with_unit, {biased}, "with_unit")}, "unit_transpose");
+  SoftmaxDescriptor softmax;
+  net.AddOutput("softmax_out", net.Add(softmax, {moved}, "softmax"));
+  ActivationDescriptor relu;
+  net.AddOutput("relu_out", net.Add(relu, {biased}, "relu"));
+  ReshapeDescriptor input_rows;
+  input_rows.shape = {12, 8};
+  net.AddOutput("x_rows_out", net.Add(input_rows, {x}, "x_rows"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(2 * 6 * 8, 3)});
+  for (const char* layer : {"biased", "flat", "fc", "with_unit", "unit_transpose", "softmax", "relu", "x_rows"}) {
+    CAPTURE(layer);
+    CHECK(BackendOf(outcome, layer) == "CpuOneDnn");
+  }
+}
+
 }  // namespace
 }  // namespace backplane::onednn::testing

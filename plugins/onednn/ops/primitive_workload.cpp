@@ -71,8 +71,10 @@ void PrimitiveWorkload::SetPrimitive(dnnl::primitive primitive, const dnnl::memo
 }
 
 void PrimitiveWorkload::AddInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
-                                 const dnnl::memory::desc& expected) {
+                                 const dnnl::memory::desc& expected, std::int64_t view_offset) {
   Input input{arg, index, info, PlainDesc(DimsOf(info)), view, expected, std::nullopt, 0, 0};
+  input.view_bytes = static_cast<std::size_t>(view_offset) * sizeof(float);
+  input.as_is = view_offset == 0 && view == input.tensor_plain;
   if (view != expected) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
       execution_->engine, view, execution_->engine, expected));
   input.plain_offset = Reserve(info.NumBytes());
@@ -90,6 +92,7 @@ void PrimitiveWorkload::SetOutput(int arg, std::size_t index, const TensorInfo& 
   output_plain_ = PlainDesc(DimsOf(info));
   output_view_ = view;
   produced_ = produced;
+  output_as_is_ = view == output_plain_;
   if (produced != view) {
     to_view_ = dnnl::reorder(dnnl::reorder::primitive_desc(execution_->engine, produced, execution_->engine, view));
   }
@@ -120,24 +123,25 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, const backend::W
   auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
   if (ours && !ours->IsPlain()) {
     const dnnl::memory::desc& current = ours->Desc();
-    if (current == input.expected) return dnnl::memory(input.expected, engine, ours->Data());
+    if (input.as_is && current == input.expected) return dnnl::memory(input.expected, engine, ours->Data());
     dnnl::memory from(current, engine, ours->Data());
-    if (compat::Dims(current) == compat::Dims(input.expected)) {
+    if (input.as_is && compat::Dims(current) == compat::Dims(input.expected)) {
       // A layout or type this primitive was not created for (f32 into a bf16 primitive).
       dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
       reorders_.Get(engine, current, input.expected).execute(stream, from, to);
       return to;
     }
-    // Other dims (a flattening consumer): plain first, then as the primitive reads it.
+    // Read through a view (a flattening consumer, folded data movement): plain first, then
+    // as the primitive reads it.
     dnnl::memory plain(input.tensor_plain, engine, scratch + input.plain_offset);
     reorders_.Get(engine, current, input.tensor_plain).execute(stream, from, plain);
-    dnnl::memory viewed(input.view, engine, scratch + input.plain_offset);
+    dnnl::memory viewed(input.view, engine, scratch + input.plain_offset + input.view_bytes);
     if (!input.from_view) return viewed;
     dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
     input.from_view->execute(stream, viewed, to);
     return to;
   }
-  void* data = handle->Map();
+  void* data = static_cast<std::uint8_t*>(handle->Map()) + input.view_bytes;
   dnnl::memory viewed(input.view, engine, data);
   if (!input.from_view) return viewed;
   dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
@@ -166,7 +170,7 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
     backend::ITensorHandle* handle = args.outputs.at(output_index_);
     auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
     void* direct = nullptr;   // where the primitive writes when no reorder follows
-    if (ours && compat::Dims(produced_) == compat::Dims(output_plain_)) {
+    if (ours && output_as_is_ && compat::Dims(produced_) == compat::Dims(output_plain_)) {
       direct = ours->PrepareWrite(produced_);
     } else if (!to_view_) {
       direct = ours ? ours->PrepareWrite(output_plain_) : handle->Map();

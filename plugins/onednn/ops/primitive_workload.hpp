@@ -53,9 +53,10 @@ class PrimitiveWorkload final : public backend::IWorkload {
   void SetPrimitive(dnnl::primitive primitive, const dnnl::memory::desc& scratchpad);
   // Runtime input `index` of WorkloadArgs as primitive argument `arg`. `view` says how the
   // tensor's dense bytes read in the primitive's dims (PlainDesc of them, or a strided view
-  // for a transposed operand); `expected` is the layout the primitive was created for.
+  // for a transposed operand), from element `view_offset` on; `expected` is the layout the
+  // primitive was created for.
   void AddInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
-                const dnnl::memory::desc& expected);
+                const dnnl::memory::desc& expected, std::int64_t view_offset = 0);
   // A memory that lives as long as the workload (weights, bias, statistics).
   void AddConstant(int arg, dnnl::memory memory);
   // Output `index` as argument `arg`, produced in `produced` layout; `view` is the plain
@@ -84,6 +85,8 @@ class PrimitiveWorkload final : public backend::IWorkload {
     std::optional<dnnl::reorder> from_view;  // view -> expected, when they differ
     std::size_t plain_offset;                // scratch for blocked -> plain (other dims)
     std::size_t expected_offset;             // scratch for anything -> expected
+    std::size_t view_bytes = 0;              // where the view starts in the dense bytes
+    bool as_is = true;                       // view is the tensor's own dense layout
   };
   std::size_t Reserve(std::size_t bytes);
   dnnl::memory InputMemory(const Input& input, const backend::WorkloadArgs& args, std::uint8_t* scratch,
@@ -104,6 +107,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
   dnnl::memory::desc output_view_;
   dnnl::memory::desc produced_;
   std::optional<dnnl::reorder> to_view_;  // produced -> view, when they differ
+  bool output_as_is_ = true;              // the primitive's dims and elements are the tensor's
   std::size_t output_offset_ = 0;
   std::optional<Input> sum_;
   mutable ReorderCache reorders_;

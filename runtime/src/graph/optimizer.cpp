@@ -144,8 +144,11 @@ std::vector<std::vector<LayerId>> Subgraphs(const Graph& graph, const std::vecto
 // new layer: every tensor entering the set from outside, in order of first use; outputs: every
 // tensor of the set used outside it, in topological order (documented in optimization.hpp).
 // `members` are layer ids, not views: adding the fused layer moves the graph's layers.
-void Substitute(Graph& graph, const std::set<LayerId>& members, const backend::Substitution& substitution,
+// `ordered`: the members as the substitution lists them; the fused layer's inputs are the
+// tensors entering from outside in that order (each once), its outputs those leaving.
+void Substitute(Graph& graph, const std::vector<LayerId>& ordered, const backend::Substitution& substitution,
                 const BackendId& backend, std::vector<std::string>& log) {
+  const std::set<LayerId> members(ordered.begin(), ordered.end());
   Layer fused;
   fused.type = LayerType::kPreCompiled;
   fused.descriptor = substitution.descriptor;
@@ -154,7 +157,7 @@ void Substitute(Graph& graph, const std::set<LayerId>& members, const backend::S
   std::vector<OutputSlot> entering;
   std::vector<OutputSlot> leaving;
   const auto consumers = graph.Consumers();
-  for (LayerId id : members) {
+  for (LayerId id : ordered) {
     const Layer& layer = graph.At(id);
     for (const auto& input : layer.inputs) {
       const bool outside = !members.count(input->layer);
@@ -176,7 +179,7 @@ void Substitute(Graph& graph, const std::set<LayerId>& members, const backend::S
   fused.name = substitution.name;
   while (fused.name.empty() || graph.HasName(fused.name)) fused.name += fused.name.empty() ? "fused" : "'";
   std::string names;
-  for (LayerId id : members) names += (names.empty() ? "" : ", ") + graph.At(id).name;
+  for (LayerId id : ordered) names += (names.empty() ? "" : ", ") + graph.At(id).name;
   fused.placement_reason = "fused from " + names + " by " + backend.Get();
   const LayerId fused_id = graph.Add(std::move(fused));
   for (std::size_t o = 0; o < leaving.size(); ++o) {
@@ -218,11 +221,14 @@ void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector
           }
         }
         // Views point into the graph, which each substitution grows: take ids first.
-        std::vector<std::set<LayerId>> members;
+        std::vector<std::vector<LayerId>> members;
         for (const auto& substitution : result.substitutions) {
           members.emplace_back();
           for (const auto* layer : substitution.replaced.layers) {
-            members.back().insert(static_cast<const Layer*>(layer)->id);
+            const LayerId id = static_cast<const Layer*>(layer)->id;
+            if (std::find(members.back().begin(), members.back().end(), id) == members.back().end()) {
+              members.back().push_back(id);
+            }
           }
         }
         for (std::size_t i = 0; i < members.size(); ++i) {

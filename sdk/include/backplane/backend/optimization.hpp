@@ -17,7 +17,9 @@ struct SubgraphView {
 
 // The backend takes over `replaced` as one unit: the runtime swaps those layers for a single
 // PreCompiled layer carrying `descriptor` (backend-defined, shared with the runtime), whose
-// workload the same backend's factory creates.
+// workload the same backend's factory creates. Its inputs are the tensors entering `replaced`
+// from outside, each once, in the order the layers of `replaced` (as listed) read them; its
+// outputs are the tensors read outside, in the same order.
 struct Substitution {
   SubgraphView replaced;
   std::string name;  // name of the new layer, e.g. "conv1+relu1"
