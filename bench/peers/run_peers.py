@@ -266,7 +266,7 @@ def report(args, engines, models, results):
                    f"{'x'.join(map(str, peer_models.MODELS[name][1]))}, {args.rounds} rounds x "
                    f"{iterations} iterations after {args.warmup} warmup)")
         out.append(f"  {'engine':34} {'median ms':>10} {'best ms':>9} {'GFLOP/s':>8} {'% peak':>7} "
-                   f"{'/ ORT':>6}  {'max rel err vs ORT':>20}  per-round medians (ms)")
+                   f"{'% meas':>7} {'/ ORT':>6}  {'max rel err vs ORT':>20}  per-round medians (ms)")
         medians = {}
         for engine in engines:
             entry = results[name][engine.label]
@@ -297,8 +297,10 @@ def report(args, engines, models, results):
                     verdict = "PASS" if error <= ACCURACY_LIMIT else "FAIL"
             error_text = f"{fmt(error, '.2e')} {verdict}".strip() if engine.key != "ort" else ""
             rounds = " ".join(f"{r:.2f}" for r in entry["rounds"])
+            of_measured = f"{100 * gflops / args.measured_peak:.1f}%" if args.measured_peak else "-"
             out.append(f"  {engine.label:34} {median:10.3f} {best:9.3f} {gflops:8.1f} "
-                       f"{100 * gflops / args.peak_gflops:6.1f}% {fmt(ratio, '6.2f'):>6}  "
+                       f"{100 * gflops / args.peak_gflops:6.1f}% {of_measured:>7} "
+                       f"{fmt(ratio, '6.2f'):>6}  "
                        f"{error_text:>20}  {rounds}")
             if engine.key == "backplane":
                 extra = entry["extra"]
@@ -347,6 +349,17 @@ def find_backend_dir(build):
     return None
 
 
+def measure_peak(args):
+    """The fp32 FMA peak on --threads threads (bin/backplane_fma_peak), or None without it."""
+    if not os.path.exists(args.fma_peak):
+        return None
+    try:
+        return run_json([args.fma_peak, "--threads", str(args.threads)], timeout=120)
+    except EngineError as error:
+        log(f"backplane_fma_peak failed: {error}")
+        return None
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build", help="the build folder with bin/sdk-run (default: build)")
@@ -389,6 +402,8 @@ def parse_arguments():
     args.peers_dir = os.path.abspath(args.peers_dir or os.path.join(args.build, "bench-peers"))
     args.sdk_run = os.path.join(args.build, "bin", "sdk-run")
     args.sdk_info = os.path.join(args.build, "bin", "sdk-info")
+    args.fma_peak = os.path.join(args.build, "bin", "backplane_fma_peak")
+    args.measured_peak = None
     if not os.path.exists(args.sdk_run):
         sys.exit(f"run_peers.py: no {args.sdk_run}; build first or pass --build")
     if args.omp_wait_policy != "default":
@@ -430,7 +445,18 @@ def main():
     for line in header:
         log(line)
     started = time.time()
+    # The peak before and after the runs (the machine is shared): the better of the two.
+    peaks = [p for p in (measure_peak(args),) if p]
     results = measure(args, engines, models)
+    peaks += [p for p in (measure_peak(args),) if p]
+    if peaks:
+        args.measured_peak = max(p["gflops"] for p in peaks)
+        measured = " and ".join(str(round(p["gflops"])) for p in peaks)
+        header.append(f"Peak      fp32 FMA loop on {args.threads} threads ({peaks[0]['isa']}): {measured} GFLOP/s "
+                      f"before and after the runs; '% meas' is of {args.measured_peak:.0f}, '% peak' of "
+                      f"--peak-gflops {args.peak_gflops:g}")
+    else:
+        header.append(f"Peak      not measured (no {args.fma_peak}); '% peak' is of --peak-gflops {args.peak_gflops:g}")
     lines, verdicts = report(args, engines, models, results)
     print("\n".join(header))
     print(f"Rounds    {args.rounds}, engines in rotating order; the median is over rounds of each "
@@ -445,7 +471,8 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"header": header, "models": {n: {"gflop": m["gflop"]} for n, m in models.items()},
                        "results": results, "verdicts": verdicts, "fast_math": args.fast_math,
-                       "threads": args.threads, "peak_gflops": args.peak_gflops}, f, indent=1)
+                       "threads": args.threads, "peak_gflops": args.peak_gflops,
+                       "measured_peak_gflops": args.measured_peak}, f, indent=1)
 
 
 if __name__ == "__main__":
