@@ -110,6 +110,19 @@ TEST_CASE("fusion: a residual CNN fuses conv + bias + activation + residual add 
   CheckAgainstReference(*runtime, ResidualNet({2, 3, 29, 35}), {Random(2 * 3 * 29 * 35, 8)});
 }
 
+TEST_CASE("fusion: with fast_math the residual CNN (bf16 activations between layers) stays close to CpuRef") {
+  // Under fast_math convolutions and pooling read and write bf16 (depthwise, grouped and
+  // dilated ones too, residuals as sum post-ops); other layers and the outputs convert.
+  auto runtime = MakeRuntime({{"fast_math", "1"}});
+  std::string device;
+  for (const auto& info : runtime->GetBackends()) {
+    if (info.id == kOneDnn) device = info.devices.at(0).name;
+  }
+  const bool bf16 = device.find("fast_math unavailable") == std::string::npos;
+  const Outcome outcome = CheckAgainstReference(*runtime, ResidualNet(), {Random(3 * 32 * 32, 7)}, bf16 ? 3e-2 : 1e-4);
+  CHECK(FusedCount(outcome) >= 8);
+}
+
 TEST_CASE("fusion: without graph optimization every layer runs alone and still matches") {
   auto runtime = MakeRuntime();
   const Network net = ResidualNet();

@@ -17,9 +17,10 @@ namespace backplane::onednn {
 
 // Backend options (RuntimeOptions::backend_options["CpuOneDnn"], sdk-run --threads N):
 //   "threads"   = N >= 1: oneDNN threads per running workload (default: all cores)
-//   "fast_math" = "0" | "1": convolutions and matmuls with constant weights read their
-//                 weights and inputs in bf16 (f32 accumulation and outputs) on CPUs with
-//                 native bf16 (AVX512-BF16, AMX); default "0". See FastMathAvailable.
+//   "fast_math" = "0" | "1": on CPUs with native bf16 (AVX512-BF16, AMX) convolutions and
+//                 pooling read and write their activations in bf16, and matmuls with
+//                 constant weights read weights and inputs in bf16 (f32 accumulation; their
+//                 outputs f32); default "0". See FastMathAvailable.
 //   "adaptive_threads" = "1" | "0" | "always": with threads > 1, run each primitive on one
 //                 thread while other work keeps the cores busy (CpuLoadMonitor; default "1"),
 //                 never ("0"), or always ("always", to check the single-thread variants)
@@ -56,8 +57,9 @@ struct Execution {
   // convolutions are created for it, and so are elementwise,
   // pooling and normalization primitives, so tensors pass between them without reorders.
   dnnl::memory::format_tag activation_tag = dnnl::memory::format_tag::nChw16c;
-  // What convolutions and constant-weight matmuls read their inputs and weights as: bf16 with
-  // fast_math where FastMathAvailable, else f32. Outputs and everything else stay f32.
+  // bf16 with fast_math where FastMathAvailable, else f32: what convolutions and pooling keep
+  // activations in (ActivationTypes) and what constant-weight matmuls read their inputs and
+  // weights as. Everything else computes in f32, converting what it reads.
   dnnl::memory::data_type compute_type = dnnl::memory::data_type::f32;
 
   // An attribute with a user-provided scratchpad (so one primitive can run concurrently on

@@ -102,6 +102,10 @@ bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& algorithm);
 // unless told.
 dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims,
                                     dnnl::memory::data_type type = dnnl::memory::data_type::f32);
+// The types convolutions and pooling keep 4-D activations in, best first: the compute type
+// (bf16 with fast_math, so consecutive layers pass bf16 tensors), then f32 for an op oneDNN
+// has only a reference kernel for in bf16.
+std::vector<dnnl::memory::data_type> ActivationTypes(const Execution& execution);
 // `dims` with leading 1s up to `rank`.
 dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank);
 // True when every input and output is f32 (else a reason naming the first that is not).

@@ -127,6 +127,11 @@ dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memo
   return PlainDesc(dims, type);
 }
 
+std::vector<dnnl::memory::data_type> ActivationTypes(const Execution& execution) {
+  if (execution.compute_type == dnnl::memory::data_type::f32) return {dnnl::memory::data_type::f32};
+  return {execution.compute_type, dnnl::memory::data_type::f32};
+}
+
 dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank) {
   dnnl::memory::dims out(rank > dims.size() ? rank - dims.size() : 0, 1);
   out.insert(out.end(), dims.begin(), dims.end());

@@ -6,6 +6,8 @@
 #include "../dnnl_compat.hpp"
 #include "../onednn_tensor_handle.hpp"
 
+#include <optional>
+
 namespace backplane::onednn {
 
 namespace {
@@ -61,14 +63,19 @@ std::unique_ptr<backend::IWorkload> CreatePooling2d(const OpSpec& spec, const Ex
   try {
     std::vector<memory::desc> operands;
     const auto attr = PostOpAttr(*execution, spec.post_ops, y_dims, nullptr, operands);
-    const memory::desc src = ActivationLayout(*execution, x_dims);
-    const memory::desc dst(y_dims, memory::data_type::f32, memory::format_tag::any);
-    auto pd = compat::Pooling(execution->engine, algorithm, src, dst, strides, kernel, dilations, pad_l, pad_r, attr);
+    // In the convolutions' activation type where oneDNN has a non-reference kernel for it.
+    std::optional<compat::PoolingPrimitive::primitive_desc> pd;
+    for (const memory::data_type type : ActivationTypes(*execution)) {
+      const memory::desc src = ActivationLayout(*execution, x_dims, type);
+      const memory::desc dst(y_dims, type, memory::format_tag::any);
+      pd = compat::Pooling(execution->engine, algorithm, src, dst, strides, kernel, dilations, pad_l, pad_r, attr);
+      if (!IsReference(*pd)) break;
+    }
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
-    workload->SetPrimitive(compat::PoolingPrimitive(pd), pd.scratchpad_desc());
-    workload->AddInput(DNNL_ARG_SRC, spec.inputs[0].index, spec.inputs[0].info, PlainDesc(x_dims), pd.src_desc());
+    workload->SetPrimitive(compat::PoolingPrimitive(*pd), pd->scratchpad_desc());
+    workload->AddInput(DNNL_ARG_SRC, spec.inputs[0].index, spec.inputs[0].info, PlainDesc(x_dims), pd->src_desc());
     AddPostOpOperands(*workload, spec.post_ops, operands);
-    workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(y_dims), pd.dst_desc());
+    workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(y_dims), pd->dst_desc());
     return workload;
   } catch (const dnnl::error& error) {
     ThrowCreateError(spec.name, std::string("pooling: ") + error.what());
