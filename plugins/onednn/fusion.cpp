@@ -219,7 +219,10 @@ FoldedOperand FoldOperand(const ILayerView& matmul, std::size_t slot,
     if (found == by_name.end() || output != 0) break;
     const ILayerView* layer = found->second;
     std::size_t data = 0;
-    if (taken.count(layer) || !ReadBy(*layer, 1) || !MovementInput(*layer, data)) break;
+    // A constant source stays a layer: constants are read where they are, without a view.
+    if (taken.count(layer) || !ReadBy(*layer, 1) || !MovementInput(*layer, data) || layer->GetConstantInput(data)) {
+      break;
+    }
     path.emplace_back(layer, data);
     reader = layer;
     input = data;

@@ -64,7 +64,8 @@ struct OpSpec {
   TensorInfo output;
   std::vector<PostOp> post_ops;
   // A folded Transpose after the op: it writes its result through this strided view (in its
-  // own result's dims) of the output tensor's dense bytes. Only with no post-ops.
+  // own result's dims) of the output tensor's dense bytes. Its post-ops are then elementwise
+  // only (a binary operand would be read in the untransposed dims).
   std::optional<dnnl::memory::desc> output_view;
 };
 
