@@ -312,6 +312,26 @@ TEST_CASE("fusion: attention's slices, reshapes, transposes and scale fold into 
   CHECK(FusedCount(CheckAgainstReference(*runtime, square, {Random(8 * 64, 8)})) == 3);
 }
 
+TEST_CASE("fusion: folded operands of one shape keep their order when the second one's layers come first") {
+  // The fused layer's inputs follow the order the substitution lists its layers (slot 0's
+  // folded layers first), not the order the layers were added in: were they swapped, the
+  // shapes would still match and the product would silently be the other one.
+  auto runtime = MakeRuntime();
+  Network net;
+  auto x1 = net.AddInput("x1", F32({3, 5, 5}));
+  auto x2 = net.AddInput("x2", F32({3, 5, 5}));
+  TransposeDescriptor swap;
+  swap.permutation = {0, 2, 1};
+  auto t1 = net.Add(swap, {x1}, "t1");  // added first, read as the second operand
+  auto t2 = net.Add(swap, {x2}, "t2");
+  MatMulDescriptor mm;
+  net.AddOutput("y", net.Add(mm, {t2, t1}, "mm"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(75, 11), Random(75, 12)});
+  CHECK(BackendOf(outcome, "t1").empty());
+  CHECK(BackendOf(outcome, "t2").empty());
+  CHECK(FusedCount(outcome) == 1);
+}
+
 TEST_CASE("fusion: data movement that is no strided view is left to run, the rest still folds") {
   // Transpose then a Reshape merging the transposed axes: no single view reads it; the
   // Reshape (of the Transpose's dense output) still folds into the matmul.
