@@ -3,6 +3,7 @@
 #include "dnnl_compat.hpp"
 #include "onednn_tensor_handle.hpp"
 
+#include <backplane/backend/broadcast.hpp>
 #include <backplane/exception.hpp>
 
 #include <cmath>
@@ -73,9 +74,7 @@ struct StridedView {
 };
 
 StridedView DenseView(const dnnl::memory::dims& dims) {
-  StridedView view{dims, dnnl::memory::dims(dims.size(), 1), 0};
-  for (std::size_t i = dims.size(); i-- > 1;) view.strides[i - 1] = view.strides[i] * dims[i];
-  return view;
+  return {dims, backend::DenseStrides(TensorShape(dims)), 0};
 }
 
 // `view` read in the shape `to` (as many elements) without moving any; false when its strides

@@ -1,5 +1,6 @@
 #include "onednn_tensor_handle.hpp"
 
+#include <backplane/backend/broadcast.hpp>
 #include <backplane/exception.hpp>
 
 #include <cstdlib>
@@ -14,9 +15,7 @@ dnnl::memory::dims DimsOf(const TensorInfo& info) {
 }
 
 dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims, dnnl::memory::data_type type) {
-  dnnl::memory::dims strides(dims.size(), 1);
-  for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
-  return dnnl::memory::desc(dims, type, strides);
+  return dnnl::memory::desc(dims, type, backend::DenseStrides(TensorShape(dims)));
 }
 
 OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine)

@@ -8,6 +8,8 @@
 #include "../dnnl_compat.hpp"
 #include "../onednn_tensor_handle.hpp"
 
+#include <backplane/backend/broadcast.hpp>
+
 #include <algorithm>
 
 namespace backplane::onednn {
@@ -83,8 +85,7 @@ bool IsTransposeSupported(const backend::ILayerView& layer, std::string& reason)
 std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const ExecutionPtr& execution) {
   const auto in_dims = DimsOf(spec.inputs[0].info);
   const auto permutation = Permutation(static_cast<const TransposeDescriptor&>(*spec.descriptor), in_dims.size());
-  memory::dims in_strides(in_dims.size(), 1);
-  for (std::size_t i = in_dims.size(); i-- > 1;) in_strides[i - 1] = in_strides[i] * in_dims[i];
+  const memory::dims in_strides = backend::DenseStrides(TensorShape(in_dims));
   memory::dims out_dims, out_strides;
   for (auto p : permutation) {
     out_dims.push_back(in_dims[p]);
