@@ -22,6 +22,8 @@ packages=(
   pocl-opencl-icd      # OpenCL on the CPU, so the OpenCL backend's tests run without a GPU
   python3
   python3-jsonschema   # the manifest schema test (manifests/check_manifest.py)
+  clang                # the fuzz targets (tests/fuzz, scripts/fuzz.sh): libFuzzer needs Clang
+  libclang-rt-dev      # Clang's runtimes: libFuzzer, ASan, UBSan (only recommended by clang)
 )
 
 missing=()

@@ -1,11 +1,70 @@
 #!/usr/bin/env bash
-# The whole test suite: installs the missing Debian packages, builds, runs every test with ctest,
-# then the concurrency tests again under ThreadSanitizer (scripts/tsan.sh).
+# The whole test suite, as CI runs it (.ci/run): installs the missing Debian packages, then
+#   1. builds (build/, Release) and runs every test with ctest;
+#   2. the whole suite again under ASan+UBSan+LSan (scripts/asan.sh, build-asan/);
+#   3. every test labelled `threads` under ThreadSanitizer (scripts/tsan.sh, build-tsan/);
+#   4. each fuzz target for BACKPLANE_CI_FUZZ_SECONDS (default 30) (scripts/fuzz.sh, build-fuzz/).
+# Stops at the first failing phase; then prints how long each phase took and, last, the closing
+# lines of the Release ctest run (its pass/fail count and time), so the output still ends as
+# ctest's does. BACKPLANE_CI_PHASES (default "release asan tsan fuzz") picks the phases.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/install-deps.sh
-bash scripts/build.sh
-ctest --test-dir build --output-on-failure -j2
-# Concurrency under ThreadSanitizer, in its own build (build-tsan/): a race fails the suite.
-bash scripts/tsan.sh
+phases=${BACKPLANE_CI_PHASES:-release asan tsan fuzz}
+fuzz_seconds=${BACKPLANE_CI_FUZZ_SECONDS:-30}
+timings=()
+started=$SECONDS
+
+# run_phase NAME COMMAND...: runs the phase, records its duration; a failure ends the script.
+run_phase() {
+  local name=$1 start=$SECONDS status=0
+  shift
+  echo
+  echo "==== test.sh: $name"
+  "$@" || status=$?
+  timings+=("$(printf '%-28s %4dm%02ds%s' "$name" $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60)) \
+    "$([[ $status == 0 ]] || echo "  FAILED (exit $status)")")")
+  if [[ $status != 0 ]]; then
+    summary
+    exit "$status"
+  fi
+}
+
+summary() {
+  echo
+  echo "==== test.sh: phase timings"
+  printf '  %s\n' "${timings[@]}"
+  printf '  %-28s %4dm%02ds\n' "total" $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60))
+  if [[ -s $release_log ]]; then
+    echo
+    echo "==== test.sh: the Release ctest run's closing lines (build/)"
+    sed -n '/tests passed, /,$p' "$release_log"
+  fi
+}
+
+release_log=build/ctest-release.log
+rm -f "$release_log"
+release_ctest() {
+  ctest --test-dir build --output-on-failure -j2 2>&1 | tee "$release_log"
+}
+
+fuzz_all() {
+  local target
+  for target in manifest naming_scheme onnx_import npy; do
+    bash scripts/fuzz.sh "$target" "$fuzz_seconds" || return
+  done
+}
+
+run_phase "install-deps" bash scripts/install-deps.sh
+for phase in $phases; do
+  case $phase in
+    release)
+      run_phase "release: build" bash scripts/build.sh
+      run_phase "release: ctest" release_ctest ;;
+    asan) run_phase "asan+ubsan: build, ctest" bash scripts/asan.sh ;;
+    tsan) run_phase "tsan: build, ctest -L threads" bash scripts/tsan.sh ;;
+    fuzz) run_phase "fuzz: build, ${fuzz_seconds}s per target" fuzz_all ;;
+    *) echo "test.sh: unknown phase '$phase' in BACKPLANE_CI_PHASES" >&2; exit 64 ;;
+  esac
+done
+summary

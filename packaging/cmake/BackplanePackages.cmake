@@ -1,7 +1,7 @@
 # CPack: the SDK's installers, split into install components (see docs/installing.md).
 #
 #   runtime            libbackplane, libbackplane_sdk, libbackplane_onnx (versioned), sdk-info,
-#                      sdk-run                                  -> backplane-runtime
+#                      sdk-run, libexec/backplane/backplane-plugin-probe -> backplane-runtime
 #   dev                headers, .so links, lib/cmake/Backplane (with the backend author kit),
 #                      pkg-config file, manifest schema          -> backplane-dev
 #   backend-<id>       one per bundled backend: plugin + manifest

@@ -118,6 +118,7 @@ set(_lib "\\./usr/lib(/[a-z0-9_-]+-linux-gnu[a-z]*)?")
 read_package(backplane-runtime)
 expect_files(backplane-runtime
   "^\\./usr/bin/sdk-info$"
+  "^\\./usr/libexec/backplane/backplane-plugin-probe$"
   "^${_lib}/libbackplane\\.so\\.[0-9]+"
   "^${_lib}/libbackplane_sdk\\.so\\.[0-9]+")
 expect_no_files(backplane-runtime
@@ -168,7 +169,7 @@ find_program(DPKG_QUERY dpkg-query)
 if(LDD AND READELF AND DPKG_QUERY)
   set(_unpacked "${WORK}/runtime-files")
   execute_process(COMMAND "${DPKG_DEB}" -x "${backplane-runtime_FILE}" "${_unpacked}")
-  file(GLOB_RECURSE _elves "${_unpacked}/usr/bin/*" "${_unpacked}/usr/lib/*.so.*")
+  file(GLOB_RECURSE _elves "${_unpacked}/usr/bin/*" "${_unpacked}/usr/libexec/*" "${_unpacked}/usr/lib/*.so.*")
   set(_needed "")
   foreach(_elf IN LISTS _elves)
     if(IS_SYMLINK "${_elf}")
@@ -232,7 +233,8 @@ if(NOT _n EQUAL 1)
   message(FATAL_ERROR "expected one backplane-${VERSION}-*.tar.gz in ${WORK}, found: ${_tgz}")
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" -E tar tzf "${_tgz}" OUTPUT_VARIABLE _tar_listing)
-foreach(_regex IN ITEMS "/bin/sdk-info\n" "/lib[^\n]*/libbackplane\\.so\\.[0-9]"
+foreach(_regex IN ITEMS "/bin/sdk-info\n" "/libexec/backplane/backplane-plugin-probe\n"
+                        "/lib[^\n]*/libbackplane\\.so\\.[0-9]"
                         "/include/backplane/runtime\\.hpp\n"
                         "/lib[^\n]*/backplane/backends/Backplane_CpuRef_backend\\.json\n")
   if(NOT _tar_listing MATCHES "${_regex}")

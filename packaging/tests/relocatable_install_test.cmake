@@ -70,5 +70,18 @@ endif()
 if(NOT _found)
   message(FATAL_ERROR "CpuRef is not registered from the copy:\n${_out}")
 endif()
+
+# Plugin isolation finds the copy's own probe program (libexec, relative to libbackplane) and
+# the probe finds the copy's libbackplane: with --isolate every backend still registers.
+set(ENV{BACKPLANE_PLUGIN_VERDICT_STORE} "${WORK}/verdicts")
+execute_process(COMMAND "${_copy}/bin/sdk-info" --json --no-static --isolate
+                RESULT_VARIABLE _exit OUTPUT_VARIABLE _isolated ERROR_VARIABLE _err)
+if(NOT _exit EQUAL 0)
+  message(FATAL_ERROR "the copy's sdk-info --isolate exited ${_exit}\n${_isolated}\n${_err}")
+endif()
+string(JSON _isolated_count LENGTH "${_isolated}" backends)
+if(NOT _isolated_count EQUAL _count)
+  message(FATAL_ERROR "sdk-info --isolate registered ${_isolated_count} backend(s), without it ${_count}:\n${_isolated}")
+endif()
 file(REMOVE_RECURSE "${WORK}")
-message(STATUS "the copy at ${_copy} loaded ${_count} backend(s) from its own folder")
+message(STATUS "the copy at ${_copy} loaded ${_count} backend(s) from its own folder, with and without --isolate")

@@ -4,6 +4,7 @@
 #include "discovery/search_paths.hpp"
 #include "execution/compiled_network.hpp"
 #include "graph/optimizer.hpp"
+#include "isolation/plugin_isolator.hpp"
 #include "loading/backend_registry.hpp"
 #include "log.hpp"
 #include "platform/environment.hpp"
@@ -12,6 +13,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <optional>
 
 #ifndef BACKPLANE_DYNAMIC_BACKEND_PATHS
 #define BACKPLANE_DYNAMIC_BACKEND_PATHS ""
@@ -114,9 +116,22 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
   impl->log = options.log_sink ? options.log_sink : DefaultLogSink();
   impl->report.dynamic_loading_enabled = options.enable_dynamic_backends;
 
+  // With isolation, the application's filter goes first, then the probe (or stored verdict).
+  std::optional<isolation::PluginIsolator> isolator;
+  std::function<std::string(const DiscoveryRecord&)> filter = options.library_filter;
+  if (options.isolation.enabled && options.enable_dynamic_backends) {
+    isolator.emplace(options.isolation, *impl->log);
+    filter = [&isolator, &options](const DiscoveryRecord& candidate) {
+      if (options.library_filter) {
+        std::string refusal = options.library_filter(candidate);
+        if (!refusal.empty()) return refusal;
+      }
+      return isolator->Check(candidate);
+    };
+  }
   discovery::DiscoveryContext context{discovery::RuntimeTargetTags(), kBackendApiVersion,
                                       options.backend_options, *impl->log, impl->registry,
-                                      impl->report.records, options.library_filter};
+                                      impl->report.records, filter};
   if (options.enable_static_backends) discovery::RegisterStaticBackends(context);
 
   if (options.enable_dynamic_backends) {
@@ -190,6 +205,10 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
     }
     const auto& info = impl_->registry.Find(id)->info;  // availability as found at registration
     backends.push_back(graph::DescribeBackend(id, CreateBackend(id), info.available, info.unavailable_reason));
+    if (info.available && !backends.back().available) {
+      Log(*impl_->log, LogLevel::kWarning, LogCategory::kOptimize,
+          "backend " + id.Get() + " takes no layers in this optimization: " + backends.back().unavailable_reason);
+    }
   };
   for (const auto& id : ids) describe(id);
   // Pinned backends take part even when not preferred.

@@ -58,6 +58,8 @@ const char* ToString(ReasonCode value) {
     case ReasonCode::kDuplicateBackendId: return "duplicate_backend_id";
     case ReasonCode::kFactoryFailed: return "factory_failed";
     case ReasonCode::kLibraryRefused: return "library_refused";
+    case ReasonCode::kLibraryInvalid: return "library_invalid";
+    case ReasonCode::kEntryPointFailed: return "entry_point_failed";
   }
   return "unknown";
 }

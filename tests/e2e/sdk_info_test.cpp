@@ -465,6 +465,8 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
           doctest::skip(kSanitized)) {
   TempFolder folder("e2e-isolate");
   MakeMisbehavingFolder(folder.path());
+  TempFolder store("e2e-isolate-verdicts");
+  const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
   const std::string crash = TestLibrary(folder.path(), "TestCrashOnLoad");
   const std::string abort = TestLibrary(folder.path(), "TestAbortInFactory");
   const std::string hang = TestLibrary(folder.path(), "TestHangOnLoad");
@@ -482,6 +484,11 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
     CHECK(Contains(result.out, abort + " crashed while loading (SIGABRT)"));
     CHECK(Contains(result.out, hang + " did not finish loading within 2 s"));
     CHECK(Contains(result.out, "library_refused"));
+    // sdk-info probes again every time (a stored verdict is refreshed, never just repeated).
+    RUN_SDK_INFO(again, {"--path", folder.path().string(), "--no-static", "--isolate", "--timeout", "0.5"});
+    CHECK(Contains(again.out, crash + " crashed while loading (SIGSEGV) in the probe process; the runtime "
+                                      "did not load it and quarantined it until the file changes"));
+    CHECK_FALSE(Contains(again.out, "quarantined since"));
   }
   SUBCASE("json") {
     RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--isolate",
@@ -512,6 +519,8 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
 
 TEST_CASE("--isolate over healthy plugins reports what a plain run reports" *
           doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder store("e2e-isolate-healthy-verdicts");
+  const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
   RUN_SDK_INFO(plain, {"--path", kBackendDir.string(), "--no-static", "--json"});
   RUN_SDK_INFO(isolated, {"--path", kBackendDir.string(), "--no-static", "--json", "--isolate"});
   CHECK(isolated.exit_code == plain.exit_code);

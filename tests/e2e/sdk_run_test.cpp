@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -555,6 +556,69 @@ TEST_CASE("sdk-run --backend-option reaches the backend it names, and * reaches 
     INFO(json(options).dump() << ": " << describe(loaded));
     CHECK(loaded.exit_code == 0);
   }
+}
+
+}  // namespace
+}  // namespace backplane::e2e
+
+namespace backplane::e2e {
+namespace {
+
+// ---- --isolate (issue 18): a plugin that crashes while loading does not take sdk-run down ----
+
+TEST_CASE("sdk-run --isolate runs the model on CpuRef beside a plugin that crashes while loading" *
+          doctest::skip(!kHaveReferencePlugin)) {
+#if defined(_WIN32)
+  const std::string suffix = ".dll", separator = ";";
+#elif defined(__APPLE__)
+  const std::string suffix = ".dylib", separator = ":";
+#else
+  const std::string suffix = ".so", separator = ":";
+#endif
+  TempFolder folder("e2e-run-isolate");
+  const fs::path plugins = folder.path() / "plugins";
+  const fs::path store = folder.path() / "verdicts";
+  fs::create_directories(plugins);
+  const fs::path crash = plugins / ("Test_TestCrashOnLoad_backend" + suffix);
+  fs::copy_file(BACKPLANE_E2E_PLUGIN_CRASH_ON_LOAD, crash);
+  const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.string());
+  const auto describe = [](const ProcessResult& result) {
+    return "exit " + std::to_string(result.exit_code) + "\nstdout:\n" + result.out + "\nstderr:\n" + result.err;
+  };
+  const std::vector<std::string> run = {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--json"};
+
+  if (!BACKPLANE_E2E_SANITIZED) {
+    // Alone in the search path (other plugins, e.g. one bringing LLVM, may install SIGSEGV
+    // handlers that make the crash less certain).
+    const ScopedEnvironmentVariable paths("BACKPLANE_BACKEND_PATHS", plugins.string());
+    const ProcessResult plain = RunProcess(kSdkRun, run);
+    INFO("without --isolate: " << describe(plain));
+    CHECK((plain.exit_code == -1 || plain.exit_code == 139));  // SIGSEGV
+  }
+  const ScopedEnvironmentVariable paths("BACKPLANE_BACKEND_PATHS",
+                                        plugins.string() + separator + kBackendDir.string());
+  // Every available backend (none given): the crashing plugin is not among them. Then on CpuRef,
+  // from the stored verdict.
+  const ProcessResult all = RunProcess(kSdkRun, {"--model", kMlp, "--iterations", "1", "--json", "--isolate",
+                                                 "--isolate-timeout", "5"});
+  INFO("--isolate: " << describe(all));
+  REQUIRE(all.exit_code == 0);
+  const json backends = ParseJson(all).at("backends");
+  CHECK(std::find(backends.begin(), backends.end(), "CpuRef") != backends.end());
+  CHECK(std::find(backends.begin(), backends.end(), "TestCrashOnLoad") == backends.end());
+  std::vector<std::string> isolated_run = run;
+  isolated_run.insert(isolated_run.end(), {"--isolate", "--isolate-timeout", "5"});
+  const ProcessResult isolated = RunProcess(kSdkRun, isolated_run);
+  INFO("--isolate --backends CpuRef: " << describe(isolated));
+  REQUIRE(isolated.exit_code == 0);
+  CHECK(ParseJson(isolated).at("layers_per_backend").contains("CpuRef"));
+  std::size_t entries = 0;
+  for (const auto& entry : fs::directory_iterator(store)) entries += entry.path().extension() == ".json";
+  CHECK(entries >= 2);  // the crashing plugin and CpuRef, at least
+
+  RUN_SDK_RUN(bad_timeout, {"--model", kMlp, "--isolate-timeout", "3"});
+  CHECK(bad_timeout.exit_code == 64);
+  CHECK(Contains(bad_timeout.err, "--isolate-timeout applies to --isolate only"));
 }
 
 }  // namespace

@@ -16,6 +16,11 @@
 //   TEST_CRASH_ON_LOAD               a global constructor raises SIGSEGV when the library opens
 //   TEST_HANG_ON_LOAD                a global constructor sleeps forever when the library opens
 //   TEST_ABORT_IN_FACTORY            the backend's constructor calls std::abort()
+//   -- exceptions from backend code at run time (issue 18) --
+//   TEST_LAYER_SUPPORT_THROWS_INT    IsLayerSupported throws the int 42 (not a std::exception)
+//   TEST_LAYER_SUPPORT_THROWS_STD    IsLayerSupported throws std::runtime_error
+//   TEST_EXECUTE_THROWS_INT          a workload's Execute throws the int 42 when its first
+//                                    input's first element is 42 (other runs compute normally)
 //   -- hand-written exports only --
 //   TEST_MANGLED_ENTRY_POINTS        the three functions without extern "C" (C++-mangled)
 //   TEST_OMIT_GET_BACKEND_ID / TEST_OMIT_GET_VERSION / TEST_OMIT_BACKEND_FACTORY /
@@ -31,6 +36,9 @@
 //   TEST_IDENTITY_TRUNCATED          struct_size too small to hold the fields the runtime reads
 //   TEST_IDENTITY_WRONG_PLATFORM / TEST_IDENTITY_WRONG_ABI
 //   TEST_FACTORY_RETURNS_NULL        BackendFactory returns null
+//   TEST_GET_BACKEND_ID_THROWS=N / TEST_GET_VERSION_THROWS=N
+//                                    that entry point throws: N=1 a std::runtime_error, N=2
+//                                    the int 42 (not a std::exception)
 //
 // Every variant traces itself to the file named by the environment variable
 // BACKPLANE_TEST_PLUGIN_LOG (when set), one line per event, so tests can see from outside what
@@ -219,6 +227,12 @@ bool CheckLayer(const ILayerView& layer, std::string* reason) {
 class TestLayerSupport final : public ILayerSupport {
  public:
   bool IsLayerSupported(const ILayerView& layer, std::string* reason) const override {
+#if defined(TEST_LAYER_SUPPORT_THROWS_INT)
+    throw 42;
+#elif defined(TEST_LAYER_SUPPORT_THROWS_STD)
+    throw std::runtime_error(std::string(kId) + " layer support failed on '" + layer.GetName() +
+                             "': deliberate test failure");
+#endif
     return CheckLayer(layer, reason);
   }
 };
@@ -374,6 +388,9 @@ class ElementwiseWorkload : public IWorkload {
     for (ITensorHandle* handle : args.inputs) CheckHandle(handle);
     CheckHandle(args.outputs[0]);
     const auto count = static_cast<std::size_t>(output_.shape.NumElements());
+#if defined(TEST_EXECUTE_THROWS_INT)
+    if (count > 0 && MappedTensor(args.inputs[0]).data()[0] == 42.0f) throw 42;
+#endif
     Compute(args, count);
   }
 
@@ -844,8 +861,20 @@ const BackplanePluginIdentity BackplanePluginIdentityV1 = {
 }
 #endif
 
+namespace test_backend {
+// Throws what TEST_GET_BACKEND_ID_THROWS / TEST_GET_VERSION_THROWS ask for: 1 a
+// std::runtime_error naming `entry_point`, 2 the int 42.
+[[maybe_unused]] void ThrowFrom(const char* entry_point, int kind) {
+  if (kind == 2) throw 42;
+  throw std::runtime_error(std::string(entry_point) + " failed: deliberate test failure 0xBADC0DE");
+}
+}  // namespace test_backend
+
 #if !defined(TEST_OMIT_GET_BACKEND_ID)
 TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT const char* GetBackendId() {
+#if defined(TEST_GET_BACKEND_ID_THROWS)
+  test_backend::ThrowFrom("GetBackendId", TEST_GET_BACKEND_ID_THROWS);
+#endif
   return test_backend::kReportedId;
 }
 #endif
@@ -853,6 +882,9 @@ TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT const char* GetBackendId() {
 #if !defined(TEST_OMIT_GET_VERSION)
 TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT void GetVersion(std::uint32_t* major,
                                                            std::uint32_t* minor) {
+#if defined(TEST_GET_VERSION_THROWS)
+  test_backend::ThrowFrom("GetVersion", TEST_GET_VERSION_THROWS);
+#endif
   if (major) *major = test_backend::kApiMajor;
   if (minor) *minor = test_backend::kApiMinor;
 }

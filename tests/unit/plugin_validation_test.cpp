@@ -126,6 +126,21 @@ TEST_CASE("plugin: an ill-formed backend id is backend_id_invalid naming it") {
                      DiscoveryStage::kBackendChecked, {"Test-Bad"});
 }
 
+TEST_CASE("plugin: GetBackendId or GetVersion throwing is entry_point_failed naming the function and the exception") {
+  CheckBrokenVariant(test_plugins::get_backend_id_throws, ReasonCode::kEntryPointFailed,
+                     DiscoveryStage::kBackendChecked,
+                     {"GetBackendId() threw an exception: GetBackendId failed: deliberate test failure 0xBADC0DE"});
+  CheckBrokenVariant(test_plugins::get_backend_id_throws_int, ReasonCode::kEntryPointFailed,
+                     DiscoveryStage::kBackendChecked,
+                     {"GetBackendId() threw something that is not a std::exception"});
+  CheckBrokenVariant(test_plugins::get_version_throws, ReasonCode::kEntryPointFailed,
+                     DiscoveryStage::kBackendChecked,
+                     {"GetVersion() threw an exception: GetVersion failed: deliberate test failure 0xBADC0DE"});
+  CheckBrokenVariant(test_plugins::get_version_throws_int, ReasonCode::kEntryPointFailed,
+                     DiscoveryStage::kBackendChecked,
+                     {"GetVersion() threw something that is not a std::exception"});
+}
+
 TEST_CASE("plugin: GetBackendId differing from the identity is backend_id_invalid naming both") {
   CheckBrokenVariant(test_plugins::identity_id_differs, ReasonCode::kBackendIdInvalid,
                      DiscoveryStage::kBackendChecked, {"TestIdentityIdDiffers", "TestOtherId"});
@@ -163,7 +178,7 @@ TEST_CASE("plugin: a factory that throws is factory_failed with the exception's 
 
 // ---- Not a library -----------------------------------------------------------------------------
 
-TEST_CASE("plugin: a file with a valid name that is not a library is open_failed") {
+TEST_CASE("plugin: a file with a valid name that is not a library is library_invalid, before the OS loader sees it") {
   TestFolder folder;
   const std::string by_name = LibraryFileName("Test", "Text");
   const std::string by_manifest = LibraryFileName("Test", "Listed");
@@ -175,12 +190,13 @@ TEST_CASE("plugin: a file with a valid name that is not a library is open_failed
   const DiscoveryReport& report = runtime->GetDiscoveryReport();
   INFO(Describe(report));
   CHECK(report.records.size() == 2);
-  CHECK(Mismatch(RecordFor(report, by_name), {Verdict::kRejected, ReasonCode::kOpenFailed,
-                                              DiscoveryStage::kLibraryOpened,
-                                              FoundBy::kNamingScheme, {by_name}}) == "");
+  CHECK(Mismatch(RecordFor(report, by_name),
+                 {Verdict::kRejected, ReasonCode::kLibraryInvalid, DiscoveryStage::kLibraryVerified,
+                  FoundBy::kNamingScheme,
+                  {by_name, "is not a shared library: it does not start with the ELF magic number"}}) == "");
   CHECK(Mismatch(RecordFor(report, ManifestFileName("Test", "Listed")),
-                 {Verdict::kRejected, ReasonCode::kOpenFailed, DiscoveryStage::kLibraryOpened,
-                  FoundBy::kManifest, {by_manifest}}) == "");
+                 {Verdict::kRejected, ReasonCode::kLibraryInvalid, DiscoveryStage::kLibraryVerified,
+                  FoundBy::kManifest, {by_manifest, "is not a shared library"}}) == "");
 }
 
 // ---- Cross-checks with the manifest ------------------------------------------------------------
@@ -250,7 +266,7 @@ TEST_CASE("plugin: a folder of valid, broken and foreign files registers the val
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
   // Candidates that must be rejected, each with its own record:
   const std::vector<std::pair<std::string, std::string>> rejected = {
-      {LibraryFileName("Test", "Text"), "open_failed"},
+      {LibraryFileName("Test", "Text"), "library_invalid"},
       {LibraryFileName("Test", "Major"), "api_version_incompatible"},
       {LibraryFileName("Test", "Foreign"), "foreign_library"},
       {LibraryFileName("Test", "NoIdentity"), "foreign_library"},

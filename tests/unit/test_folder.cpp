@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -14,6 +15,10 @@
 #include <stdexcept>
 #include <system_error>
 #include <vector>
+
+#if !defined(_WIN32)
+#include <sys/stat.h>  // mkfifo
+#endif
 
 namespace backplane::unit {
 
@@ -131,6 +136,19 @@ fs::path TestFolder::Symlink(const fs::path& relative, const fs::path& target) c
   fs::create_directories(link.parent_path());
   fs::create_symlink(target, link);
   return link;
+}
+
+fs::path TestFolder::Fifo(const fs::path& relative) const {
+  const fs::path fifo = path_ / relative;
+  fs::create_directories(fifo.parent_path());
+#if defined(_WIN32)
+  throw std::runtime_error("cannot create " + fifo.string() + ": no FIFOs in Windows file systems");
+#else
+  if (::mkfifo(fifo.c_str(), 0600) != 0) {
+    throw std::system_error(errno, std::generic_category(), "cannot create FIFO " + fifo.string());
+  }
+#endif
+  return fifo;
 }
 
 std::string Sha256OfFile(const fs::path& file) {

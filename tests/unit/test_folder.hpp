@@ -63,6 +63,10 @@ class TestFolder {
   // resolved from the link's folder). Returns the link.
   fs::path Symlink(const fs::path& relative, const fs::path& target) const;
 
+  // Creates a FIFO (named pipe) at `relative`. Returns it. Throws std::runtime_error where the
+  // platform has no FIFOs in the file system (Windows); tests using it are POSIX-only.
+  fs::path Fifo(const fs::path& relative) const;
+
  private:
   fs::path path_;
 };

@@ -31,9 +31,10 @@ po::options_description Describe(CommandLine& into) {
        "check each manifest FILE as discovery would before opening its library, report every "
        "problem of each, and exit 0 when all are valid, 1 otherwise. Creates no runtime")
       ("isolate", po::bool_switch(&into.isolate),
-       "load each plugin library first in a child process (sdk-info itself) with a time limit: "
-       "a library that crashes or hangs while loading is reported as rejected (code "
-       "library_refused) and never loaded by sdk-info")
+       "load each plugin library first in a child process (the runtime's plugin isolation, "
+       "backplane-plugin-probe) with a time limit: a library that crashes or hangs while "
+       "loading is reported as rejected (code library_refused) and never loaded by sdk-info. "
+       "Every library is probed again and the verdicts are stored for apps that use isolation")
       ("timeout", po::value<double>(&into.timeout_seconds)->value_name("SECONDS"),
        "with --isolate: how long one library may take to load before its probe is killed "
        "(default 10)")
@@ -42,15 +43,6 @@ po::options_description Describe(CommandLine& into) {
       ("verbose,v", po::bool_switch(&into.verbose),
        "more detail (stages and warnings of registered backends), and every log message of the "
        "runtime, debug level included, on stderr");
-  return options;
-}
-
-// Options used between sdk-info processes, not shown in --help.
-po::options_description DescribeHidden(CommandLine& into) {
-  po::options_description options("Hidden");
-  options.add_options()
-      ("probe-one", po::value<std::string>(&into.probe_library)->value_name("LIBRARY"),
-       "load only the candidate whose library path is LIBRARY, print its record as JSON, exit");
   return options;
 }
 
@@ -71,7 +63,6 @@ std::string MakeAbsolute(const std::string& path, const char* option, const char
 CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   CommandLine command_line;
   po::options_description options = Describe(command_line);
-  options.add(DescribeHidden(command_line));
   po::variables_map values;
   try {
     const int style = po::command_line_style::default_style &
@@ -101,9 +92,6 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   }
   if (!(command_line.timeout_seconds > 0) || command_line.timeout_seconds > 86400) {
     throw UsageError("--timeout needs a number of seconds above 0 and at most 86400");
-  }
-  if (!command_line.probe_library.empty()) {
-    command_line.probe_library = MakeAbsolute(command_line.probe_library, "--probe-one", "a file");
   }
   for (std::string& dir : command_line.paths) dir = MakeAbsolute(dir, "--path", "a folder");
   for (std::string& file : command_line.manifests) {

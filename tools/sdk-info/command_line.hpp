@@ -20,12 +20,9 @@ struct CommandLine {
   // --validate-manifest FILE...: check these manifests instead of creating a runtime. Made
   // absolute like `paths`. Empty: no validation asked for.
   std::vector<std::string> manifests;
-  // --isolate: probe each plugin library in a child process first (isolated_probe.hpp).
+  // --isolate: RuntimeOptions::isolation with reprobe (each library is probed afresh).
   bool isolate = false;
   double timeout_seconds = 10;  // --timeout: per probe, with --isolate
-  // Hidden --probe-one LIBRARY (used by --isolate): load only this candidate, print its
-  // record as JSON and exit. Made absolute like `paths`. Empty: not a probe.
-  std::string probe_library;
 };
 
 // A bad command line. what() says what was wrong, without a "sdk-info:" prefix.

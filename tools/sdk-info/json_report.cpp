@@ -101,9 +101,4 @@ std::string JsonReport(const Inventory& inventory) {
   return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::string ProbeRecordJson(const DiscoveryRecord& record) {
-  const json document = {{"format", kJsonFormatVersion}, {"kind", "probe"}, {"record", ToJson(record)}};
-  return document.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-}
-
 }  // namespace backplane::sdk_info

@@ -16,8 +16,4 @@ inline constexpr const char* kJsonFormatVersion = "1.0";
 // not valid UTF-8 has its bad bytes replaced with U+FFFD rather than failing.
 std::string JsonReport(const Inventory& inventory);
 
-// The hidden --probe-one mode's output: {"kind": "probe", "record": {...}} on one line (the
-// record as in the document's "records"), ending in a newline. Read by --isolate.
-std::string ProbeRecordJson(const DiscoveryRecord& record);
-
 }  // namespace backplane::sdk_info

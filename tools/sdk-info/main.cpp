@@ -3,11 +3,11 @@
 // Creates a Runtime (allow_no_backends), prints its discovery report and registered backends as
 // text or JSON, and exits with a code that scripts can test (exit_code.hpp). With
 // --validate-manifest it checks manifest files instead and creates no runtime. With --isolate
-// every plugin library is first loaded by a child sdk-info (--probe-one) under a time limit.
+// the runtime first loads every plugin library in a child process under a time limit
+// (RuntimeOptions::isolation, probing every library again).
 #include "command_line.hpp"
 #include "exit_code.hpp"
 #include "inventory.hpp"
-#include "isolated_probe.hpp"
 #include "json_report.hpp"
 #include "manifest_validation_report.hpp"
 #include "stderr_log_sink.hpp"
@@ -15,8 +15,6 @@
 #include "text_report.hpp"
 
 #include <backplane/runtime.hpp>
-
-#include <boost/dll/runtime_symbol_info.hpp>
 
 #include <exception>
 #include <iostream>
@@ -30,7 +28,6 @@ using namespace backplane::sdk_info;
 using backplane::tools::ShouldColourStdout;
 
 int Exit(ExitCode code) { return static_cast<int>(code); }
-bool FlushStdout();
 
 RuntimeOptions MakeRuntimeOptions(const CommandLine& command_line) {
   RuntimeOptions options;
@@ -39,30 +36,12 @@ RuntimeOptions MakeRuntimeOptions(const CommandLine& command_line) {
   options.enable_static_backends = !command_line.no_static;
   options.allow_no_backends = true;
   if (command_line.verbose) options.log_sink = std::make_shared<StderrLogSink>(LogLevel::kDebug);
+  // Diagnosing: every library is probed again (a stale quarantine is cleared, a new one
+  // recorded), and the verdicts go to the store that apps with isolation read.
+  options.isolation.enabled = command_line.isolate;
+  options.isolation.timeout_seconds = command_line.timeout_seconds;
+  options.isolation.reprobe = true;
   return options;
-}
-
-// The hidden --probe-one mode, run by --isolate in a child process: discovers over the same
-// folders but lets the runtime open only `command_line.probe_library`, then prints that
-// candidate's record. Exits 0 once the record is printed, whatever its verdict; a crash or hang
-// inside the library never gets that far.
-int RunProbeOne(const CommandLine& command_line) {
-  RuntimeOptions options = MakeRuntimeOptions(command_line);
-  options.enable_dynamic_backends = true;
-  options.enable_static_backends = false;
-  const std::string& target = command_line.probe_library;
-  options.library_filter = [&target](const DiscoveryRecord& candidate) -> std::string {
-    return candidate.library_path == target ? "" : "not the library this probe is for";
-  };
-  const std::unique_ptr<Runtime> runtime = Runtime::Create(options);
-  for (const DiscoveryRecord& record : runtime->GetDiscoveryReport().records) {
-    if (record.library_path == target && record.code != ReasonCode::kLibraryRefused) {
-      std::cout << ProbeRecordJson(record);
-      return FlushStdout() ? Exit(ExitCode::kOk) : Exit(ExitCode::kInternalError);
-    }
-  }
-  std::cerr << "sdk-info --probe-one: " << target << " is not a candidate in the search folders\n";
-  return Exit(ExitCode::kInternalError);
 }
 
 // The runtime's view of this machine. allow_no_backends keeps Create from throwing
@@ -116,19 +95,7 @@ int Run(int argc, const char* const argv[]) {
 
   Inventory inventory;
   try {
-    if (!command_line.probe_library.empty()) return RunProbeOne(command_line);
-    RuntimeOptions options = MakeRuntimeOptions(command_line);
-    ProbeSettings probe;
-    if (command_line.isolate) {
-      probe.program = boost::dll::program_location().string();
-      probe.paths = command_line.paths;
-      probe.timeout_seconds = command_line.timeout_seconds;
-      probe.verbose = command_line.verbose;
-      options.library_filter = [&probe](const DiscoveryRecord& candidate) {
-        return ProbeInChildProcess(probe, candidate);
-      };
-    }
-    inventory = TakeInventory(options);
+    inventory = TakeInventory(MakeRuntimeOptions(command_line));
   } catch (const Exception& error) {
     std::cerr << "sdk-info: the runtime failed (" << ToString(error.code()) << "): " << error.what()
               << '\n';

@@ -82,6 +82,14 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
       ("profile", po::value<std::string>(&into.profile)->value_name("FILE.json"),
        "after the timed runs, profile one more run and write it as a Chrome trace "
        "(chrome://tracing, ui.perfetto.dev)")
+      ("isolate", po::bool_switch(&into.isolate),
+       "probe each new or changed plugin library in a child process before loading it; a "
+       "library that crashes, hangs or exits there is not loaded, and stays quarantined (for "
+       "every app using isolation) until the file changes. Verdicts are remembered in the "
+       "per-user cache (BACKPLANE_PLUGIN_VERDICT_STORE)")
+      ("isolate-timeout", po::value<double>(&into.isolate_timeout)->value_name("SECONDS")
+           ->default_value(10),
+       "with --isolate: how long one probe may take before it is killed")
       ("json", po::bool_switch(&into.json),
        "print one JSON document instead of text (shape: docs/sdk-run.md)")
       ("verbose,v", po::bool_switch(&into.verbose),
@@ -291,6 +299,12 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
     Usage("--tolerance " + std::to_string(command_line.tolerance) +
           ": must be a finite number >= 0");
   }
+  if (Given(values, "isolate-timeout") && !command_line.isolate) {
+    Usage("--isolate-timeout applies to --isolate only");
+  }
+  if (!(command_line.isolate_timeout > 0) || command_line.isolate_timeout > 86400) {
+    Usage("--isolate-timeout needs a number of seconds above 0 and at most 86400");
+  }
   if (Given(values, "model") && command_line.model.empty()) Usage("--model needs a file name");
   if (Given(values, "output-dir") && command_line.output_dir.empty()) {
     Usage("--output-dir needs a folder name");
@@ -310,7 +324,8 @@ std::string HelpText() {
           "               [--input NAME=FILE.npy]... [--input-shape NAME=D,D,...]... [--seed N]\n"
           "               [--iterations N] [--warmup N] [--threads N] [--concurrency N]\n"
           "               [--backend-option ID:KEY=VALUE]... [--output-dir DIR]\n"
-          "               [--profile FILE.json] [--json] [--verbose]\n"
+          "               [--profile FILE.json] [--isolate [--isolate-timeout S]] [--json]\n"
+          "               [--verbose]\n"
           "       sdk-run --model FILE.onnx --compare-backends A,B [--tolerance X] [--input ...]\n"
           "               [--input-shape ...] [--seed N] [--threads N] [--backend-option ...]\n"
           "               [--json]\n"
@@ -339,6 +354,8 @@ std::string HelpText() {
           "Environment:\n"
           "  BACKPLANE_BACKEND_PATHS  backend folders to search\n"
           "  BACKPLANE_LOG            runtime log categories to stderr, e.g. optimize:info\n"
+          "  BACKPLANE_PLUGIN_VERDICT_STORE  folder of the --isolate verdicts (default: the\n"
+          "                           per-user cache, ~/.cache/backplane/plugin-verdicts)\n"
           "  NO_COLOR                 when set and not empty, no colour even on a terminal\n";
   return text.str();
 }

@@ -36,6 +36,11 @@ struct CommandLine {
   std::string profile;                     // empty: no profiled run
   std::vector<std::string> compare;        // --compare-backends A,B: empty or exactly two
   double tolerance = 1e-4;
+
+  // --isolate: RuntimeOptions::isolation (probe new or changed plugin libraries in a child
+  // process, remember the verdicts); --isolate-timeout: its per-probe time limit.
+  bool isolate = false;
+  double isolate_timeout = 10;
 };
 
 // Parses argv with Boost.Program_options. Options must be spelled out (no abbreviations);

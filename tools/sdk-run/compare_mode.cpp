@@ -28,7 +28,7 @@ std::vector<HostTensor> RunAlone(Runtime& runtime, const Network& network, const
 }  // namespace
 
 CompareReport CompareBackends(const CommandLine& command_line) {
-  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line.threads, command_line.backend_options);
+  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line);
   RequireBackends(*runtime, "--compare-backends", command_line.compare);
 
   const PreparedModel model = PrepareModel(command_line);

@@ -37,8 +37,8 @@ TextReportOptions TextOptions(const CommandLine& command_line) {
   return options;
 }
 
-int ListBackends() {
-  for (const std::string& id : AvailableBackends(*CreateRuntime(0))) std::cout << id << '\n';
+int ListBackends(const CommandLine& command_line) {
+  for (const std::string& id : AvailableBackends(*CreateRuntime(command_line))) std::cout << id << '\n';
   FlushStdout();
   return Exit(ExitCode::kOk);
 }
@@ -82,7 +82,7 @@ int Main(int argc, const char* const argv[]) {
     return Exit(ExitCode::kOk);
   }
   try {
-    if (command_line.list_backends) return ListBackends();
+    if (command_line.list_backends) return ListBackends(command_line);
     return command_line.compare.empty() ? Run(command_line) : Compare(command_line);
   } catch (const ToolError& error) {
     std::cerr << "sdk-run: " << error.what() << '\n';

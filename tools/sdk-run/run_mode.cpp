@@ -24,7 +24,7 @@ OptimizeOptions MakeOptimizeOptions(const CommandLine& command_line) {
 }  // namespace
 
 RunReport RunModel(const CommandLine& command_line, bool show_progress) {
-  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line.threads, command_line.backend_options);
+  const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line);
   RequireBackends(*runtime, "--backends", command_line.backends);
   std::vector<std::string> pinned;
   for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);

@@ -22,12 +22,16 @@ std::unique_ptr<Runtime> Create(const RuntimeOptions& options) {
 
 }  // namespace
 
-std::unique_ptr<Runtime> CreateRuntime(int threads, const BackendOptionValues& backend_options) {
+std::unique_ptr<Runtime> CreateRuntime(const CommandLine& command_line) {
   RuntimeOptions options;
-  if (threads > 0) options.backend_options[BackendId(kAllBackends)]["threads"] = std::to_string(threads);
-  for (const auto& [id, values] : backend_options) {
+  if (command_line.threads > 0) {
+    options.backend_options[BackendId(kAllBackends)]["threads"] = std::to_string(command_line.threads);
+  }
+  for (const auto& [id, values] : command_line.backend_options) {
     for (const auto& [key, value] : values) options.backend_options[BackendId(id)][key] = value;
   }
+  options.isolation.enabled = command_line.isolate;
+  options.isolation.timeout_seconds = command_line.isolate_timeout;
   return Create(options);
 }
 

@@ -12,12 +12,13 @@
 namespace backplane::sdk_run {
 
 // Creates a runtime as an application would (default search folders, BACKPLANE_BACKEND_PATHS).
-// threads > 0: every backend gets the backend option {"threads": "<threads>"} (through the
-// kAllBackends key). `backend_options` (--backend-option) are added by backend id, "*" being
-// kAllBackends; the runtime lets a backend's own value win over the "*" one. Throws ToolError
-// (kRuntimeFailure) when no backend registers, with the runtime's account of where it looked
-// and why each candidate was rejected.
-std::unique_ptr<Runtime> CreateRuntime(int threads, const BackendOptionValues& backend_options = {});
+// --threads > 0: every backend gets the backend option {"threads": "<threads>"} (through the
+// kAllBackends key). --backend-option values are added by backend id, "*" being kAllBackends;
+// the runtime lets a backend's own value win over the "*" one. --isolate turns on
+// RuntimeOptions::isolation with --isolate-timeout. Throws ToolError (kRuntimeFailure) when no
+// backend registers, with the runtime's account of where it looked and why each candidate was
+// rejected.
+std::unique_ptr<Runtime> CreateRuntime(const CommandLine& command_line);
 
 // Ids of the registered backends that are available, in registration order.
 std::vector<std::string> AvailableBackends(const Runtime& runtime);

@@ -1,7 +1,6 @@
 #include "constant_folding.hpp"
 
-#include "tensor_size.hpp"
-
+#include <backplane/checked_size.hpp>
 #include <backplane/exception.hpp>
 
 #include <algorithm>
@@ -22,12 +21,8 @@ std::string Str(const Dims& dims) { return ToString(TensorShape(dims)); }
 
 // Allocates the bytes of a result after checking its size.
 std::shared_ptr<std::vector<std::uint8_t>> Allocate(const Dims& dims, DataType type, std::uint64_t max_bytes) {
-  const auto bytes = CheckedNumBytes(dims, type);
-  if (!bytes || *bytes > max_bytes) {
-    Invalid("the result " + std::string(ToString(type)) + " " + Str(dims) + " would be larger than the limit of " +
-            std::to_string(max_bytes) + " bytes");
-  }
-  return std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(*bytes));
+  const std::uint64_t bytes = CheckedNumBytes(dims, type, max_bytes, "ImportOptions::max_model_bytes", "the result");
+  return std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(bytes));
 }
 
 // Row-major strides of `dims`.
@@ -56,6 +51,15 @@ std::vector<std::size_t> BroadcastIndex(const Dims& in, const Dims& out) {
     }
   }
   return index;
+}
+
+// Elements of a slice from `first` toward `last` (exclusive, both already clamped to
+// [-1, dim]) by `step` (non-zero, any int64: INT64_MIN too), without overflow.
+std::int64_t SliceLength(std::int64_t first, std::int64_t last, std::int64_t step) {
+  const std::int64_t span = step > 0 ? last - first : first - last;
+  if (span <= 0) return 0;
+  const std::uint64_t magnitude = step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
+  return static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude + 1);
 }
 
 bool IsInteger(DataType type) {
@@ -295,8 +299,7 @@ ConstantTensor Slice(const ConstantTensor& data, const Dims& starts, const Dims&
     };
     const std::int64_t first = s > 0 ? clamp(starts[i], 0, dim) : clamp(starts[i], -1, dim - 1);
     const std::int64_t last = s > 0 ? clamp(ends[i], 0, dim) : clamp(ends[i], -1, dim - 1);
-    const std::int64_t length = s > 0 ? (last - first + s - 1) / s : (first - last - s - 1) / -s;
-    out[a] = std::max<std::int64_t>(0, length);
+    out[a] = SliceLength(first, last, s);
     begin[a] = first;
     step[a] = s;
   }
@@ -327,7 +330,7 @@ ConstantTensor Concat(const std::vector<const ConstantTensor*>& inputs, std::int
     bool fits = d.size() == first.size() && input->type() == inputs[0]->type();
     for (std::size_t i = 0; fits && i < d.size(); ++i) fits = i == a || d[i] == first[i];
     if (!fits) Invalid("Concat inputs " + Str(first) + " and " + Str(d) + " do not fit along axis " + std::to_string(a));
-    out[a] += d[a];
+    out[a] = CheckedAddDims(out[a], d[a], "the Concat axis " + std::to_string(a));
   }
   auto bytes = Allocate(out, inputs[0]->type(), max_bytes);
   std::int64_t outer = 1;
@@ -387,9 +390,7 @@ ConstantTensor Tile(const ConstantTensor& a, const Dims& repeats, std::uint64_t 
   Dims out(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (repeats[i] < 0) Invalid("Tile repeats must not be negative");
-    const auto product = CheckedNumElements({x[i], repeats[i]});
-    if (!product) Invalid("Tile result is too large");
-    out[i] = static_cast<std::int64_t>(*product);
+    out[i] = CheckedMulDims(x[i], repeats[i], "Tile axis " + std::to_string(i));
   }
   auto bytes = Allocate(out, a.type(), max_bytes);
   const std::size_t size = SizeOf(a.type());
@@ -410,7 +411,9 @@ ConstantTensor Tile(const ConstantTensor& a, const Dims& repeats, std::uint64_t 
 std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, const Dims& sizes) {
   const Dims& x = a.shape().Dims();
   const std::size_t ax = NormalizeAxis(axis, x.size());
-  if (std::accumulate(sizes.begin(), sizes.end(), std::int64_t{0}) != x[ax]) {
+  std::int64_t total = 0;
+  for (const std::int64_t size : sizes) total = CheckedAddDims(total, size, "the split sizes " + Str(sizes));
+  if (total != x[ax]) {
     Invalid("split sizes do not add up to the length " + std::to_string(x[ax]) + " of axis " + std::to_string(ax));
   }
   std::vector<ConstantTensor> outputs;
@@ -508,14 +511,10 @@ Dims ReshapeTarget(const Dims& input, const Dims& target) {
     } else if (out[i] < 0) {
       Invalid("the Reshape target " + Str(target) + " has an invalid dimension");
     } else {
-      const auto product = CheckedNumElements({known, out[i]});
-      if (!product) Invalid("the Reshape target " + Str(target) + " is too large");
-      known = static_cast<std::int64_t>(*product);
+      known = CheckedMulDims(known, out[i], "the Reshape target " + Str(target));
     }
   }
-  const auto total = CheckedNumElements(input);
-  if (!total) Invalid("the Reshape input " + Str(input) + " is too large");
-  const auto n = static_cast<std::int64_t>(*total);
+  const std::int64_t n = CheckedNumElements(input, "the Reshape input");
   if (inferred >= 0) {
     if (known == 0 || n % known != 0) Invalid("cannot reshape " + Str(input) + " to " + Str(target));
     out[static_cast<std::size_t>(inferred)] = n / known;

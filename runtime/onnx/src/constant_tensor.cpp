@@ -1,7 +1,6 @@
 #include "constant_tensor.hpp"
 
-#include "tensor_size.hpp"
-
+#include <backplane/checked_size.hpp>
 #include <backplane/exception.hpp>
 
 #include <onnx/onnx_pb.h>
@@ -112,7 +111,7 @@ void StoreDouble(DataType type, std::uint8_t* data, std::size_t i, double value)
 
 ConstantTensor::ConstantTensor(TensorInfo info, std::shared_ptr<const std::vector<std::uint8_t>> bytes)
     : info_(std::move(info)), bytes_(std::move(bytes)) {
-  const auto expected = CheckedNumBytes(info_.shape.Dims(), info_.type);
+  const auto expected = TryNumBytes(info_.shape.Dims(), info_.type);
   if (!bytes_ || !expected || bytes_->size() != *expected) {
     throw Exception(ErrorCode::kInternal, "a constant of " + std::string(ToString(info_.type)) + " " +
                                               ToString(info_.shape) + " got " +
@@ -209,8 +208,8 @@ ConstantTensor ReadTensorProto(const TensorProto& tensor, std::uint64_t max_byte
   }
   const std::vector<std::int64_t> dims(tensor.dims().begin(), tensor.dims().end());
   const TensorShape shape(dims);
-  const auto count = CheckedNumElements(dims);
-  const auto bytes = CheckedNumBytes(dims, type);
+  const auto count = TryNumElements(dims);
+  const auto bytes = TryNumBytes(dims, type);
   if (!count || !bytes) Invalid("dims " + ToString(shape) + " are negative or overflow");
   if (*bytes > max_bytes) {
     Invalid("dims " + ToString(shape) + " make " + std::to_string(*bytes) + " bytes, more than the limit of " +

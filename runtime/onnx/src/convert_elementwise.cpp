@@ -108,8 +108,13 @@ OutputSlot AddBinary(NodeContext& node, BinaryOperation operation, std::size_t a
 template <BinaryOperation kOperation, Binary kFold>
 void ConvertBinary(NodeContext& node) {
   if (node.AllInputsConstant()) {
-    node.SetOutput(0, folding::ElementwiseBinary(kFold, *node.ConstantInput(0), *node.ConstantInput(1), node.max_bytes()));
-    return;
+    const ConstantTensor& a = *node.ConstantInput(0);
+    const ConstantTensor& b = *node.ConstantInput(1);
+    const TensorShape out(folding::BroadcastShapes(a.shape().Dims(), b.shape().Dims()));
+    if (node.FoldsInto({out, a.type()})) {  // else (a large broadcast) a layer computes it
+      node.SetOutput(0, folding::ElementwiseBinary(kFold, a, b, node.max_bytes()));
+      return;
+    }
   }
   node.SetOutput(0, AddBinary(node, kOperation, 0, 1));
 }
@@ -173,6 +178,7 @@ void ConvertFoldedBinary(NodeContext& node) {
   for (std::size_t i = 0; i < 2; ++i) {
     if (!node.ConstantInput(i)) node.Unsupported(NotComputable(node) + node.node().input(static_cast<int>(i)) + "' is not");
   }
+  node.context().CheckBudget({TensorShape(folding::BroadcastShapes(node.InputDims(0), node.InputDims(1))), DataType::kBool});
   node.SetOutput(0, folding::ElementwiseBinary(kFold, *node.ConstantInput(0), *node.ConstantInput(1), node.max_bytes()));
 }
 
@@ -186,6 +192,9 @@ void ConvertWhere(NodeContext& node) {
   for (std::size_t i = 0; i < 3; ++i) {
     if (!node.ConstantInput(i)) node.Unsupported(NotComputable(node) + node.node().input(static_cast<int>(i)) + "' is not");
   }
+  node.context().CheckBudget(
+      {TensorShape(folding::BroadcastShapes(folding::BroadcastShapes(node.InputDims(0), node.InputDims(1)), node.InputDims(2))),
+       node.InputInfo(1).type});
   node.SetOutput(0, folding::Where(*node.ConstantInput(0), *node.ConstantInput(1), *node.ConstantInput(2), node.max_bytes()));
 }
 

@@ -4,6 +4,7 @@
 #include "constant_folding.hpp"
 #include "converters.hpp"
 
+#include <backplane/checked_size.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -47,6 +48,23 @@ OutputSlot Repeat(NodeContext& node, OutputSlot x, std::int32_t axis, std::int64
   return node.Add(concat, {blocks, rest}, suffix);
 }
 
+// The run-time form of Expand: `x` (of `dims`) reshaped to the rank of `out`, then one Concat
+// of copies per broadcast axis.
+OutputSlot ExpandAtRunTime(NodeContext& node, OutputSlot x, const Dims& dims, const Dims& out) {
+  OutputSlot result = x;
+  Dims padded(out.size() - dims.size(), 1);
+  padded.insert(padded.end(), dims.begin(), dims.end());
+  if (padded != dims) {
+    ReshapeDescriptor reshape;
+    reshape.shape = padded;
+    result = node.Add(reshape, {result}, "reshape");
+  }
+  for (std::size_t a = 0; a < out.size(); ++a) {
+    if (padded[a] != out[a]) result = Repeat(node, result, static_cast<std::int32_t>(a), out[a], "axis" + std::to_string(a));
+  }
+  return result;
+}
+
 void ConvertReshape(NodeContext& node) {
   const Dims target = node.RequireInts(1, "shape");
   if (node.Int("allowzero", 0) != 0 && std::count(target.begin(), target.end(), 0) > 0) {
@@ -62,7 +80,10 @@ void ConvertFlatten(NodeContext& node) {
   if (axis < -rank || axis > rank) node.Invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   if (axis < 0) axis += rank;
   std::int64_t outer = 1, inner = 1;
-  for (std::int64_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= x[static_cast<std::size_t>(i)];
+  for (std::int64_t i = 0; i < rank; ++i) {
+    std::int64_t& part = i < axis ? outer : inner;
+    part = CheckedMulDims(part, x[static_cast<std::size_t>(i)], "the flattened shape");
+  }
   if (node.ConstantInput(0) || Dims{outer, inner} == x) {
     SetReshaped(node, {outer, inner});
     return;
@@ -300,7 +321,8 @@ void ConvertExpand(NodeContext& node) {
   const Dims shape = node.RequireInts(1, "shape");
   const Dims& x = node.InputDims(0);
   const Dims out = folding::BroadcastShapes(x, shape);
-  if (const ConstantTensor* constant = node.ConstantInput(0)) {
+  const ConstantTensor* constant = node.ConstantInput(0);
+  if (constant && node.FoldsInto({TensorShape(out), constant->type()})) {
     node.SetOutput(0, folding::Expand(*constant, shape, node.max_bytes()));
     return;
   }
@@ -308,18 +330,7 @@ void ConvertExpand(NodeContext& node) {
     node.SetOutputAlias(0, 0);
     return;
   }
-  OutputSlot result = node.Slot(0);
-  Dims padded(out.size() - x.size(), 1);
-  padded.insert(padded.end(), x.begin(), x.end());
-  if (padded != x) {
-    ReshapeDescriptor reshape;
-    reshape.shape = padded;
-    result = node.Add(reshape, {result}, "reshape");
-  }
-  for (std::size_t a = 0; a < out.size(); ++a) {
-    if (padded[a] != out[a]) result = Repeat(node, result, static_cast<std::int32_t>(a), out[a], "axis" + std::to_string(a));
-  }
-  node.SetOutput(0, result);
+  node.SetOutput(0, ExpandAtRunTime(node, node.Slot(0), x, out));
 }
 
 void ConvertTile(NodeContext& node) {
@@ -329,12 +340,15 @@ void ConvertTile(NodeContext& node) {
   for (const auto r : repeats) {
     if (r < 1) node.Unsupported("repeats " + Str(repeats) + " (a repeat below 1 makes an empty tensor)");
   }
-  if (const ConstantTensor* constant = node.ConstantInput(0)) {
+  Dims out(x.size());
+  for (std::size_t a = 0; a < x.size(); ++a) {
+    out[a] = CheckedMulDims(x[a], repeats[a], "Tile of " + Str(x) + " by repeats " + Str(repeats) + ", axis " + std::to_string(a));
+  }
+  const ConstantTensor* constant = node.ConstantInput(0);
+  if (constant && node.FoldsInto({TensorShape(out), constant->type()})) {
     node.SetOutput(0, folding::Tile(*constant, repeats, node.max_bytes()));
     return;
   }
-  Dims out(x.size());
-  for (std::size_t a = 0; a < x.size(); ++a) out[a] = x[a] * repeats[a];
   if (out == x) {
     node.SetOutputAlias(0, 0);
     return;
@@ -345,6 +359,7 @@ void ConvertTile(NodeContext& node) {
   }
   node.SetOutput(0, result);
 }
+
 
 // Shape: the input's static shape (every tensor's shape is known at import), as a constant.
 void ConvertShape(NodeContext& node) {
@@ -403,7 +418,17 @@ void ConvertConstantOfShape(NodeContext& node) {
       node.Invalid(std::string("value: ") + error.what());
     }
   }
-  node.SetOutput(0, folding::ConstantOfShape(shape, value, node.max_bytes()));
+  for (const auto d : shape) {
+    if (d < 0) node.Invalid("shape " + Str(shape) + " has a negative dimension");
+  }
+  if (value.NumElements() != 1) node.Invalid("value must have one element, has shape " + ToString(value.shape()));
+  if (node.FoldsInto({TensorShape(shape), value.type()})) {
+    node.SetOutput(0, folding::ConstantOfShape(shape, value, node.max_bytes()));
+    return;
+  }
+  // Too large to fold: the value broadcast at run time.
+  const Dims ones(shape.size(), 1);
+  node.SetOutput(0, ExpandAtRunTime(node, node.AddConstant(value.Reshaped(TensorShape(ones)), "value"), ones, shape));
 }
 
 void ConvertRange(NodeContext& node) {

@@ -1,8 +1,9 @@
 #include "import_context.hpp"
 
-#include "tensor_size.hpp"
-
+#include <backplane/checked_size.hpp>
 #include <backplane/exception.hpp>
+
+#include <algorithm>
 
 namespace backplane::onnx {
 
@@ -29,8 +30,25 @@ const char* AttributeTypeName(int type) {
 
 // ---- ImportContext ------------------------------------------------------------------------
 
-ImportContext::ImportContext(Network& network, std::uint64_t max_tensor_bytes)
-    : network_(network), max_tensor_bytes_(max_tensor_bytes) {}
+ImportContext::ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes)
+    : network_(network), max_tensor_bytes_(max_tensor_bytes), budget_bytes_(budget_bytes) {}
+
+void ImportContext::CheckBudget(const TensorInfo& info) const {
+  const std::uint64_t bytes = CheckedNumBytes(info.shape.Dims(), info.type, "the tensor");
+  if (bytes > budget_bytes_ - std::min(budget_used_, budget_bytes_)) {
+    InvalidModel("the tensor " + std::string(ToString(info.type)) + " " + ToString(info.shape) + " needs " +
+                 std::to_string(bytes) + " bytes, but the import's memory budget of " + std::to_string(budget_bytes_) +
+                 " bytes (ImportOptions::memory_budget_bytes) has " + std::to_string(budget_used_) +
+                 " bytes of constants and activations in use already");
+  }
+}
+
+void ImportContext::Charge(const TensorInfo& info, const void* buffer) {
+  if (buffer && charged_buffers_.count(buffer)) return;
+  CheckBudget(info);
+  budget_used_ += CheckedNumBytes(info.shape.Dims(), info.type, "the tensor");
+  if (buffer) charged_buffers_.insert(buffer);
+}
 
 void ImportContext::ReserveName(const std::string& name) { names_.insert(name); }
 
@@ -53,6 +71,7 @@ void ImportContext::Define(const std::string& name, Value value) {
 }
 
 void ImportContext::DefineConstant(const std::string& name, ConstantTensor constant) {
+  Charge(constant.info(), constant.bytes().get());
   Value value;
   value.info = constant.info();
   value.constant = std::make_shared<const ConstantTensor>(std::move(constant));
@@ -62,6 +81,7 @@ void ImportContext::DefineConstant(const std::string& name, ConstantTensor const
 void ImportContext::DefineSlot(const std::string& name, OutputSlot slot) {
   Value value;
   value.info = InferInfo(slot);
+  Charge(value.info, nullptr);
   value.slot = slot;
   Define(name, std::move(value));
 }
@@ -105,12 +125,7 @@ OutputSlot ImportContext::Materialize(const std::string& name) {
 
 TensorInfo ImportContext::InferInfo(OutputSlot slot) {
   TensorInfo info = network_.GetOutputInfo(slot);
-  const auto bytes = CheckedNumBytes(info.shape.Dims(), info.type);
-  if (!bytes || *bytes > max_tensor_bytes_) {
-    InvalidModel("the tensor " + std::string(ToString(info.type)) + " " + ToString(info.shape) +
-                 " is larger than the limit of " + std::to_string(max_tensor_bytes_) +
-                 " bytes (ImportOptions::max_model_bytes)");
-  }
+  CheckedNumBytes(info.shape.Dims(), info.type, max_tensor_bytes_, "ImportOptions::max_model_bytes", "the tensor");
   return info;
 }
 
@@ -215,13 +230,21 @@ void NodeContext::SetOutput(std::size_t i, OutputSlot slot) {
   if (HasOutput(i)) context_.DefineSlot(node_.output(static_cast<int>(i)), slot);
 }
 
+bool NodeContext::FoldsInto(const TensorInfo& info) const {
+  context_.CheckBudget(info);
+  return CheckedNumBytes(info.shape.Dims(), info.type, "the result") <= kMaxAmplifyingFoldBytes;
+}
+
+OutputSlot NodeContext::AddConstant(const ConstantTensor& constant, const std::string& suffix) {
+  if (constant.type() == DataType::kFloat16 || constant.type() == DataType::kBFloat16) {
+    Unsupported(std::string("a ") + ToString(constant.type()) + " constant computed at run time (op set v1 computes in f32)");
+  }
+  return context_.network().AddConstant(LayerName(suffix), constant.info(), constant.bytes());
+}
+
 void NodeContext::SetOutput(std::size_t i, ConstantTensor constant) {
   if (!HasOutput(i)) return;
-  const auto bytes = CheckedNumBytes(constant.shape().Dims(), constant.type());
-  if (!bytes || *bytes > max_bytes()) {
-    Invalid("the result " + std::string(ToString(constant.type())) + " " + ToString(constant.shape()) +
-            " is larger than the limit of " + std::to_string(max_bytes()) + " bytes");
-  }
+  CheckedNumBytes(constant.shape().Dims(), constant.type(), max_bytes(), "ImportOptions::max_model_bytes", "the result");
   context_.DefineConstant(node_.output(static_cast<int>(i)), std::move(constant));
 }
 

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -42,13 +43,32 @@ struct Value {
   bool IsConstant() const { return constant != nullptr; }
 };
 
-// Owns the name -> Value map and the naming of layers. Not thread-safe (one per import).
+// Results of Expand, Tile, ConstantOfShape and broadcasting binary ops on constants are
+// folded at import up to this size; larger ones are computed by layers at run time, so a small
+// model cannot make the importer allocate (and spend time filling) large tensors: their size
+// only counts against the memory budget, from their inferred shapes.
+constexpr std::uint64_t kMaxAmplifyingFoldBytes = 64ull << 20;
+
+// Owns the name -> Value map, the naming of layers and the import's memory budget. Not
+// thread-safe (one per import).
 class ImportContext {
  public:
-  ImportContext(Network& network, std::uint64_t max_tensor_bytes);
+  // `max_tensor_bytes`: ImportOptions::max_model_bytes; `budget_bytes`:
+  // ImportOptions::memory_budget_bytes.
+  ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes);
 
   Network& network() { return network_; }
   std::uint64_t max_tensor_bytes() const { return max_tensor_bytes_; }
+
+  // The memory budget (constants plus activations, see ImportOptions::memory_budget_bytes).
+  // CheckBudget throws Exception (kInvalidArgument) when a new tensor of `info` would not fit in
+  // what is left, naming its bytes, the budget and what is in use; it also throws (through the
+  // checked size helper) when the shape's size overflows. Charge checks the same and then
+  // counts the tensor; `buffer` (a constant's bytes, null for an activation) is counted once
+  // however many names share it.
+  void CheckBudget(const TensorInfo& info) const;
+  void Charge(const TensorInfo& info, const void* buffer);
+  std::uint64_t budget_used() const { return budget_used_; }
 
   // Marks a layer name as taken (network inputs and outputs take theirs first).
   void ReserveName(const std::string& name);
@@ -79,6 +99,9 @@ class ImportContext {
  private:
   Network& network_;
   std::uint64_t max_tensor_bytes_;
+  std::uint64_t budget_bytes_;
+  std::uint64_t budget_used_ = 0;
+  std::unordered_set<const void*> charged_buffers_;
   std::map<std::string, std::shared_ptr<Value>> values_;
   std::set<std::string> names_;
 };
@@ -94,6 +117,14 @@ class NodeContext {
   std::int64_t opset() const { return opset_; }
   ImportContext& context() { return context_; }
   std::uint64_t max_bytes() const { return context_.max_tensor_bytes(); }
+  // Whether an amplifying op (Expand, Tile, ConstantOfShape, a broadcasting binary op) on
+  // constants should fold into a result of `info`: true up to kMaxAmplifyingFoldBytes; false
+  // above (the converter adds layers instead). Either way the result is checked against the
+  // memory budget first, before anything is allocated (throws as ImportContext::CheckBudget).
+  bool FoldsInto(const TensorInfo& info) const;
+  // A Constant layer named after the node ("<node>/<suffix>") holding `constant`; throws
+  // NodeUnsupported for types op set v1 layers do not take (f16, bf16).
+  OutputSlot AddConstant(const ConstantTensor& constant, const std::string& suffix);
 
   // Inputs.
   std::size_t NumInputs() const { return static_cast<std::size_t>(node_.input_size()); }

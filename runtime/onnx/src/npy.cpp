@@ -1,7 +1,7 @@
 // .npy reading and writing: magic, version, a Python-literal header dict, raw data.
 #include <backplane/npy.hpp>
 
-#include "tensor_size.hpp"
+#include <backplane/checked_size.hpp>
 
 #include <algorithm>
 #include <array>
@@ -20,6 +20,14 @@ namespace {
 constexpr std::array<char, 6> kMagic{'\x93', 'N', 'U', 'M', 'P', 'Y'};
 // numpy refuses headers above this; so do we (a hostile length cannot make us allocate).
 constexpr std::size_t kMaxHeaderBytes = 1 << 20;
+// Messages quote at most this much of a header.
+constexpr std::size_t kMaxQuotedChars = 80;
+
+// `text`, cut to kMaxQuotedChars characters with "…" appended when longer.
+std::string Quote(std::string_view text) {
+  if (text.size() <= kMaxQuotedChars) return std::string(text);
+  return std::string(text.substr(0, kMaxQuotedChars)) + "\u2026 (" + std::to_string(text.size()) + " characters)";
+}
 
 struct Dtype {
   DataType type;
@@ -60,7 +68,7 @@ class HeaderParser {
         shape = Tuple();
         have_shape = true;
       } else {
-        Fail("unknown key '" + key + "'");
+        Fail("unknown key '" + Quote(key) + "'");
       }
       SkipSpace();
       if (Peek() == ',') { ++pos_; continue; }
@@ -74,7 +82,7 @@ class HeaderParser {
 
  private:
   [[noreturn]] void Fail(const std::string& why) const {
-    backplane::Fail(ErrorCode::kInvalidArgument, path_, "malformed .npy header (" + why + "): " + std::string(text_));
+    backplane::Fail(ErrorCode::kInvalidArgument, path_, "malformed .npy header (" + why + "): " + Quote(text_));
   }
   void SkipSpace() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -140,42 +148,38 @@ std::uint64_t ReadLittleEndian(const unsigned char* bytes, std::size_t count) {
 
 }  // namespace
 
-NpyArray ReadNpy(const std::string& path) {
-  std::error_code error;
-  const auto file_size = std::filesystem::file_size(path, error);
-  std::ifstream file(path, std::ios::binary);
-  if (error || !file) Fail(ErrorCode::kNotFound, path, "cannot open the file (" + (error ? error.message() : std::string("not readable")) + ")");
-
-  std::array<unsigned char, 12> lead{};
-  if (file_size < 10 || !file.read(reinterpret_cast<char*>(lead.data()), 10)) {
-    Fail(ErrorCode::kInvalidArgument, path, "not a .npy file (too short: " + std::to_string(file_size) + " bytes)");
+NpyArray ReadNpyFromMemory(const void* data, std::size_t size, const std::string& path) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  const std::uint64_t file_size = size;
+  if (size < 10) {
+    Fail(ErrorCode::kInvalidArgument, path, "not a .npy file (too short: " + std::to_string(size) + " bytes)");
   }
-  if (!std::equal(kMagic.begin(), kMagic.end(), reinterpret_cast<const char*>(lead.data()))) {
+  if (!std::equal(kMagic.begin(), kMagic.end(), reinterpret_cast<const char*>(bytes))) {
     Fail(ErrorCode::kInvalidArgument, path, "not a .npy file (no \\x93NUMPY magic)");
   }
-  const int major = lead[6];
+  const int major = bytes[6];
   std::size_t length_bytes = 0;
   if (major == 1) {
     length_bytes = 2;
   } else if (major == 2 || major == 3) {
     length_bytes = 4;
-    if (!file.read(reinterpret_cast<char*>(lead.data()) + 10, 2)) {
-      Fail(ErrorCode::kInvalidArgument, path, "truncated .npy header");
-    }
+    if (size < 12) Fail(ErrorCode::kInvalidArgument, path, "truncated .npy header");
   } else {
     Fail(ErrorCode::kUnsupported, path, ".npy format version " + std::to_string(major) + "." +
-                                            std::to_string(lead[7]) + " is not supported (1.0 to 3.0 are)");
+                                            std::to_string(bytes[7]) + " is not supported (1.0 to 3.0 are)");
   }
-  const std::uint64_t header_length = ReadLittleEndian(lead.data() + 8, length_bytes);
+  const std::uint64_t header_length = ReadLittleEndian(bytes + 8, length_bytes);
   const std::uint64_t data_offset = 8 + length_bytes + header_length;
-  if (header_length > kMaxHeaderBytes || data_offset > file_size) {
+  if (header_length > kMaxHeaderBytes) {
+    Fail(ErrorCode::kInvalidArgument, path, "the .npy header of " + std::to_string(header_length) + " bytes is over the " +
+                                                std::to_string(kMaxHeaderBytes) + "-byte cap");
+  }
+  if (data_offset > file_size) {
     Fail(ErrorCode::kInvalidArgument, path, "the .npy header length " + std::to_string(header_length) +
                                                 " does not fit the file (" + std::to_string(file_size) + " bytes)");
   }
-  std::string header(static_cast<std::size_t>(header_length), '\0');
-  if (!file.read(header.data(), static_cast<std::streamsize>(header.size()))) {
-    Fail(ErrorCode::kInvalidArgument, path, "truncated .npy header");
-  }
+  const std::string_view header(reinterpret_cast<const char*>(bytes) + 8 + length_bytes,
+                                static_cast<std::size_t>(header_length));
 
   std::string descr;
   bool fortran_order = false;
@@ -194,7 +198,7 @@ NpyArray ReadNpy(const std::string& path) {
     }
   }
   if (!type) {
-    Fail(ErrorCode::kUnsupported, path, "dtype '" + descr + "' is not supported (f4, f2, i4, i8 or b1 are)");
+    Fail(ErrorCode::kUnsupported, path, "dtype '" + Quote(descr) + "' is not supported (f4, f2, i4, i8 or b1 are)");
   }
   if (fortran_order) {
     Fail(ErrorCode::kUnsupported, path, "fortran_order True is not supported; save a C-ordered array "
@@ -202,17 +206,15 @@ NpyArray ReadNpy(const std::string& path) {
   }
   array.type = *type;
   array.shape = TensorShape(dims);
-  const auto bytes = onnx::CheckedNumBytes(dims, array.type);
+  const std::uint64_t needed = CheckedNumBytes(dims, array.type, path + ": the .npy shape");
   const std::uint64_t available = file_size - data_offset;
-  if (!bytes || *bytes != available) {
+  if (needed != available) {
     Fail(ErrorCode::kInvalidArgument, path,
          "the data is " + std::to_string(available) + " bytes, but shape " + ToString(array.shape) + " of '" +
-             descr + "' needs " + (bytes ? std::to_string(*bytes) : std::string("more than 2^63")));
+             descr + "' needs " + std::to_string(needed));
   }
-  array.data.resize(static_cast<std::size_t>(*bytes));
-  if (!file.read(reinterpret_cast<char*>(array.data.data()), static_cast<std::streamsize>(array.data.size()))) {
-    Fail(ErrorCode::kInvalidArgument, path, "truncated .npy data");
-  }
+  const unsigned char* first = bytes + data_offset;
+  array.data.assign(first, first + static_cast<std::size_t>(needed));
   const std::size_t element = SizeOf(array.type);
   if (big_endian && element > 1) {
     for (std::size_t i = 0; i < array.data.size(); i += element) {
@@ -223,6 +225,19 @@ NpyArray ReadNpy(const std::string& path) {
   return array;
 }
 
+NpyArray ReadNpy(const std::string& path) {
+  std::error_code error;
+  const auto file_size = std::filesystem::file_size(path, error);
+  std::ifstream file(path, std::ios::binary);
+  if (error || !file) Fail(ErrorCode::kNotFound, path, "cannot open the file (" + (error ? error.message() : std::string("not readable")) + ")");
+  if (file_size > std::numeric_limits<std::size_t>::max()) Fail(ErrorCode::kInvalidArgument, path, "the file is too large");
+  std::vector<char> bytes(static_cast<std::size_t>(file_size));
+  if (!file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    Fail(ErrorCode::kInvalidArgument, path, "the file is shorter than its size (" + std::to_string(file_size) + " bytes)");
+  }
+  return ReadNpyFromMemory(bytes.data(), bytes.size(), path);
+}
+
 void WriteNpy(const std::string& path, const NpyArray& array) {
   const char* descr = nullptr;
   for (const auto& dtype : kDtypes) {
@@ -231,11 +246,11 @@ void WriteNpy(const std::string& path, const NpyArray& array) {
   if (!descr) {
     Fail(ErrorCode::kUnsupported, path, std::string("cannot write ") + ToString(array.type) + " (numpy has no such dtype)");
   }
-  const auto bytes = onnx::CheckedNumBytes(array.shape.Dims(), array.type);
-  if (!bytes || *bytes != array.data.size()) {
+  const std::uint64_t bytes = CheckedNumBytes(array.shape.Dims(), array.type, path);
+  if (bytes != array.data.size()) {
     Fail(ErrorCode::kInvalidArgument, path,
          std::to_string(array.data.size()) + " bytes of data for " + ToString(array.type) + " " +
-             ToString(array.shape) + ", which needs " + (bytes ? std::to_string(*bytes) : std::string("more than 2^63")));
+             ToString(array.shape) + ", which needs " + std::to_string(bytes));
   }
   std::string shape = "(";
   for (std::size_t i = 0; i < array.shape.Rank(); ++i) shape += std::to_string(array.shape[i]) + (array.shape.Rank() == 1 ? "," : i + 1 < array.shape.Rank() ? ", " : "");

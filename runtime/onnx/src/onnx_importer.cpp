@@ -4,7 +4,8 @@
 #include "converters.hpp"
 #include "import_context.hpp"
 #include "model_file.hpp"
-#include "tensor_size.hpp"
+
+#include <backplane/checked_size.hpp>
 
 #include <algorithm>
 #include <map>
@@ -35,7 +36,7 @@ class Importer {
  public:
   Importer(const ModelProto& model, std::string name, const ImportOptions& options, std::int64_t opset)
       : model_(model), graph_(model.graph()), name_(std::move(name)), options_(options), opset_(opset),
-        context_(network_, options.max_model_bytes) {}
+        context_(network_, options.max_model_bytes, options.memory_budget_bytes) {}
 
   ImportedModel Run() {
     ReserveNames();
@@ -139,6 +140,9 @@ class Importer {
             dims.push_back(dim.dim_value());
           } else if (dim.has_dim_value() && dim.dim_value() == 0) {
             Fail("input " + Quoted(name) + " dimension " + std::to_string(i) + " is 0 (empty tensors are not supported)");
+          } else if (dim.has_dim_value()) {
+            Fail("input " + Quoted(name) + " dimension " + std::to_string(i) + " is " + std::to_string(dim.dim_value()) +
+                 " (dimensions must be positive)");
           } else {
             missing.push_back("input " + Quoted(name) + " dimension " + std::to_string(i) +
                               (dim.has_dim_param() && !dim.dim_param().empty() ? " (" + Quoted(dim.dim_param()) + ")" : std::string()) +
@@ -147,12 +151,12 @@ class Importer {
         }
         if (dims.size() != static_cast<std::size_t>(shape.dim_size())) continue;
       }
-      const auto bytes = CheckedNumBytes(dims, type);
-      if (!bytes || *bytes > options_.max_model_bytes) {
-        Fail("input " + Quoted(name) + " of " + ToString(type) + " [" + JoinDims(dims) + "] is larger than the limit of " +
-             std::to_string(options_.max_model_bytes) + " bytes (ImportOptions::max_model_bytes)");
+      try {
+        CheckedNumBytes(dims, type, options_.max_model_bytes, "ImportOptions::max_model_bytes", "input " + Quoted(name));
+        context_.DefineSlot(name, network_.AddInput(name, TensorInfo{TensorShape(dims), type}));
+      } catch (const Exception& error) {
+        Fail(error.what());
       }
-      context_.DefineSlot(name, network_.AddInput(name, TensorInfo{TensorShape(dims), type}));
       inputs_.push_back(name);
     }
     for (const auto& entry : options_.input_shapes) {

@@ -1,15 +1,21 @@
 #include "discovery/discovery.hpp"
 
+#include "discovery/message_text.hpp"
 #include "discovery/naming_scheme.hpp"
+#include "loading/library_header.hpp"
 #include "loading/plugin_library.hpp"
 #include "log.hpp"
+#include "platform/regular_file.hpp"
 
 #include <backplane/backend_id.hpp>
 #include <backplane/plugin.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <exception>
 #include <map>
+#include <new>
+#include <optional>
 #include <unordered_set>
 #include <system_error>
 
@@ -51,6 +57,66 @@ class Scanner {
     record.found_by = FoundBy::kManifest;
     record.manifest_path = (folder / name).string();
     claimed_stems_.insert(FolderKey(folder, BackendStem(name)));
+    Guarded(std::move(record), [&](DiscoveryRecord& working) { CheckManifest(folder, name, working); });
+  }
+
+  // A library with no manifest, found by the naming scheme.
+  void ScanLibrary(const fs::path& folder, const std::string& name) {
+    if (claimed_files_.count(FolderKey(folder, name)) ||
+        claimed_stems_.count(FolderKey(folder, BackendStem(name)))) {
+      return;  // its manifest's record covers it
+    }
+    DiscoveryRecord record;
+    record.found_by = FoundBy::kNamingScheme;
+    record.library_path = (folder / name).string();
+    const fs::path path = folder / name;
+    Guarded(std::move(record), [&](DiscoveryRecord& working) {
+      LoadCandidate(std::move(working), path, nullptr);
+    });
+  }
+
+ private:
+  // The backstop of "one bad candidate never stops the scan": runs `scan` on a copy of `start`
+  // and turns anything it throws into that candidate's record (unless its record was already
+  // made), with the stage it had reached. Only std::bad_alloc, a broken invariant, goes on.
+  // The specific checks catch what they expect; this catches what nobody expected.
+  template <typename Scan>
+  void Guarded(DiscoveryRecord start, Scan&& scan) {
+    const std::size_t records_before = context_.records.size();
+    DiscoveryRecord working = start;
+    std::string what;
+    try {
+      scan(working);
+      return;
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& error) {
+      what = error.what();
+    } catch (...) {
+      what = "something that is not a std::exception";
+    }
+    if (context_.records.size() != records_before) return;  // its record is in; a log sink threw
+    start.stage = working.stage;  // an enum: still valid after `working` was moved from
+    const std::string file = !start.manifest_path.empty() ? start.manifest_path : start.library_path;
+    const ReasonCode code = BackstopCode(start.stage);
+    std::string message = file + ": discovery failed at stage " + ToString(start.stage) +
+                          ": unexpected error: " + Bounded(what, 200);
+    Reject(std::move(start), code, std::move(message));
+  }
+
+  // The code of an unexpected failure, by the stage where it happened.
+  static ReasonCode BackstopCode(DiscoveryStage stage) {
+    switch (stage) {
+      case DiscoveryStage::kFound: return ReasonCode::kManifestUnreadable;
+      case DiscoveryStage::kManifestRead: return ReasonCode::kManifestInvalidJson;
+      case DiscoveryStage::kManifestChecked: return ReasonCode::kManifestFieldInvalid;
+      case DiscoveryStage::kLibraryVerified: return ReasonCode::kLibraryInvalid;
+      case DiscoveryStage::kRegistered: return ReasonCode::kFactoryFailed;
+      default: return ReasonCode::kOpenFailed;
+    }
+  }
+
+  void CheckManifest(const fs::path& folder, const std::string& name, DiscoveryRecord& record) {
 
     ManifestCheck check = CheckManifestFile(folder / name, context_.target);
     record.warnings = std::move(check.warnings);
@@ -64,29 +130,9 @@ class Scanner {
     }
     const Manifest& manifest = *check.manifest;
     record.backend_id = manifest.id;
-
-    record.stage = DiscoveryStage::kLibraryVerified;
-    if (manifest.sha256) {
-      if (auto problem = CheckLibraryChecksum(manifest.library_path, *manifest.sha256, manifest.file)) {
-        return Reject(std::move(record), problem->code, std::move(problem->message));
-      }
-    }
     LoadCandidate(std::move(record), manifest.library_path, &manifest);
   }
 
-  // A library with no manifest, found by the naming scheme.
-  void ScanLibrary(const fs::path& folder, const std::string& name) {
-    if (claimed_files_.count(FolderKey(folder, name)) ||
-        claimed_stems_.count(FolderKey(folder, BackendStem(name)))) {
-      return;  // its manifest's record covers it
-    }
-    DiscoveryRecord record;
-    record.found_by = FoundBy::kNamingScheme;
-    record.library_path = (folder / name).string();
-    LoadCandidate(std::move(record), folder / name, nullptr);
-  }
-
- private:
   static std::string FolderKey(const fs::path& folder, std::string_view name) {
     std::string key = folder.string();
     key += '\0';
@@ -94,15 +140,27 @@ class Scanner {
     return key;
   }
 
+  // The library stages (docs/backend-discovery.md §3, from library_verified on). The file is
+  // opened once, as a regular file (a FIFO or device is never read: it could block or never
+  // end); that handle is hashed, its header is checked (a truncated file would crash the OS
+  // loader with SIGBUS), and it stays open until the loader has opened the name, so the
+  // identity compared afterwards cannot have been reused by another file.
   void LoadCandidate(DiscoveryRecord record, const fs::path& path, const Manifest* manifest) {
     record.stage = DiscoveryStage::kLibraryVerified;
+    std::optional<platform::RegularFile> file;
+    if (auto problem = OpenLibraryFile(path, file)) {
+      return Reject(std::move(record), problem->code, std::move(problem->message));
+    }
+    if (manifest && manifest->sha256) {
+      if (auto problem = CheckLibraryChecksum(*file, path, *manifest->sha256, manifest->file)) {
+        return Reject(std::move(record), problem->code, std::move(problem->message));
+      }
+    }
     std::error_code error;
     const fs::path canonical = fs::canonical(path, error);
     if (error) {
-      const bool dangling = fs::is_symlink(fs::symlink_status(path, error));
       return Reject(std::move(record), ReasonCode::kLibraryMissing,
-                    path.string() + (dangling ? " is a symlink that resolves to nothing"
-                                              : " cannot be resolved: " + error.message()));
+                    path.string() + " cannot be resolved: " + error.message());
     }
     if (const auto first = opened_.find(canonical); first != opened_.end()) {
       return Skip(std::move(record), ReasonCode::kDuplicateLibrary,
@@ -110,17 +168,30 @@ class Scanner {
                       ", which was already considered; skipped");
     }
     opened_.emplace(canonical, path.string());
+    if (std::string problem = loading::LibraryHeaderProblem(*file); !problem.empty()) {
+      return Reject(std::move(record), ReasonCode::kLibraryInvalid, path.string() + " " + problem);
+    }
 
+    record.stage = DiscoveryStage::kLibraryOpened;
     if (context_.library_filter) {
-      std::string refusal = context_.library_filter(record);
+      std::string refusal;
+      try {
+        refusal = context_.library_filter(record);
+      } catch (const std::bad_alloc&) {
+        throw;
+      } catch (const std::exception& error) {
+        refusal = "RuntimeOptions::library_filter threw for " + path.string() + ": " + Bounded(error.what(), 200);
+      } catch (...) {
+        refusal = "RuntimeOptions::library_filter threw something that is not a std::exception for " +
+                  path.string();
+      }
       if (!refusal.empty()) {
-        record.stage = DiscoveryStage::kLibraryOpened;
         return Reject(std::move(record), ReasonCode::kLibraryRefused, std::move(refusal));
       }
     }
 
-    loading::PluginCheck check =
-        loading::OpenAndCheckPlugin(canonical, manifest, context_.target, context_.api);
+    loading::PluginCheck check = loading::OpenAndCheckPlugin(canonical, manifest, context_.target,
+                                                             context_.api, file->Identity());
     if (!check.plugin) {
       record.stage = check.rejection.stage;
       return Reject(std::move(record), check.rejection.code, check.rejection.message);
@@ -189,22 +260,24 @@ class Scanner {
     Finish(std::move(record));
   }
 
+  // Adds the record, then logs it (so a log sink that throws cannot cost the record).
   void Finish(DiscoveryRecord record) {
-    const bool registered = record.verdict == Verdict::kRegistered;
-    const LogLevel level = record.verdict == Verdict::kRejected ? LogLevel::kWarning : LogLevel::kInfo;
+    context_.records.push_back(std::move(record));
+    const DiscoveryRecord& added = context_.records.back();
+    const bool registered = added.verdict == Verdict::kRegistered;
+    const LogLevel level = added.verdict == Verdict::kRejected ? LogLevel::kWarning : LogLevel::kInfo;
     const LogCategory category = registered ? LogCategory::kPlugin : LogCategory::kDiscovery;
     if (context_.log.IsEnabled(level, category)) {
-      const std::string where = !record.manifest_path.empty() ? record.manifest_path
-                                : !record.library_path.empty() ? record.library_path
-                                                               : "static backend " + record.backend_id;
+      const std::string where = !added.manifest_path.empty() ? added.manifest_path
+                                : !added.library_path.empty() ? added.library_path
+                                                              : "static backend " + added.backend_id;
       context_.log.Write(level, category,
-                         where + ": " + ToString(record.verdict) + " (" + ToString(record.code) +
-                             ") at stage " + ToString(record.stage) + ": " + record.message);
+                         where + ": " + ToString(added.verdict) + " (" + ToString(added.code) +
+                             ") at stage " + ToString(added.stage) + ": " + added.message);
     }
-    for (const auto& warning : record.warnings) {
+    for (const auto& warning : added.warnings) {
       Log(context_.log, LogLevel::kWarning, LogCategory::kDiscovery, warning);
     }
-    context_.records.push_back(std::move(record));
   }
 
   DiscoveryContext& context_;

@@ -1,15 +1,20 @@
 #include "discovery/manifest.hpp"
 
+#include "discovery/message_text.hpp"
 #include "discovery/sha256.hpp"
+#include "platform/regular_file.hpp"
 
 #include <backplane/backend_id.hpp>
 #include <backplane/plugin.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <functional>
+#include <new>
+#include <sstream>
+#include <string_view>
 #include <system_error>
+#include <unordered_set>
 
 namespace backplane::discovery {
 
@@ -77,6 +82,17 @@ std::string Lower(std::string text) {
   return text;
 }
 
+// A JSON value for a message, bounded: strings quoted and cut (Quoted), numbers and literals
+// as written, arrays and objects by kind and size (never serialized: they may be large).
+std::string ValueText(const json& value) {
+  switch (value.type()) {
+    case json::value_t::string: return Quoted(value.get_ref<const std::string&>());
+    case json::value_t::array: return "an array of " + std::to_string(value.size()) + " items";
+    case json::value_t::object: return "an object of " + std::to_string(value.size()) + " fields";
+    default: return Bounded(value.dump());
+  }
+}
+
 // Collects problems about fields of one JSON object, with messages naming the file and field.
 class FieldReader {
  public:
@@ -110,8 +126,7 @@ class FieldReader {
     if (!field) return std::nullopt;
     std::string value = field->get<std::string>();
     if (valid && !valid(value)) {
-      Add(ReasonCode::kManifestFieldInvalid,
-          "field \"" + name + "\" is \"" + value + "\": " + rule);
+      Add(ReasonCode::kManifestFieldInvalid, "field \"" + name + "\" is " + Quoted(value) + ": " + rule);
       return std::nullopt;
     }
     return value;
@@ -141,7 +156,7 @@ void ReadCapabilities(const json& object, FieldReader& reader, Manifest& manifes
       const auto type = item.is_string() ? DataTypeFromString(item.get<std::string>()) : std::nullopt;
       if (!type) {
         reader.Add(ReasonCode::kManifestFieldInvalid,
-                   "capabilities.data_types holds " + item.dump() +
+                   "capabilities.data_types holds " + ValueText(item) +
                        ": must be one of f32, f16, bf16, i32, i64, bool");
         continue;
       }
@@ -152,13 +167,13 @@ void ReadCapabilities(const json& object, FieldReader& reader, Manifest& manifes
     for (const auto& item : *layers) {
       if (!item.is_string()) {
         reader.Add(ReasonCode::kManifestFieldInvalid,
-                   "capabilities.layer_types holds " + item.dump() + ": must be a string");
+                   "capabilities.layer_types holds " + ValueText(item) + ": must be a string");
         continue;
       }
       const auto type = backend::LayerTypeFromString(item.get<std::string>());
       if (!type || *type == backend::LayerType::kCount) {
-        warnings.push_back(file + ": unknown layer type \"" + item.get<std::string>() +
-                           "\" in capabilities.layer_types is ignored");
+        warnings.push_back(file + ": unknown layer type " + Quoted(item.get<std::string>()) +
+                           " in capabilities.layer_types is ignored");
         continue;
       }
       out.layer_types.push_back(*type);
@@ -168,7 +183,7 @@ void ReadCapabilities(const json& object, FieldReader& reader, Manifest& manifes
     for (const auto& [name, value] : values->items()) {
       if (!value.is_boolean()) {
         reader.Add(ReasonCode::kManifestFieldInvalid,
-                   "capabilities.values." + name + " must be true or false, not " + value.dump());
+                   "capabilities.values." + Bounded(name) + " must be true or false, not " + ValueText(value));
         continue;
       }
       out.values[name] = value.get<bool>();
@@ -189,43 +204,135 @@ std::string LibraryNameProblem(const std::string& name) {
   return {};
 }
 
-}  // namespace
+// Thrown by the parser callback to stop parsing at once; caught in ParseDocument.
+struct ParseRefusal {
+  std::string message;
+};
 
-TargetTags RuntimeTargetTags() { return {BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG}; }
+// Accepts every event: finds where the first JSON value ends (json::sax_parse, not strict).
+class SkippingSax final : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const json::exception&) override {
+    return false;
+  }
+};
 
-ManifestCheck CheckManifestFile(const fs::path& file, const TargetTags& target) {
-  // One read of the whole file: manifests are small, and a folder may hold many.
-  std::string text;
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (in) {
-    const auto size = in.tellg();
-    if (size >= 0) {
-      text.resize(static_cast<std::size_t>(size));
-      in.seekg(0);
-      in.read(text.data(), size);
-    }
-  }
-  if (!in) {
-    ManifestCheck check;
-    check.stage = DiscoveryStage::kFound;
-    check.problems.push_back({ReasonCode::kManifestUnreadable, file.string() + ": cannot be read"});
-    return check;
-  }
-  return CheckManifestText(file, text, target);
+// 1-based position of the first byte after the first JSON value of `text` that is not
+// whitespace; only called once that value is known to be complete.
+std::size_t TrailingBytePosition(std::string_view text) {
+  std::istringstream stream{std::string(text)};
+  SkippingSax sax;
+  json::sax_parse(stream, &sax, json::input_format_t::json, /*strict=*/false);
+  stream.clear();
+  std::size_t at = static_cast<std::size_t>(stream.tellg());
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
+  return at + 1;
 }
 
-ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
-                                const TargetTags& target) {
+// Parses `text` as exactly one JSON document into `root`. Returns "" or the problem: the
+// parser's message (bounded: it may quote a long token), nesting deeper than
+// kMaxManifestDepth, a key twice in one object, bytes after the document (nlohmann stops at a
+// NUL byte as if the input ended there, so those are looked for first).
+std::string ParseDocument(const std::string& text, json& root) {
+  const std::size_t nul = text.find('\0');
+  const std::string_view document(text.data(), nul == std::string::npos ? text.size() : nul);
+  std::vector<std::unordered_set<std::string>> keys;  // one set per open object
+  bool complete = false;                               // the top-level value has ended
+  const json::parser_callback_t callback = [&](int depth, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        if (depth >= kMaxManifestDepth) {
+          throw ParseRefusal{"not accepted: JSON nested more than " +
+                             std::to_string(kMaxManifestDepth) + " levels deep"};
+        }
+        if (event == json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        keys.pop_back();
+        complete = depth == 0;
+        break;
+      case json::parse_event_t::key:
+        if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second) {
+          throw ParseRefusal{"not valid: key " + Quoted(parsed.get<std::string>()) +
+                             " appears twice in one object"};
+        }
+        break;
+      case json::parse_event_t::array_end:
+      case json::parse_event_t::value:
+        complete = depth == 0;
+        break;
+    }
+    return true;
+  };
+  try {
+    root = json::parse(document.begin(), document.end(), callback);
+  } catch (const ParseRefusal& refusal) {
+    return refusal.message;
+  } catch (const json::parse_error& error) {
+    if (complete) {
+      return "not valid JSON: unexpected bytes after the JSON document at byte " +
+             std::to_string(TrailingBytePosition(document));
+    }
+    return std::string("not valid JSON: ") + Bounded(error.what(), 200);
+  } catch (const json::exception& error) {  // out_of_range: a number too large ("1e400")
+    return std::string("not valid JSON: ") + Bounded(error.what(), 200);
+  }
+  if (nul != std::string::npos) {
+    // The text before the NUL byte is a complete document: the NUL is what follows it.
+    return "not valid JSON: unexpected bytes after the JSON document at byte " + std::to_string(nul + 1);
+  }
+  return {};
+}
+
+// What the manifest's library file is: "" when it is a file (or a symlink to one) in the
+// manifest's folder; else the problem and its code.
+std::optional<ManifestProblem> LibraryFileProblem(const fs::path& library, const fs::path& folder) {
+  std::error_code error;
+  const fs::file_status link = fs::symlink_status(library, error);
+  if (error || !fs::exists(link)) {
+    return ManifestProblem{ReasonCode::kLibraryMissing, "library " + library.string() + " does not exist"};
+  }
+  if (!fs::is_symlink(link)) return std::nullopt;
+  const fs::path target = fs::canonical(library, error);
+  if (error) {
+    const bool loop = error == std::errc::too_many_symbolic_link_levels;
+    return ManifestProblem{ReasonCode::kLibraryMissing,
+                           "library " + library.string() +
+                               (loop ? " is a symlink loop" : " is a symlink that resolves to nothing")};
+  }
+  // A symlink may give the file another name (Foo.so -> Foo.so.1.2.3) but not take it out of
+  // the folder: the manifest describes a file beside it.
+  const fs::path home = fs::canonical(folder, error);
+  if (error || target.parent_path() != home) {
+    return ManifestProblem{ReasonCode::kLibraryPathInvalid,
+                           "library " + library.string() + " is a symlink to " + target.string() +
+                               ", outside the manifest's folder " + (error ? folder : home).string()};
+  }
+  return std::nullopt;
+}
+
+ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& text,
+                                       const TargetTags& target) {
   ManifestCheck check;
   const std::string name = file.string();
 
   check.stage = DiscoveryStage::kManifestRead;
   json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& error) {
-    check.problems.push_back({ReasonCode::kManifestInvalidJson,
-                              name + ": not valid JSON: " + error.what()});
+  if (std::string problem = ParseDocument(text, root); !problem.empty()) {
+    check.problems.push_back({ReasonCode::kManifestInvalidJson, name + ": " + problem});
     return check;
   }
   if (!root.is_object()) {
@@ -234,8 +341,12 @@ ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
                                   std::string(root.type_name())});
     return check;
   }
+  // Only a plausible file name can claim a file in the folder (and become a record's path).
   if (const auto library = root.find("library"); library != root.end() && library->is_string()) {
-    check.claimed_library = library->get<std::string>();
+    const auto& claimed = library->get_ref<const std::string&>();
+    if (claimed.size() <= kMaxFileNameBytes && LibraryNameProblem(claimed).empty()) {
+      check.claimed_library = claimed;
+    }
   }
 
   check.stage = DiscoveryStage::kManifestChecked;
@@ -291,26 +402,25 @@ ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
   // The library file: form, then existence.
   if (library) {
     if (const auto problem = LibraryNameProblem(*library); !problem.empty()) {
-      reader.Add(ReasonCode::kLibraryPathInvalid, "library \"" + *library + "\" " + problem);
+      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + Quoted(*library) + " " + problem);
+    } else if (library->size() > kMaxFileNameBytes) {
+      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + Quoted(*library) + " is longer than " +
+                                                      std::to_string(kMaxFileNameBytes) + " bytes, the longest file name");
     } else {
       manifest.library_path = file.parent_path() / *library;
-      std::error_code error;
-      if (fs::exists(manifest.library_path, error)) {
-        check.library_path = manifest.library_path;
+      if (auto problem = LibraryFileProblem(manifest.library_path, file.parent_path())) {
+        reader.Add(problem->code, problem->message);
       } else {
-        const bool dangling = fs::is_symlink(fs::symlink_status(manifest.library_path, error));
-        reader.Add(ReasonCode::kLibraryMissing,
-                   "library " + manifest.library_path.string() +
-                       (dangling ? " is a symlink that resolves to nothing" : " does not exist"));
+        check.library_path = manifest.library_path;
       }
     }
   }
   if (platform && *platform != target.platform) {
-    reader.Add(ReasonCode::kPlatformMismatch, "built for platform " + *platform +
+    reader.Add(ReasonCode::kPlatformMismatch, "built for platform " + Bounded(*platform) +
                                                   ", but this runtime is " + target.platform);
   }
   if (abi && *abi != target.abi) {
-    reader.Add(ReasonCode::kAbiMismatch, "built with C++ ABI " + *abi +
+    reader.Add(ReasonCode::kAbiMismatch, "built with C++ ABI " + Bounded(*abi) +
                                              ", but this runtime uses " + target.abi);
   }
   if (sha256) check.sha256 = Lower(*sha256);
@@ -329,12 +439,94 @@ ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
   return check;
 }
 
-std::optional<ManifestProblem> CheckLibraryChecksum(const fs::path& library,
+}  // namespace
+
+TargetTags RuntimeTargetTags() { return {BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG}; }
+
+ManifestCheck CheckManifestFile(const fs::path& file, const TargetTags& target) {
+  auto unreadable = [&](const std::string& why) {
+    ManifestCheck check;
+    check.stage = DiscoveryStage::kFound;
+    check.problems.push_back({ReasonCode::kManifestUnreadable, file.string() + ": " + why});
+    return check;
+  };
+  try {
+    // Only a regular file is read (checked on the opened handle: a FIFO or a device would
+    // block or never end), and only up to kMaxManifestBytes.
+    platform::OpenFailure failure{};
+    std::string why;
+    const auto opened = platform::RegularFile::Open(file, failure, why);
+    if (!opened) {
+      return unreadable(failure == platform::OpenFailure::kNotRegular ? why + ", not a regular file"
+                                                                      : why);
+    }
+    if (opened->Size() > kMaxManifestBytes) {
+      return unreadable("is " + std::to_string(opened->Size()) + " bytes; a manifest may have at most " +
+                        std::to_string(kMaxManifestBytes) + " (1 MiB)");
+    }
+    // One read of the whole file: manifests are small, and a folder may hold many.
+    std::string text(static_cast<std::size_t>(opened->Size()), '\0');
+    const auto read = opened->ReadAt(0, text.data(), text.size(), why);
+    if (!read) return unreadable(why);
+    text.resize(*read);
+    return CheckManifestText(file, text, target);
+  } catch (const std::bad_alloc&) {
+    throw;  // a broken invariant: the scan stops
+  } catch (const std::exception& error) {
+    return unreadable("cannot be checked: " + Bounded(error.what(), 200));
+  }
+}
+
+ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
+                                const TargetTags& target) {
+  try {
+    return CheckManifestTextOrThrow(file, text, target);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& error) {
+    ManifestCheck check;
+    check.stage = DiscoveryStage::kManifestChecked;
+    check.problems.push_back({ReasonCode::kManifestInvalidJson,
+                              file.string() + ": cannot be checked: " + Bounded(error.what(), 200)});
+    return check;
+  }
+}
+
+
+std::optional<ManifestProblem> OpenLibraryFile(const fs::path& library,
+                                               std::optional<platform::RegularFile>& opened) {
+  platform::OpenFailure failure{};
+  std::string why;
+  opened = platform::RegularFile::Open(library, failure, why);
+  if (opened) return std::nullopt;
+  switch (failure) {
+    case platform::OpenFailure::kNotRegular:
+      return ManifestProblem{ReasonCode::kLibraryInvalid,
+                             library.string() + " " + why + ", not a regular file"};
+    case platform::OpenFailure::kSymlinkLoop:
+      return ManifestProblem{ReasonCode::kLibraryMissing, library.string() + " is a symlink loop"};
+    case platform::OpenFailure::kMissing: {
+      std::error_code error;
+      const bool link = fs::is_symlink(fs::symlink_status(library, error));
+      return ManifestProblem{ReasonCode::kLibraryMissing,
+                             library.string() + (link ? " is a symlink that resolves to nothing"
+                                                      : " does not exist")};
+    }
+    case platform::OpenFailure::kUnreadable:
+      break;
+  }
+  return ManifestProblem{ReasonCode::kLibraryMissing, library.string() + " " + why};
+}
+
+std::optional<ManifestProblem> CheckLibraryChecksum(const platform::RegularFile& file,
+                                                    const fs::path& library,
                                                     const std::string& expected,
                                                     const fs::path& manifest_file) {
   std::string actual;
   try {
-    actual = Sha256OfFile(library);
+    actual = Sha256OfFile(file, library);
+  } catch (const std::bad_alloc&) {
+    throw;
   } catch (const std::exception& error) {
     return ManifestProblem{ReasonCode::kLibraryMissing, error.what()};
   }
@@ -342,6 +534,14 @@ std::optional<ManifestProblem> CheckLibraryChecksum(const fs::path& library,
   return ManifestProblem{ReasonCode::kChecksumMismatch,
                          library.string() + " has sha256 " + actual + ", but " +
                              manifest_file.string() + " says " + expected};
+}
+
+std::optional<ManifestProblem> CheckLibraryChecksum(const fs::path& library,
+                                                    const std::string& expected,
+                                                    const fs::path& manifest_file) {
+  std::optional<platform::RegularFile> opened;
+  if (auto problem = OpenLibraryFile(library, opened)) return problem;
+  return CheckLibraryChecksum(*opened, library, expected, manifest_file);
 }
 
 }  // namespace backplane::discovery

@@ -6,12 +6,21 @@
 #include <backplane/discovery_report.hpp>
 #include <backplane/version.hpp>
 
+#include "platform/regular_file.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace backplane::discovery {
+
+// Limits on a manifest (docs/backend-discovery.md §5): a larger file is not read
+// (manifest_unreadable); deeper JSON is not parsed (manifest_invalid_json).
+inline constexpr std::uint64_t kMaxManifestBytes = 1 << 20;  // 1 MiB
+inline constexpr int kMaxManifestDepth = 64;                 // nested arrays/objects
+// The longest file name the "library" field may give (NAME_MAX on Linux and macOS).
+inline constexpr std::size_t kMaxFileNameBytes = 255;
 
 // The manifest format this runtime implements.
 inline constexpr std::uint32_t kManifestFormatMajor = 1;
@@ -47,8 +56,8 @@ struct ManifestCheck {
   std::vector<ManifestProblem> problems;
   std::vector<std::string> warnings;
   DiscoveryStage stage = DiscoveryStage::kFound;  // stage of the first problem
-  // The "library" field as written, when it is a string (even if the manifest is rejected),
-  // so the naming-scheme fallback can leave that library alone.
+  // The "library" field as written, when it is a plain file name (even if the manifest is
+  // rejected), so the naming-scheme fallback can leave that library alone.
   std::optional<std::string> claimed_library;
   // The library file and the sha256 the manifest gives for it, whenever both are well-formed
   // (even if other fields are not), so a checksum problem can be reported alongside others.
@@ -56,19 +65,36 @@ struct ManifestCheck {
   std::optional<std::string> sha256;
 };
 
-// Reads and checks `file`: readable, JSON, format version, fields, library file name and
-// existence, platform and ABI against `target`. Does not hash or open the library. Never
-// throws for bad content; thread-safe.
+// Reads and checks `file`: a regular file (checked on the opened handle; a FIFO or device is
+// never read from) of at most kMaxManifestBytes, one JSON document (depth at most
+// kMaxManifestDepth, no key twice in an object, nothing after it), format version, fields,
+// library file name and existence (a symlink must stay in the manifest's folder), platform and
+// ABI against `target`. Does not hash or open the library. Every failure becomes a problem;
+// throws nothing but std::bad_alloc. Messages quote manifest values bounded (message_text.hpp).
+// Thread-safe.
 ManifestCheck CheckManifestFile(const std::filesystem::path& file, const TargetTags& target);
 
 // The same for text already read (`file` names it in messages and gives the folder).
 ManifestCheck CheckManifestText(const std::filesystem::path& file, const std::string& text,
                                 const TargetTags& target);
 
+// Opens the library file `library` for checking (platform::RegularFile: only a regular file,
+// checked on the handle). Returns nullopt and sets `opened`, or the problem: kLibraryMissing
+// (nothing there, a dangling symlink or loop, or the OS refused to open it) or kLibraryInvalid
+// (a folder, FIFO, device or socket). Never throws except std::bad_alloc.
+std::optional<ManifestProblem> OpenLibraryFile(const std::filesystem::path& library,
+                                               std::optional<platform::RegularFile>& opened);
+
 // Compares the SHA-256 of `library` with `expected` (lower-case hex) from `manifest_file`.
-// Returns the problem (kChecksumMismatch, or kLibraryMissing when the file cannot be read),
-// else nullopt.
+// Returns the problem (kChecksumMismatch, or what OpenLibraryFile gives when it cannot be
+// opened, or kLibraryMissing when it cannot be read), else nullopt. Never throws except
+// std::bad_alloc.
 std::optional<ManifestProblem> CheckLibraryChecksum(const std::filesystem::path& library,
+                                                    const std::string& expected,
+                                                    const std::filesystem::path& manifest_file);
+// The same on an already opened `file` whose name is `library`.
+std::optional<ManifestProblem> CheckLibraryChecksum(const platform::RegularFile& file,
+                                                    const std::filesystem::path& library,
                                                     const std::string& expected,
                                                     const std::filesystem::path& manifest_file);
 

@@ -181,6 +181,152 @@ TEST_CASE("manifest: semantic versions and sha256 form") {
   CHECK(upper.manifest->sha256 == std::string(64, 'a'));
 }
 
+// ---- Hostile text (issue 18) -----------------------------------------------------------------
+
+TEST_CASE("manifest: a number out of range is invalid JSON, not an exception") {
+  ManifestFixture fixture;
+  const auto check = CheckManifestText(fixture.file, "{\"x\": 1e400}", kTarget);
+  REQUIRE(check.problems.size() == 1);
+  CHECK(check.problems[0].code == ReasonCode::kManifestInvalidJson);
+  CHECK(check.stage == DiscoveryStage::kManifestRead);
+  CHECK(Contains(check.problems[0].message, fixture.file.string() + ": not valid JSON"));
+  CHECK(Contains(check.problems[0].message, "number overflow parsing '1e400'"));
+}
+
+TEST_CASE("manifest: JSON nested deeper than the limit is refused without recursion") {
+  ManifestFixture fixture;
+  // An unknown field nested to exactly the limit (the top-level object is level 1) is fine...
+  auto nested = [&](int levels) {
+    json m = fixture.manifest;
+    std::string text = m.dump();
+    text.pop_back();  // the closing brace
+    text += ",\"deep\":" + std::string(levels, '[') + std::string(levels, ']') + "}";
+    return CheckManifestText(fixture.file, text, kTarget);
+  };
+  CHECK(nested(kMaxManifestDepth - 1).problems.empty());
+  // ...one level more is not; nor is a deep value inside capabilities, which the field checks
+  // used to serialize (recursively) into their message.
+  const auto deeper = nested(kMaxManifestDepth);
+  REQUIRE(deeper.problems.size() == 1);
+  CHECK(deeper.problems[0].code == ReasonCode::kManifestInvalidJson);
+  CHECK(Contains(deeper.problems[0].message, "JSON nested more than 64 levels deep"));
+  std::string text = fixture.manifest.dump();
+  const std::string values = "\"values\":{";
+  text.insert(text.find(values) + values.size(),
+              "\"Deep\":" + std::string(1000000, '[') + std::string(1000000, ']') + ",");
+  const auto capabilities = CheckManifestText(fixture.file, text, kTarget);
+  REQUIRE(capabilities.problems.size() == 1);
+  CHECK(Contains(capabilities.problems[0].message, "JSON nested more than 64 levels deep"));
+}
+
+TEST_CASE("manifest: a key twice in one object is invalid JSON naming the key") {
+  ManifestFixture fixture;
+  std::string text = fixture.manifest.dump();
+  text.insert(1, "\"id\":\"Other\",");
+  const auto check = CheckManifestText(fixture.file, text, kTarget);
+  REQUIRE(check.problems.size() == 1);
+  CHECK(check.problems[0].code == ReasonCode::kManifestInvalidJson);
+  CHECK(Contains(check.problems[0].message, "key \"id\" appears twice in one object"));
+  // The same key in two different objects is fine.
+  fixture.manifest["capabilities"]["values"]["id"] = true;
+  CHECK(fixture.Check().problems.empty());
+}
+
+TEST_CASE("manifest: bytes after the JSON document are refused, naming where they start") {
+  ManifestFixture fixture;
+  const std::string document = fixture.manifest.dump();
+  for (const std::string& trailer : {std::string(" x"), std::string("\n{}"), std::string("  \"more\""),
+                                     std::string("\0garbage", 8), std::string("\n\0", 2)}) {
+    CAPTURE(trailer);
+    const auto check = CheckManifestText(fixture.file, document + trailer, kTarget);
+    REQUIRE(check.problems.size() == 1);
+    CHECK(check.problems[0].code == ReasonCode::kManifestInvalidJson);
+    const std::size_t first = trailer.find_first_not_of(" \n");
+    CHECK(Contains(check.problems[0].message, "unexpected bytes after the JSON document at byte " +
+                                                  std::to_string(document.size() + first + 1)));
+  }
+  // Trailing whitespace is part of a JSON text.
+  CHECK(CheckManifestText(fixture.file, document + " \n\t\r\n", kTarget).problems.empty());
+}
+
+TEST_CASE("manifest: long values are quoted bounded in every message") {
+  ManifestFixture fixture;
+  const std::string huge(200000, 'Z');
+  fixture.manifest["id"] = huge;
+  fixture.manifest["version"] = huge;
+  fixture.manifest["library"] = huge;
+  fixture.manifest["platform"] = huge;
+  fixture.manifest["abi"] = huge;
+  fixture.manifest["capabilities"]["data_types"] = {huge};
+  fixture.manifest["capabilities"]["values"][huge] = huge;
+  fixture.manifest["capabilities"]["layer_types"] = {huge};
+  const auto check = fixture.Check();
+  REQUIRE(check.problems.size() >= 7);
+  for (const auto& problem : check.problems) {
+    CAPTURE(problem.message.substr(0, 300));
+    CHECK(problem.message.size() < 600);
+    CHECK(Contains(problem.message, "(200000 bytes)"));
+  }
+  REQUIRE(check.warnings.size() == 1);
+  CHECK(check.warnings[0].size() < 600);
+  CHECK_FALSE(check.claimed_library);  // not a file name: it claims nothing
+  // An unterminated long string: the parser's own message quotes the token it read.
+  const auto parse = CheckManifestText(fixture.file, "{\"id\": \"" + huge, kTarget);
+  REQUIRE(parse.problems.size() == 1);
+  CHECK(parse.problems[0].message.size() < 600);
+}
+
+TEST_CASE("manifest: only a regular file of at most 1 MiB is read") {
+  ManifestFixture fixture;
+  // A folder named like a manifest (std::length_error from the read, before).
+  fs::create_directory(fixture.file);
+  auto check = CheckManifestFile(fixture.file, kTarget);
+  REQUIRE(check.problems.size() == 1);
+  CHECK(check.problems[0].code == ReasonCode::kManifestUnreadable);
+  CHECK(check.stage == DiscoveryStage::kFound);
+  CHECK(check.problems[0].message == fixture.file.string() + ": is a folder, not a regular file");
+  fs::remove(fixture.file);
+
+  std::string big = fixture.manifest.dump();
+  big.append(kMaxManifestBytes + 1 - big.size(), ' ');
+  std::ofstream(fixture.file, std::ios::binary) << big;
+  check = CheckManifestFile(fixture.file, kTarget);
+  REQUIRE(check.problems.size() == 1);
+  CHECK(check.problems[0].code == ReasonCode::kManifestUnreadable);
+  CHECK(check.problems[0].message ==
+        fixture.file.string() + ": is 1048577 bytes; a manifest may have at most 1048576 (1 MiB)");
+  big.pop_back();  // exactly the limit
+  std::ofstream(fixture.file, std::ios::binary | std::ios::trunc) << big;
+  CHECK(CheckManifestFile(fixture.file, kTarget).problems.empty());
+}
+
+TEST_CASE("manifest: a library symlink must stay in the manifest's folder") {
+  ManifestFixture fixture;
+  const fs::path outside = fixture.folder / "elsewhere";
+  fs::create_directories(outside);
+  std::ofstream(outside / "real.so") << "x";
+  fs::create_symlink(outside / "real.so", fixture.folder / "Acme_Out_backend.so");
+  fixture.manifest["library"] = "Acme_Out_backend.so";
+  auto check = fixture.Check();
+  REQUIRE(check.problems.size() == 1);
+  CHECK(check.problems[0].code == ReasonCode::kLibraryPathInvalid);
+  CHECK(Contains(check.problems[0].message, "Acme_Out_backend.so is a symlink to " +
+                                                (fs::canonical(outside) / "real.so").string() +
+                                                ", outside the manifest's folder"));
+  // A versioning symlink beside it is fine.
+  fs::create_symlink("Acme_Fast_backend.so", fixture.folder / "Acme_Fast_backend.so.1");
+  fixture.manifest["library"] = "Acme_Fast_backend.so.1";
+  CHECK(fixture.Check().problems.empty());
+  // A loop is library_missing, saying so.
+  fs::create_symlink("Acme_Loop2_backend.so", fixture.folder / "Acme_Loop1_backend.so");
+  fs::create_symlink("Acme_Loop1_backend.so", fixture.folder / "Acme_Loop2_backend.so");
+  fixture.manifest["library"] = "Acme_Loop1_backend.so";
+  check = fixture.Check();
+  REQUIRE(check.problems.size() == 1);
+  CHECK(check.problems[0].code == ReasonCode::kLibraryMissing);
+  CHECK(Contains(check.problems[0].message, "Acme_Loop1_backend.so is a symlink loop"));
+}
+
 TEST_CASE("manifest: the runtime's own tags are those of plugin.hpp") {
   CHECK(RuntimeTargetTags().platform == BACKPLANE_PLATFORM_TAG);
   CHECK(RuntimeTargetTags().abi == BACKPLANE_ABI_TAG);

@@ -5,34 +5,42 @@
 #include <openssl/evp.h>
 
 #include <array>
-#include <fstream>
 #include <memory>
 
 namespace backplane::discovery {
 
 std::string Sha256OfFile(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Exception(ErrorCode::kNotFound, "cannot read " + file.string());
+  platform::OpenFailure failure{};
+  std::string why;
+  const auto opened = platform::RegularFile::Open(file, failure, why);
+  if (!opened) throw Exception(ErrorCode::kNotFound, "cannot read " + file.string() + ": it " + why);
+  return Sha256OfFile(*opened, file);
+}
 
+std::string Sha256OfFile(const platform::RegularFile& file, const std::filesystem::path& name) {
   const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
                                                                           &EVP_MD_CTX_free);
   if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) {
     throw Exception(ErrorCode::kInternal, "OpenSSL could not start a SHA-256 digest");
   }
+  // Reads to the end of the file as it is now (a regular file always has one).
   std::array<char, 1 << 16> chunk;
-  while (in) {
-    in.read(chunk.data(), chunk.size());
-    const auto count = static_cast<std::size_t>(in.gcount());
-    if (count > 0 && EVP_DigestUpdate(context.get(), chunk.data(), count) != 1) {
-      throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + file.string());
+  std::uint64_t offset = 0;
+  std::string why;
+  for (;;) {
+    const auto count = file.ReadAt(offset, chunk.data(), chunk.size(), why);
+    if (!count) throw Exception(ErrorCode::kNotFound, "error reading " + name.string() + ": " + why);
+    if (*count == 0) break;
+    if (EVP_DigestUpdate(context.get(), chunk.data(), *count) != 1) {
+      throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + name.string());
     }
+    offset += *count;
   }
-  if (in.bad()) throw Exception(ErrorCode::kNotFound, "error reading " + file.string());
 
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest;
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
-    throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + file.string());
+    throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + name.string());
   }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;

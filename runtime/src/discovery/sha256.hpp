@@ -1,6 +1,8 @@
 // SHA-256 of a file, through OpenSSL's EVP interface.
 #pragma once
 
+#include "platform/regular_file.hpp"
+
 #include <filesystem>
 #include <string>
 
@@ -10,5 +12,10 @@ namespace backplane::discovery {
 // Throws backplane::Exception (kNotFound / kInternal) naming the file when it cannot be read
 // or hashed. Thread-safe.
 std::string Sha256OfFile(const std::filesystem::path& file);
+
+// The same for an open file (`name` names it in messages): hashes what the handle reads, so
+// the bytes hashed are those of the file that was checked to be regular. Not thread-safe on
+// one `file`.
+std::string Sha256OfFile(const platform::RegularFile& file, const std::filesystem::path& name);
 
 }  // namespace backplane::discovery

@@ -2,6 +2,7 @@
 
 #include "execution/host_tensor.hpp"
 #include "execution/memory_plan.hpp"
+#include "loading/plugin_call.hpp"
 #include "log.hpp"
 
 #include <backplane/exception.hpp>
@@ -39,9 +40,26 @@ class FactoryRegistry final : public backend::ITensorHandleFactoryRegistry {
   std::vector<std::shared_ptr<backend::IMemoryManager>> managers_;
 };
 
-[[noreturn]] void Rethrow(const std::string& context, const std::exception& error) {
-  const auto* ours = dynamic_cast<const Exception*>(&error);
-  throw Exception(ours ? ours->code() : ErrorCode::kBackendFailure, context + ": " + error.what());
+// Rethrows the exception being handled (of any type: backends run in these calls) as an
+// Exception that says what was being done. Call only inside a catch block.
+[[noreturn]] void Rethrow(const std::string& context) {
+  const loading::PluginFailure failure = loading::CurrentPluginFailure();
+  throw Exception(failure.code, context + ": " +
+                                    (failure.standard ? failure.what
+                                                      : "the backend threw a non-standard exception"));
+}
+
+// For backend calls while unloading (also from destructors), whose failure cannot reach the
+// caller: logs it and goes on.
+template <typename Call>
+void CallWhileUnloading(ILogSink* log, const BackendId& backend, const char* function, Call&& call) noexcept {
+  try {
+    loading::CallPlugin(backend, function, "", std::forward<Call>(call));
+  } catch (const Exception& error) {
+    if (log) Log(*log, LogLevel::kWarning, LogCategory::kExecute, std::string(error.what()) + " (while unloading; ignored)");
+  } catch (...) {
+    // std::bad_alloc while describing the failure: nothing more can be done.
+  }
 }
 
 }  // namespace
@@ -91,8 +109,8 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
                            : state->instance->CreateWorkloadFactory(state->memory_manager);
       if (!state->workload_factory) throw Exception(ErrorCode::kBackendFailure, "CreateWorkloadFactory returned null");
       state->instance->RegisterTensorHandleFactories(state->factories);
-    } catch (const std::exception& error) {
-      Rethrow("loading network " + std::to_string(id) + " on " + backend_id.Get(), error);
+    } catch (...) {
+      Rethrow("loading network " + std::to_string(id) + " on " + backend_id.Get());
     }
     net->backends_.push_back(std::move(state));
     return *net->backends_.back();
@@ -114,7 +132,7 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
     BackendState& state = state_of(layer.backend);
     if (state.context && !state.notified) {
       std::lock_guard<std::mutex> notify(*net->context_mutex_);
-      if (!state.context->BeforeLoadNetwork(id)) {
+      if (!loading::CallPlugin(state.id, "BeforeLoadNetwork", "", [&] { return state.context->BeforeLoadNetwork(id); })) {
         throw Exception(ErrorCode::kBackendFailure,
                         "backend " + state.id.Get() + " refused to load network " + std::to_string(id));
       }
@@ -221,8 +239,8 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
       step.workload = state.workload_factory->CreateWorkload(layer);
       if (!step.workload) throw Exception(ErrorCode::kBackendFailure, "CreateWorkload returned null");
       net->scratch_size_ = std::max(net->scratch_size_, step.workload->GetScratchSize());
-    } catch (const std::exception& error) {
-      Rethrow("backend " + layer.backend.Get() + " cannot create the workload of layer " + layer.Describe(), error);
+    } catch (...) {
+      Rethrow("backend " + layer.backend.Get() + " cannot create the workload of layer " + layer.Describe());
     }
     net->steps_.push_back(std::move(step));
     for (std::size_t tensor : net->steps_.back().outputs) note_producer(tensor, net->steps_.size() - 1);
@@ -288,8 +306,8 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
       if (state->context && !state->context->AfterLoadNetwork(id)) {
         throw Exception(ErrorCode::kBackendFailure, "AfterLoadNetwork returned false");
       }
-    } catch (const std::exception& error) {
-      Rethrow("backend " + state->id.Get() + " failed loading network " + std::to_string(id), error);
+    } catch (...) {
+      Rethrow("backend " + state->id.Get() + " failed loading network " + std::to_string(id));
     }
   }
   rollback.done = true;
@@ -306,19 +324,27 @@ void CompiledNetwork::Unload() {
   unloaded_ = true;
   std::lock_guard<std::mutex> notify(*context_mutex_);
   for (auto& state : backends_) {
-    if (state->notified && state->context) state->context->BeforeUnloadNetwork(id_);
+    if (state->notified && state->context) {
+      CallWhileUnloading(log_, state->id, "BeforeUnloadNetwork", [&] { state->context->BeforeUnloadNetwork(id_); });
+    }
   }
   for (auto& step : steps_) step.workload.reset();
   for (auto& state : backends_) {
     if (state->acquired) {
-      if (state->memory_manager) state->memory_manager->Release();
-      for (auto& manager : state->factories.Managers()) manager->Release();
+      if (state->memory_manager) {
+        CallWhileUnloading(log_, state->id, "IMemoryManager::Release", [&] { state->memory_manager->Release(); });
+      }
+      for (auto& manager : state->factories.Managers()) {
+        CallWhileUnloading(log_, state->id, "IMemoryManager::Release", [&] { manager->Release(); });
+      }
       state->acquired = false;
     }
     state->workload_factory.reset();
   }
   for (auto& state : backends_) {
-    if (state->notified && state->context) state->context->AfterUnloadNetwork(id_);
+    if (state->notified && state->context) {
+      CallWhileUnloading(log_, state->id, "AfterUnloadNetwork", [&] { state->context->AfterUnloadNetwork(id_); });
+    }
     state->notified = false;
   }
   if (log_) Log(*log_, LogLevel::kInfo, LogCategory::kExecute, "unloaded network " + std::to_string(id_));

@@ -78,6 +78,9 @@ class CompiledNetwork {
   void Unload();
 
   NetworkId GetId() const { return id_; }
+  // The runtime's log sink (it outlives every loaded network); null only for a network that
+  // was never loaded.
+  ILogSink* GetLogSink() const { return log_; }
   const NetworkSignature& GetSignature() const { return signature_; }
 
   // Read by execution contexts under the lifetime lock.

@@ -1,6 +1,8 @@
 // The per-run state of one loaded network (spec 004): arena, scratch, handles, bindings.
 #include "execution/compiled_network.hpp"
 #include "execution/host_tensor.hpp"
+#include "loading/plugin_call.hpp"
+#include "log.hpp"
 
 #include <backplane/exception.hpp>
 
@@ -75,7 +77,20 @@ class Context final : public ExecutionContext {
           break;
         }
         case TensorSlot::Kind::kDevice:
-          handles_.push_back(slot.factory->CreateTensorHandle(slot.info));
+          try {
+            handles_.push_back(slot.factory->CreateTensorHandle(slot.info));
+          } catch (...) {
+            const loading::PluginFailure failure = loading::CurrentPluginFailure();
+            throw Exception(failure.code, "network " + std::to_string(network_->GetId()) +
+                                              ": tensor-handle factory " + slot.factory->GetId() +
+                                              " threw " + (failure.standard ? "from CreateTensorHandle: " + failure.what
+                                                                            : "a non-standard exception from CreateTensorHandle"));
+          }
+          if (!handles_.back()) {
+            throw Exception(ErrorCode::kBackendFailure, "network " + std::to_string(network_->GetId()) +
+                                                            ": tensor-handle factory " + slot.factory->GetId() +
+                                                            " returned a null handle");
+          }
           break;
       }
     }
@@ -123,11 +138,20 @@ class Context final : public ExecutionContext {
             break;
           }
         }
-      } catch (const std::exception& error) {
-        const auto* ours = dynamic_cast<const Exception*>(&error);
-        throw Exception(ours ? ours->code() : ErrorCode::kBackendFailure,
-                        "network " + std::to_string(network_->GetId()) + ", layer '" + step.layer + "'" +
-                            (step.backend.IsEmpty() ? "" : " on " + step.backend.Get()) + ": " + error.what());
+      } catch (...) {
+        // Anything a workload or a tensor handle throws: the run fails with an Exception, and
+        // the context stays usable (the next Run binds and runs every step again).
+        const loading::PluginFailure failure = loading::CurrentPluginFailure();
+        const std::string what = failure.standard
+                                     ? failure.what
+                                     : loading::DescribePluginFailure(failure, step.backend, "Execute", step.layer);
+        Exception error(failure.code, "network " + std::to_string(network_->GetId()) + ", layer '" + step.layer +
+                                          "'" + (step.backend.IsEmpty() ? "" : " on " + step.backend.Get()) + ": " +
+                                          what);
+        if (ILogSink* log = network_->GetLogSink()) {
+          Log(*log, LogLevel::kWarning, LogCategory::kExecute, std::string("run failed: ") + error.what());
+        }
+        throw error;
       }
       if (options_.profiling) {
         const auto end = std::chrono::steady_clock::now();

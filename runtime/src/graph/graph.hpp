@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,9 +104,15 @@ std::vector<TensorInfo> InferOutputInfos(const Layer& layer);
 
 }  // namespace backplane::graph
 
-// The Network's private part: just its graph plus the list of named inputs and outputs.
+// The Network's private part: its graph, the list of named inputs and outputs, and what
+// GetOutputInfo has inferred so far.
 struct backplane::Network::Impl {
   graph::Graph graph;
   std::vector<LayerId> inputs;   // Input layers, in the order added
   std::vector<LayerId> outputs;  // Output layers, in the order added
+  // GetOutputInfo's memo, per layer id: the inferred output infos (empty until inferred). Adding
+  // layers keeps it valid (a layer's info depends only on what it reads); Connect clears it.
+  // Guarded by info_mutex, so const GetOutputInfo calls may run concurrently.
+  mutable std::mutex info_mutex;
+  mutable std::vector<std::optional<std::vector<TensorInfo>>> inferred;
 };

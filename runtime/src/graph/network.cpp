@@ -1,7 +1,10 @@
 #include "graph/graph.hpp"
 
+#include <backplane/checked_size.hpp>
 #include <backplane/exception.hpp>
 #include <backplane/network.hpp>
+
+#include <unordered_map>
 
 namespace backplane {
 
@@ -43,6 +46,7 @@ OutputSlot Network::AddInput(const std::string& name, const TensorInfo& info) {
               "; every dimension must be positive (fix dynamic dimensions before building)");
     }
   }
+  CheckedNumBytes(info.shape.Dims(), info.type, "input '" + name + "'");
   graph::Layer layer;
   layer.type = LayerType::kInput;
   layer.name = name;
@@ -66,7 +70,8 @@ void Network::AddOutput(const std::string& name, OutputSlot source) {
 OutputSlot Network::AddConstant(const std::string& name, const TensorInfo& info,
                                 std::shared_ptr<const std::vector<std::uint8_t>> data) {
   CheckNewName(impl_->graph, name);
-  if (!data || data->size() != info.NumBytes()) {
+  const std::uint64_t bytes = CheckedNumBytes(info.shape.Dims(), info.type, "constant '" + name + "'");
+  if (!data || data->size() != bytes) {
     Invalid("constant '" + name + "' of " + ToString(info.type) + " " + ToString(info.shape) +
             " needs " + std::to_string(info.NumBytes()) + " bytes, got " +
             std::to_string(data ? data->size() : 0));
@@ -123,6 +128,8 @@ void Network::Connect(OutputSlot from, InputSlot to) {
     Invalid("input " + std::to_string(to.index) + " of layer " + layer.Describe() + " is already connected");
   }
   layer.inputs[to.index] = from;
+  std::lock_guard<std::mutex> lock(impl_->info_mutex);
+  impl_->inferred.clear();  // the layer and everything downstream may infer differently now
 }
 
 void Network::PinLayer(const std::string& layer_name, const BackendId& backend) {
@@ -131,11 +138,14 @@ void Network::PinLayer(const std::string& layer_name, const BackendId& backend) 
   impl_->graph.At(layer->id).pin = backend;
 }
 
-TensorInfo Network::GetOutputInfo(OutputSlot slot) const {
-  CheckOutputSlot(impl_->graph, slot, "GetOutputInfo");
-  // Resolve a copy holding only the layer and what it depends on: the network stays as
-  // built, and a problem elsewhere in it does not affect this answer.
-  graph::Graph copy = impl_->graph;
+namespace {
+
+// Resolves a copy holding only the layer of `slot` and what it depends on, so a problem
+// elsewhere in the network does not affect the answer. Costs a copy of the whole graph: used
+// only to report what GetOutputInfo's incremental walk found wrong (an unconnected input, a
+// cycle) with Graph::Resolve's own messages.
+TensorInfo ResolveCopy(const graph::Graph& graph, OutputSlot slot) {
+  graph::Graph copy = graph;
   std::vector<bool> needed(copy.Size(), false);
   std::vector<LayerId> stack{slot.layer};
   needed[slot.layer] = true;
@@ -152,6 +162,60 @@ TensorInfo Network::GetOutputInfo(OutputSlot slot) const {
   for (auto& layer : copy.Layers()) layer.removed = !needed[layer.id];
   copy.Resolve();
   return copy.At(slot.layer).output_infos.at(slot.index);
+}
+
+}  // namespace
+
+TensorInfo Network::GetOutputInfo(OutputSlot slot) const {
+  CheckOutputSlot(impl_->graph, slot, "GetOutputInfo");
+  // Infers only the layers the memo lacks, in dependency order (an iterative depth-first walk
+  // from the slot's layer that stops at inferred layers), so building a network layer by layer
+  // and asking each new layer's info costs time linear in the network, not quadratic.
+  const graph::Graph& graph = impl_->graph;
+  std::lock_guard<std::mutex> lock(impl_->info_mutex);
+  auto& memo = impl_->inferred;
+  if (memo.size() < graph.Size()) memo.resize(graph.Size());
+  if (!memo[slot.layer]) {
+    enum : std::uint8_t { kVisiting = 1, kDone = 2 };
+    std::unordered_map<LayerId, std::uint8_t> state;
+    std::vector<std::pair<LayerId, std::size_t>> stack{{slot.layer, 0}};  // layer, next input
+    std::vector<LayerId> order;
+    state[slot.layer] = kVisiting;
+    while (!stack.empty()) {
+      const LayerId id = stack.back().first;
+      const graph::Layer& layer = graph.At(id);
+      if (stack.back().second == layer.inputs.size()) {
+        state[id] = kDone;
+        order.push_back(id);
+        stack.pop_back();
+        continue;
+      }
+      const auto& input = layer.inputs[stack.back().second++];
+      if (!input || input->layer >= graph.Size() || input->index >= graph.At(input->layer).num_outputs) {
+        return ResolveCopy(graph, slot);  // throws naming the unconnected or dangling input
+      }
+      if (memo[input->layer]) continue;
+      std::uint8_t& seen = state[input->layer];
+      if (seen == kDone) continue;
+      if (seen == kVisiting) return ResolveCopy(graph, slot);  // throws naming the cycle
+      seen = kVisiting;
+      stack.emplace_back(input->layer, 0);
+    }
+    for (const LayerId id : order) {
+      graph::Layer view = graph.At(id);
+      for (const auto& input : view.inputs) {
+        const graph::Layer& producer = graph.At(input->layer);
+        view.input_producers.push_back(producer.name);
+        view.input_infos.push_back(memo[input->layer]->at(input->index));
+        view.constant_inputs.push_back(
+            producer.type == LayerType::kConstant
+                ? static_cast<const ConstantDescriptor&>(*producer.descriptor).data->data()
+                : nullptr);
+      }
+      memo[id] = view.type == LayerType::kInput ? view.output_infos : graph::InferOutputInfos(view);
+    }
+  }
+  return memo[slot.layer]->at(slot.index);
 }
 
 std::size_t Network::GetNumLayers() const { return impl_->graph.Size(); }

@@ -2,6 +2,7 @@
 
 #include "execution/host_tensor.hpp"
 #include "graph/passes.hpp"
+#include "loading/plugin_call.hpp"
 #include "log.hpp"
 
 #include <backplane/exception.hpp>
@@ -40,17 +41,22 @@ PlacementBackend* FindBackend(std::vector<PlacementBackend>& backends, const Bac
   return nullptr;
 }
 
-// Asks `backend` about `layer`; false with the reason when it cannot take it.
-bool Accepts(const PlacementBackend& backend, const Layer& layer, std::string& reason) {
+// Asks `backend` about `layer`; false with the reason when it cannot take it. A layer support
+// that throws (anything) does not take the layer: logged as a warning, and the reason says so.
+bool Accepts(const PlacementBackend& backend, const Layer& layer, std::string& reason, ILogSink& log) {
   if (!backend.available) {
     reason = "unavailable: " + backend.unavailable_reason;
     return false;
   }
   try {
-    if (backend.support->IsLayerSupported(layer, &reason)) return true;
+    if (loading::CallPlugin(backend.id, "IsLayerSupported", layer.name,
+                            [&] { return backend.support->IsLayerSupported(layer, &reason); })) {
+      return true;
+    }
     if (reason.empty()) reason = "not supported (no reason given)";
-  } catch (const std::exception& error) {
-    reason = std::string("layer support check threw: ") + error.what();
+  } catch (const Exception& error) {
+    reason = error.what();
+    Log(log, LogLevel::kWarning, LogCategory::kOptimize, reason + "; the layer is not placed on " + backend.id.Get());
   }
   return false;
 }
@@ -73,7 +79,7 @@ std::vector<BackendId> Candidates(const Layer& layer, const OptimizeOptions& opt
 // `skip` (by backend) exclude that backend. Throws listing every layer that fits nowhere.
 void PlaceLayers(Graph& graph, const std::vector<LayerId>& order, const OptimizeOptions& options,
                  std::vector<PlacementBackend>& backends,
-                 const std::map<LayerId, std::set<BackendId>>& excluded) {
+                 const std::map<LayerId, std::set<BackendId>>& excluded, ILogSink& log) {
   std::vector<std::string> failures;
   for (LayerId id : order) {
     Layer& layer = graph.At(id);
@@ -90,7 +96,7 @@ void PlaceLayers(Graph& graph, const std::vector<LayerId>& order, const Optimize
       std::string reason;
       if (!backend) {
         reason = "not a registered backend";
-      } else if (Accepts(*backend, layer, reason)) {
+      } else if (Accepts(*backend, layer, reason, log)) {
         layer.backend = id_candidate;
         layer.placement_reason = pinned ? "pinned to " + id_candidate.Get()
                                  : reasons.empty() ? "first preferred backend that supports it"
@@ -194,7 +200,7 @@ void Substitute(Graph& graph, const std::vector<LayerId>& ordered, const backend
 // Offers each backend its subgraphs (spec 001 OptimizeSubgraph): applies substitutions,
 // re-places failed parts on the next allowed backend, keeps untouched parts.
 void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector<PlacementBackend>& backends,
-                       std::vector<std::string>& log) {
+                       std::vector<std::string>& log, ILogSink& sink) {
   std::map<LayerId, std::set<BackendId>> excluded;
   for (std::size_t round = 0; round < backends.size(); ++round) {
     bool replaced_any = false;
@@ -207,13 +213,8 @@ void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector
           if (graph.At(id).type != LayerType::kPreCompiled) view.layers.push_back(&graph.At(id));
         }
         if (view.layers.empty()) continue;
-        backend::OptimizationViews result;
-        try {
-          result = backend.instance->OptimizeSubgraph(view);
-        } catch (const std::exception& error) {
-          throw Exception(ErrorCode::kBackendFailure,
-                          backend.id.Get() + " failed optimizing a subgraph: " + error.what());
-        }
+        backend::OptimizationViews result = loading::CallPlugin(
+            backend.id, "OptimizeSubgraph", "", [&] { return backend.instance->OptimizeSubgraph(view); });
         for (const auto& failed : result.failed) {
           for (const auto* layer : failed.layers) {
             excluded[static_cast<const Layer*>(layer)->id].insert(backend.id);
@@ -245,7 +246,7 @@ void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector
     }
     if (again.empty()) break;
     for (LayerId id : again) log.push_back("re-placing '" + graph.At(id).name + "': " + graph.At(id).backend.Get() + " gave it back");
-    PlaceLayers(graph, again, options, backends, excluded);
+    PlaceLayers(graph, again, options, backends, excluded, sink);
   }
 }
 
@@ -342,20 +343,24 @@ PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend
   backend.id = std::move(id);
   backend.available = available;
   backend.unavailable_reason = std::move(unavailable_reason);
+  const std::string no_layer;
   try {
     if (backend.available) {
-      backend.support = instance->GetLayerSupport();
+      backend.support = loading::CallPlugin(backend.id, "GetLayerSupport", no_layer,
+                                            [&] { return instance->GetLayerSupport(); });
       if (!backend.support) {
         backend.available = false;
         backend.unavailable_reason = "it returned no layer support";
       }
       FactoryCollector collector(backend.factories);
-      instance->RegisterTensorHandleFactories(collector);
-      backend.preferences = instance->GetHandleFactoryPreferences();
+      loading::CallPlugin(backend.id, "RegisterTensorHandleFactories", no_layer,
+                          [&] { instance->RegisterTensorHandleFactories(collector); });
+      backend.preferences = loading::CallPlugin(backend.id, "GetHandleFactoryPreferences", no_layer,
+                                                [&] { return instance->GetHandleFactoryPreferences(); });
     }
-  } catch (const std::exception& error) {
+  } catch (const Exception& error) {
     backend.available = false;
-    backend.unavailable_reason = std::string("it threw while being described: ") + error.what();
+    backend.unavailable_reason = error.what();
   }
   if (backend.preferences.empty()) {
     for (const auto& [factory, unused] : backend.factories) backend.preferences.push_back(factory);
@@ -383,8 +388,8 @@ OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& o
   for (const auto& name : graph.RemoveDeadLayers()) impl->pass_log.push_back("removed dead layer '" + name + "'");
   auto order = graph.Resolve();
 
-  PlaceLayers(graph, order, options, backends, {});
-  if (options.optimize_graph) OptimizeSubgraphs(graph, options, backends, impl->pass_log);
+  PlaceLayers(graph, order, options, backends, {}, log);
+  if (options.optimize_graph) OptimizeSubgraphs(graph, options, backends, impl->pass_log, log);
   for (const auto& name : graph.RemoveDeadLayers()) impl->pass_log.push_back("removed dead layer '" + name + "'");
   impl->order = graph.Resolve();
   ChooseTensorStrategies(graph, impl->order, backends, *impl);

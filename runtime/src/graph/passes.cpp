@@ -1,6 +1,7 @@
 #include "graph/passes.hpp"
 
 #include "execution/host_tensor.hpp"
+#include "loading/plugin_call.hpp"
 
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
@@ -68,9 +69,11 @@ std::vector<std::vector<std::uint8_t>> RunOnHost(PlacementBackend& backend, cons
     workload->Execute({inputs, results, scratch.data()});
     if (memory_manager) memory_manager->Release();
     return outputs;
-  } catch (const std::exception& error) {
-    throw Exception(ErrorCode::kBackendFailure, "folding layer " + layer.Describe() + " on " +
-                                                    backend.id.Get() + " failed: " + error.what());
+  } catch (...) {
+    const loading::PluginFailure failure = loading::CurrentPluginFailure();
+    throw Exception(ErrorCode::kBackendFailure,
+                    "folding layer " + layer.Describe() + " on " + backend.id.Get() + " failed: " +
+                        (failure.standard ? failure.what : "a non-standard exception was thrown"));
   }
 }
 
@@ -92,7 +95,13 @@ void FoldConstants(Graph& graph, std::vector<PlacementBackend>& backends, std::v
     PlacementBackend* runner = nullptr;
     for (auto& backend : backends) {
       std::string ignored;
-      if (backend.available && IsHostCompatible(backend) && backend.support->IsLayerSupported(layer, &ignored)) {
+      // A layer support that throws does not fold the layer; placement asks again and logs it.
+      bool supported = false;
+      try {
+        supported = backend.available && IsHostCompatible(backend) && backend.support->IsLayerSupported(layer, &ignored);
+      } catch (...) {
+      }
+      if (supported) {
         runner = &backend;
         break;
       }

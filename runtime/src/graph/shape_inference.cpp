@@ -1,6 +1,7 @@
 // Output shapes and types of every op of op set v1, from its inputs and descriptor.
 #include "graph/graph.hpp"
 
+#include <backplane/checked_size.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -59,6 +60,11 @@ class Inference {
 
   const Layer& layer() const { return layer_; }
 
+  // Overflow-checked dimension arithmetic (the SDK's one helper); failures name the layer.
+  std::int64_t Mul(std::int64_t a, std::int64_t b) const { return CheckedMulDims(a, b, Where()); }
+  std::int64_t Add(std::int64_t a, std::int64_t b) const { return CheckedAddDims(a, b, Where()); }
+  std::string Where() const { return "layer " + layer_.Describe(); }
+
  private:
   const Layer& layer_;
 };
@@ -82,8 +88,9 @@ std::int64_t WindowOutput(const Inference& inference, std::int64_t size, std::in
                           std::int64_t pad_end, std::int64_t kernel, std::int64_t stride,
                           std::int64_t dilation, bool ceil_mode) {
   if (stride <= 0 || dilation <= 0 || kernel <= 0) inference.Fail("kernel, strides and dilations must be positive");
-  const std::int64_t span = dilation * (kernel - 1) + 1;
-  const std::int64_t padded = size + pad_begin + pad_end;
+  if (pad_begin < 0 || pad_end < 0) inference.Fail("pads must not be negative");
+  const std::int64_t span = inference.Add(inference.Mul(dilation, kernel - 1), 1);
+  const std::int64_t padded = inference.Add(inference.Add(size, pad_begin), pad_end);
   if (padded < span) {
     inference.Fail("the window (" + std::to_string(span) + ") is larger than the padded input (" +
                    std::to_string(padded) + ")");
@@ -105,7 +112,7 @@ std::vector<TensorInfo> Convolution2d(const Inference& in) {
   const Dims& x = in.Shape(0);
   const Dims& w = in.Shape(1);
   if (d.groups == 0) in.Fail("groups must be at least 1");
-  if (x[1] != w[1] * d.groups) {
+  if (x[1] != in.Mul(w[1], static_cast<std::int64_t>(d.groups))) {
     in.Fail("input has " + std::to_string(x[1]) + " channels but weights " + ToString(in.In(1).shape) +
             " with " + std::to_string(d.groups) + " groups expect " + std::to_string(w[1] * d.groups));
   }
@@ -210,7 +217,7 @@ std::vector<TensorInfo> LayerNormalization(const Inference& in) {
   const Dims& x = in.Shape(0);
   const std::size_t axis = in.Axis(in.Descriptor<LayerNormalizationDescriptor>().axis, x.size());
   std::int64_t normalized = 1;
-  for (std::size_t i = axis; i < x.size(); ++i) normalized *= x[i];
+  for (std::size_t i = axis; i < x.size(); ++i) normalized = in.Mul(normalized, x[i]);
   for (std::size_t i = 1; i < in.layer().inputs.size(); ++i) {
     if (in.In(i).shape.NumElements() != normalized) {
       in.Fail("input " + std::to_string(i) + " " + ToString(in.In(i).shape) + " must have " +
@@ -260,10 +267,10 @@ std::vector<TensorInfo> Reshape(const Inference& in) {
     } else if (out[i] < 0) {
       in.Fail("target dimension " + std::to_string(out[i]) + " is invalid");
     } else {
-      known *= out[i];
+      known = in.Mul(known, out[i]);
     }
   }
-  const std::int64_t total = in.In(0).shape.NumElements();
+  const std::int64_t total = CheckedNumElements(x, in.Where());
   if (inferred >= 0) {
     if (known == 0 || total % known != 0) in.Fail("cannot reshape " + ToString(in.In(0).shape) + " to " + ToString(TensorShape(d.shape)));
     out[inferred] = total / known;
@@ -279,7 +286,10 @@ std::vector<TensorInfo> Flatten(const Inference& in) {
   const Dims& x = in.Shape(0);
   const std::size_t axis = in.Axis(in.Descriptor<FlattenDescriptor>().axis, x.size(), true);
   std::int64_t outer = 1, inner = 1;
-  for (std::size_t i = 0; i < x.size(); ++i) (i < axis ? outer : inner) *= x[i];
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    std::int64_t& part = i < axis ? outer : inner;
+    part = in.Mul(part, x[i]);
+  }
   return {{TensorShape{outer, inner}, in.In(0).type}};
 }
 
@@ -315,7 +325,7 @@ std::vector<TensorInfo> Concat(const Inference& in) {
               " does not fit input 0 " + ToString(in.In(0).type) + " " + ToString(in.In(0).shape) +
               " outside axis " + std::to_string(axis));
     }
-    out[axis] += shape[axis];
+    out[axis] = in.Add(out[axis], shape[axis]);
   }
   return {{TensorShape(out), in.In(0).type}};
 }
@@ -337,7 +347,12 @@ std::vector<TensorInfo> Split(const Inference& in) {
   if (sizes.size() != count) {
     in.Fail(std::to_string(sizes.size()) + " sizes for " + std::to_string(count) + " outputs");
   }
-  if (std::accumulate(sizes.begin(), sizes.end(), std::int64_t{0}) != x[axis]) {
+  std::int64_t total = 0;
+  for (const std::int64_t size : sizes) {
+    if (size < 0) in.Fail("negative split size " + std::to_string(size));
+    total = in.Add(total, size);
+  }
+  if (total != x[axis]) {
     in.Fail("the sizes do not add up to the length " + std::to_string(x[axis]) + " of axis " + std::to_string(axis));
   }
   std::vector<TensorInfo> outputs;
@@ -372,8 +387,11 @@ std::vector<TensorInfo> Slice(const Inference& in) {
     };
     const std::int64_t start = step > 0 ? clamp(d.starts[i], 0, dim) : clamp(d.starts[i], -1, dim - 1);
     const std::int64_t end = step > 0 ? clamp(d.ends[i], 0, dim) : clamp(d.ends[i], -1, dim - 1);
-    const std::int64_t length = step > 0 ? (end - start + step - 1) / step : (start - end - step - 1) / -step;
-    out[axis] = std::max<std::int64_t>(0, length);
+    // The element count from start toward end, without overflow for any step (INT64_MIN too).
+    const std::int64_t span = step > 0 ? end - start : start - end;
+    const std::uint64_t magnitude =
+        step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
+    out[axis] = span <= 0 ? 0 : static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude + 1);
   }
   return {{TensorShape(out), in.In(0).type}};
 }
@@ -402,8 +420,11 @@ std::vector<TensorInfo> Pad(const Inference& in) {
   }
   Dims out = x;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    out[i] = x[i] + d.pads[i] + d.pads[i + x.size()];
-    if (out[i] < 0) in.Fail("padding makes axis " + std::to_string(i) + " negative");
+    // Pads may be negative (cropping): add one at a time, keeping the extent non-negative.
+    for (const std::int64_t pad : {d.pads[i], d.pads[i + x.size()]}) {
+      out[i] = pad >= 0 ? in.Add(out[i], pad) : out[i] + pad;
+      if (out[i] < 0) in.Fail("pads " + ToString(TensorShape(d.pads)) + " make axis " + std::to_string(i) + " negative");
+    }
   }
   return {{TensorShape(out), in.In(0).type}};
 }
@@ -413,9 +434,7 @@ std::vector<TensorInfo> Cast(const Inference& in) {
   return {{in.In(0).shape, in.Descriptor<CastDescriptor>().to}};
 }
 
-}  // namespace
-
-std::vector<TensorInfo> InferOutputInfos(const Layer& layer) {
+std::vector<TensorInfo> InferOutputInfosUnchecked(const Layer& layer) {
   const Inference in(layer);
   switch (layer.type) {
     case LayerType::kInput:
@@ -448,6 +467,16 @@ std::vector<TensorInfo> InferOutputInfos(const Layer& layer) {
     case LayerType::kCount: break;
   }
   in.Fail("has an unknown layer type");
+}
+
+}  // namespace
+
+std::vector<TensorInfo> InferOutputInfos(const Layer& layer) {
+  std::vector<TensorInfo> infos = InferOutputInfosUnchecked(layer);
+  // Every shape in a graph has an element count (and so every partial product of its
+  // dimensions) that fits: what reads it later needs no checks of its own.
+  for (const auto& info : infos) CheckedNumBytes(info.shape.Dims(), info.type, "layer " + layer.Describe());
+  return infos;
 }
 
 }  // namespace backplane::graph

@@ -1,5 +1,7 @@
 #include "loading/backend_registry.hpp"
 
+#include "loading/plugin_call.hpp"
+
 namespace backplane::loading {
 
 BackendRegistry::~BackendRegistry() {
@@ -49,19 +51,27 @@ namespace backplane::loading {
 std::string RegisterBackend(BackendRegistry& registry, RegisteredBackend backend,
                             const backend::BackendOptions& options) {
   const std::string id = backend.info.id.Get();
+  const BackendId& backend_id = backend.info.id;
+  const std::string no_layer;
   try {
+    // The factory wrapper reports its own failures (MakePluginFactory); the instance's calls
+    // are backend code too.
     const std::unique_ptr<backend::IBackend> instance = backend.factory();
-    if (instance->GetId() != backend.info.id) {
-      return "BackendFactory() made a backend whose GetId() is \"" + instance->GetId().Get() +
-             "\", not \"" + id + "\"";
+    const BackendId reported = CallPlugin(backend_id, "GetId", no_layer, [&] { return instance->GetId(); });
+    if (reported != backend.info.id) {
+      return "BackendFactory() made a backend whose GetId() is \"" + reported.Get() + "\", not \"" + id + "\"";
     }
-    backend.info.capabilities = instance->GetCapabilities();
-    backend.info.devices = instance->GetDevices();
-    backend.context = instance->CreateBackendContext(options);
+    backend.info.capabilities =
+        CallPlugin(backend_id, "GetCapabilities", no_layer, [&] { return instance->GetCapabilities(); });
+    backend.info.devices = CallPlugin(backend_id, "GetDevices", no_layer, [&] { return instance->GetDevices(); });
+    backend.context = CallPlugin(backend_id, "CreateBackendContext", no_layer,
+                                 [&] { return instance->CreateBackendContext(options); });
     // Backends built for API 1.0 do not have the 1.1 entry in their vtable.
-    backend.info.available = backend.info.api_version.minor >= 1
-                                 ? instance->IsAvailableInContext(backend.context.get(), &backend.info.unavailable_reason)
-                                 : instance->IsAvailable(&backend.info.unavailable_reason);
+    backend.info.available = CallPlugin(backend_id, "IsAvailable", no_layer, [&] {
+      return backend.info.api_version.minor >= 1
+                 ? instance->IsAvailableInContext(backend.context.get(), &backend.info.unavailable_reason)
+                 : instance->IsAvailable(&backend.info.unavailable_reason);
+    });
     if (backend.info.available) backend.info.unavailable_reason.clear();
   } catch (const std::exception& error) {
     return error.what();

@@ -1,9 +1,13 @@
 #include "loading/plugin_library.hpp"
 
+#include "discovery/message_text.hpp"
+#include "loading/plugin_call.hpp"
+
 #include <backplane/backend_id.hpp>
 
 #include <array>
 #include <cstring>
+#include <exception>
 
 namespace backplane::loading {
 
@@ -15,7 +19,24 @@ PluginCheck Reject(DiscoveryStage stage, ReasonCode code, std::string message) {
   return check;
 }
 
-std::string Quote(const char* text) { return text ? "\"" + std::string(text) + "\"" : "null"; }
+// A string a plugin returned or holds in its identity, bounded for messages.
+std::string Quote(const char* text) { return text ? discovery::Quoted(text) : "null"; }
+
+// Calls `call`, which calls into the plugin. Returns "" when it returned, else what it threw
+// ("threw an exception: ...", "threw something that is not a std::exception"), so that no
+// exception of a plugin's leaves discovery. What counts as thrown is plugin_call.hpp's rule;
+// std::bad_alloc from the plugin is the plugin's failure too, not the runtime's.
+template <typename Call>
+std::string CallEntryPoint(Call&& call) {
+  try {
+    call();
+    return {};
+  } catch (...) {
+    const PluginFailure failure = CurrentPluginFailure();
+    return failure.standard ? "threw an exception: " + discovery::Bounded(failure.what, 200)
+                            : "threw something that is not a std::exception";
+  }
+}
 
 }  // namespace
 
@@ -57,13 +78,21 @@ std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* iden
 
 PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
                                const discovery::Manifest* manifest,
-                               const discovery::TargetTags& target, BackendApiVersion api) {
+                               const discovery::TargetTags& target, BackendApiVersion api,
+                               const std::optional<platform::FileIdentity>& checked_file) {
   const std::string where = library_path.string();
   std::shared_ptr<SharedLibrary> library;
   try {
     library = SharedLibrary::Open(library_path);
   } catch (const std::exception& error) {
     return Reject(DiscoveryStage::kLibraryOpened, ReasonCode::kOpenFailed, error.what());
+  }
+  // The OS loader opened the library by name, so a file put in place of the checked one
+  // between the check and the load would have been loaded unchecked: compare identities now
+  // (see OpenAndCheckPlugin's comment for what this does and does not cover).
+  if (checked_file && platform::IdentityOf(library_path) != checked_file) {
+    return Reject(DiscoveryStage::kLibraryOpened, ReasonCode::kOpenFailed,
+                  where + ": was replaced by another file while it was being opened; not used");
   }
 
   // Entry points: report every missing one at once.
@@ -85,8 +114,14 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
     return Reject(rejection->stage, rejection->code, rejection->message);
   }
 
-  // Only now is it safe to call into the library.
-  const char* raw_id = library->FindAs<GetBackendIdFunction>("GetBackendId")();
+  // Only now is it safe to call into the library. Neither call may throw (the macro's
+  // functions do not); one that does is rejected, not let through.
+  const char* raw_id = nullptr;
+  auto* get_backend_id = library->FindAs<GetBackendIdFunction>("GetBackendId");
+  if (std::string thrown = CallEntryPoint([&] { raw_id = get_backend_id(); }); !thrown.empty()) {
+    return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kEntryPointFailed,
+                  where + ": GetBackendId() " + thrown + "; entry points must not throw");
+  }
   if (raw_id == nullptr || !IsWellFormedBackendId(raw_id)) {
     return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kBackendIdInvalid,
                   where + ": GetBackendId() returned " + Quote(raw_id) +
@@ -94,11 +129,16 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
   }
   if (identity->backend_id == nullptr || std::strcmp(identity->backend_id, raw_id) != 0) {
     return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kBackendIdInvalid,
-                  where + ": GetBackendId() returned \"" + raw_id + "\" but the identity descriptor says " +
+                  where + ": GetBackendId() returned " + Quote(raw_id) + " but the identity descriptor says " +
                       Quote(identity->backend_id));
   }
   BackendApiVersion version;
-  library->FindAs<GetVersionFunction>("GetVersion")(&version.major, &version.minor);
+  auto* get_version = library->FindAs<GetVersionFunction>("GetVersion");
+  if (std::string thrown = CallEntryPoint([&] { get_version(&version.major, &version.minor); });
+      !thrown.empty()) {
+    return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kEntryPointFailed,
+                  where + ": GetVersion() " + thrown + "; entry points must not throw");
+  }
   if (!IsBackendApiCompatible(version, api)) {
     const std::string why = version.major != api.major
                                 ? "a different major version"
@@ -119,8 +159,9 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
     auto compare = [&](const char* what, const std::string& in_manifest, const char* in_library) {
       const std::string library_value = in_library ? in_library : "(null)";
       if (in_manifest == library_value) return;
-      mismatches += (mismatches.empty() ? "" : "; ") + std::string(what) + " is \"" + in_manifest +
-                    "\" in the manifest but \"" + library_value + "\" in the library";
+      mismatches += (mismatches.empty() ? "" : "; ") + std::string(what) + " is " +
+                    discovery::Quoted(in_manifest) + " in the manifest but " +
+                    discovery::Quoted(library_value) + " in the library";
     };
     compare("id", manifest->id, raw_id);
     compare("api_version", ToString(manifest->api_version), ToString(version).c_str());

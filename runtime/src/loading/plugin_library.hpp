@@ -4,6 +4,7 @@
 
 #include "discovery/manifest.hpp"
 #include "loading/shared_library.hpp"
+#include "platform/regular_file.hpp"
 
 #include <backplane/discovery_report.hpp>
 #include <backplane/plugin.hpp>
@@ -38,10 +39,23 @@ struct PluginCheck {
 
 // Opens `library_path` (absolute) and checks it against this runtime (`target`, `api`) and,
 // when given, against its manifest. Calls GetBackendId and GetVersion only after the identity
-// descriptor was accepted, and never BackendFactory. Never throws for a bad library.
+// descriptor was accepted, and never BackendFactory; whatever they throw (a std::exception or
+// anything else) becomes an entry_point_failed rejection naming the library and the function.
+// Never throws for a bad library.
+//
+// `checked_file`: the identity of the file the caller opened as a regular file and whose
+// header it checked (library_header.hpp). The OS loader opens the library again by name, so
+// after it did, the name must still lead to that same file, else the candidate is rejected.
+// (Loading through the checked handle itself, /proc/self/fd/N on Linux, would close the gap
+// entirely but makes the loader see "/proc/self/fd" as the library's $ORIGIN, so a plugin
+// could no longer find libraries beside it, and names it so in backtraces and dladdr.) What is
+// left is a file swapped in and back during the load: that takes someone who may write the
+// plugin folder, and such a one can put any code there anyway; the checks are against
+// accidents (a half-copied file, a stray FIFO), not against the folder's owner.
 PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
                                const discovery::Manifest* manifest,
-                               const discovery::TargetTags& target, BackendApiVersion api);
+                               const discovery::TargetTags& target, BackendApiVersion api,
+                               const std::optional<platform::FileIdentity>& checked_file = std::nullopt);
 
 // Checks an identity descriptor (from a library or a static backend) against this runtime.
 // Returns the rejection, or nullopt when acceptable.

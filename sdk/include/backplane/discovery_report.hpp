@@ -60,6 +60,10 @@ enum class ReasonCode {
   kFactoryFailed,             // BackendFactory threw or returned null
   kLibraryRefused,            // RuntimeOptions::library_filter refused to have it opened
                               // (sdk-info --isolate: it crashed, hung or exited in a probe)
+  // (Added later: kept at the end so the values above keep their numbers.)
+  kLibraryInvalid,            // not a regular file, or its header says it cannot load here:
+                              // truncated, not a shared library, another machine/class
+  kEntryPointFailed,          // GetBackendId or GetVersion threw instead of returning
 };
 
 const char* ToString(FoundBy value);         // "manifest", "naming_scheme", "static"

@@ -26,6 +26,41 @@ inline constexpr const char* kBackendPathsEnvVar = "BACKPLANE_BACKEND_PATHS";
 // RuntimeOptions::backend_options key for options given to every backend.
 inline constexpr const char* kAllBackends = "*";
 
+// Environment variable naming the folder of the plugin verdict store (PluginIsolation). Read
+// with a secure getenv, like kBackendPathsEnvVar.
+inline constexpr const char* kPluginVerdictStoreEnvVar = "BACKPLANE_PLUGIN_VERDICT_STORE";
+
+// Opt-in protection against plugin libraries that crash, hang or exit while they are loaded
+// (see docs/app-developers.md "What in-process loading can and cannot protect against").
+// When enabled, each candidate library that passed its manifest checks is first loaded by the
+// probe program (backplane-plugin-probe) in a child process, which opens it, resolves its entry
+// points and registers it exactly as Runtime::Create does; only a library whose probe got
+// through is opened in this process. A probe that crashed, ran past the timeout (it is killed)
+// or exited before reporting quarantines the library: it is rejected at stage library_opened
+// with code kLibraryRefused and a message that says why, since when, and how to clear it. Each
+// verdict is remembered in the verdict store, keyed by the library's canonical path, size,
+// modification time and sha256 (and this runtime's version), so every app with isolation on
+// skips a quarantined library without probing it again, and a library that passed is not probed
+// again until it changes. Isolation covers loading and registration only, not later calls.
+struct PluginIsolation {
+  bool enabled = false;
+  // How long one probe may take (open, entry points, factory, context) before it is killed.
+  double timeout_seconds = 10;
+  // Folder of the verdict store (created when missing). "": the environment variable
+  // kPluginVerdictStoreEnvVar, else the per-user cache folder's backplane/plugin-verdicts:
+  // $XDG_CACHE_HOME or ~/.cache on POSIX, %LOCALAPPDATA% on Windows. When none can be found
+  // or written, verdicts last one Create.
+  std::string verdict_store;
+  // True: ignore stored verdicts, probe every library again and store the new verdicts
+  // (sdk-info --isolate does this, so it always shows the current state and clears a stale
+  // quarantine after the machine was fixed).
+  bool reprobe = false;
+  // The probe program. "": backplane-plugin-probe in the libexec folder of the install tree
+  // libbackplane was loaded from (<libdir>/../libexec/backplane/). When it cannot be started,
+  // every plugin library is refused, saying so: isolation never silently turns itself off.
+  std::string probe_program;
+};
+
 struct RuntimeOptions {
   // Folders to search for plugins, in order. When non-empty, replaces the environment
   // variable, the compiled-in list and the default folder.
@@ -48,8 +83,11 @@ struct RuntimeOptions {
   // library_opened with code kLibraryRefused and that text as its message, and the library is
   // never opened by this runtime. Called on the thread that calls Create, in scan order; an
   // exception it throws propagates out of Create. Not kept beyond Create. Null: open every
-  // candidate. (sdk-info --isolate probes each library in a child process here.)
+  // candidate.
   std::function<std::string(const DiscoveryRecord& candidate)> library_filter;
+  // Probe new or changed plugin libraries in a child process first (off by default). Runs
+  // after library_filter, for the candidates it let through.
+  PluginIsolation isolation;
 };
 
 // A registered backend, as reported by the runtime. Value type.

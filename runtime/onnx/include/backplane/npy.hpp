@@ -8,6 +8,7 @@
 #include <backplane/exception.hpp>
 #include <backplane/types.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ struct NpyArray {
 // fortran_order True. Sizes are checked against the file's size before anything is allocated.
 // Thread-safe.
 NpyArray ReadNpy(const std::string& path);
+
+// The same for the `size` bytes of a whole .npy file at `data` (not kept; the array owns a copy
+// of its elements); `name` stands for the file in messages. ReadNpy reads the file and calls
+// this. Messages quote at most 80 characters of a header; a header over 1 MiB is refused
+// before it is looked at. Thread-safe.
+NpyArray ReadNpyFromMemory(const void* data, std::size_t size, const std::string& name);
 
 // Writes `array` to `path` (replacing it). Throws Exception (kInvalidArgument) when data.size()
 // disagrees with the shape and type, (kUnsupported) for bf16 (numpy has no such dtype), and

@@ -19,6 +19,19 @@ struct ImportOptions {
   // Upper bound on the file size and on any one tensor's size, so a hostile file cannot make
   // the importer allocate without bound.
   std::uint64_t max_model_bytes = 2ull << 30;
+  // Upper bound on the import as a whole: the bytes of every constant (initializers, Constant
+  // nodes, folded results; a buffer shared by several names counts once) plus the bytes of
+  // every tensor the network computes (each node output's inferred shape, summed as if all
+  // were alive at once). Checked from the inferred shapes before anything is allocated, so a
+  // small model that expands into gigabytes fails in milliseconds with an error naming the
+  // node, the bytes it needs and this budget.
+  //
+  // The default, 8 GiB, admits real models with room to spare: a model file holds at most
+  // 2 GiB of weights (protobuf's limit, max_model_bytes), which leaves 6 GiB for activations;
+  // BERT-large (1.34 GB of f32 weights) at sequence length 512, batch 1, sums to about 6 GB,
+  // resnet152 (0.24 GB of weights, about 0.25 GB of activations per image) fits up to batch 16.
+  // Raise it for larger batches or sequences; lower it where the host has little memory.
+  std::uint64_t memory_budget_bytes = 8ull << 30;
 };
 
 // One op the importer cannot translate.

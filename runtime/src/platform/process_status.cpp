@@ -1,4 +1,4 @@
-#include "process_status.hpp"
+#include "platform/process_status.hpp"
 
 #include <cstdio>
 
@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #endif
 
-namespace backplane::sdk_info {
+namespace backplane::platform {
 
 #if defined(_WIN32)
 
@@ -72,4 +72,4 @@ ProcessStatus DecodeNativeExitStatus(int native_status) {
 
 #endif
 
-}  // namespace backplane::sdk_info
+}  // namespace backplane::platform

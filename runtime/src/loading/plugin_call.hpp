@@ -1,0 +1,48 @@
+// The one rule for calling into backend (plugin) code after registration: whatever the backend
+// throws, of any type, becomes a backplane::Exception naming the backend, the function and the
+// layer. Nothing a backend throws reaches the application as a foreign type, and a `throw 42`
+// never terminates the application.
+#pragma once
+
+#include <backplane/backend_id.hpp>
+#include <backplane/exception.hpp>
+
+#include <string>
+#include <utility>
+
+namespace backplane::loading {
+
+// What a backend threw. Value type.
+struct PluginFailure {
+  ErrorCode code = ErrorCode::kBackendFailure;  // a backplane::Exception's own code, else this
+  std::string what;   // its what(), or "" for an exception not derived from std::exception
+  bool standard = true;  // false: not derived from std::exception (`throw 42`)
+};
+
+// The exception being handled. Call only inside a catch block; never throws but for
+// std::bad_alloc.
+PluginFailure CurrentPluginFailure();
+
+// "backend B threw from IsLayerSupported for layer 'add1': <what>", or "backend B threw a
+// non-standard exception from Execute for layer 'add1'" (" for layer ..." when `layer` is not
+// empty).
+std::string DescribePluginFailure(const PluginFailure& failure, const BackendId& backend,
+                                  const char* function, const std::string& layer);
+
+// Rethrows the exception being handled as Exception(failure code, DescribePluginFailure(...)).
+// Call only inside a catch block.
+[[noreturn]] void RethrowPluginFailure(const BackendId& backend, const char* function,
+                                       const std::string& layer);
+
+// Calls `call()` (backend code) and returns what it returns; rethrows whatever it throws as
+// RethrowPluginFailure does. Costs nothing but the try block when nothing is thrown.
+template <typename Call>
+decltype(auto) CallPlugin(const BackendId& backend, const char* function, const std::string& layer, Call&& call) {
+  try {
+    return std::forward<Call>(call)();
+  } catch (...) {
+    RethrowPluginFailure(backend, function, layer);
+  }
+}
+
+}  // namespace backplane::loading
