@@ -24,6 +24,9 @@ packages=(
   python3-jsonschema   # the manifest schema test (manifests/check_manifest.py)
   clang                # the fuzz targets (tests/fuzz, scripts/fuzz.sh): libFuzzer needs Clang
   libclang-rt-dev      # Clang's runtimes: libFuzzer, ASan, UBSan (only recommended by clang)
+  libc++-dev           # tests/abi: a plugin built with clang++ -stdlib=libc++ loads into the runtime
+  libc++abi-dev
+  abigail-tools        # tests/abi: abidw reads the C boundary's layout for the ABI baseline check
 )
 
 missing=()

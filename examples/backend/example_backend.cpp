@@ -72,12 +72,17 @@ BackendCapabilities ExampleBackend::GetCapabilities() const {
   return capabilities;
 }
 
+std::vector<OptionSpec> ExampleBackend::GetOptionSpecs() const {
+  return {{"threads", OptionSpec::Type::kInteger, "1",
+           "intra-op threads; CpuExample is single-threaded and ignores it"}};
+}
+
 std::shared_ptr<ILayerSupport> ExampleBackend::GetLayerSupport() const {
   return std::make_shared<ExampleLayerSupport>();
 }
 
 std::unique_ptr<IWorkloadFactory> ExampleBackend::CreateWorkloadFactory(
-    const std::shared_ptr<IMemoryManager>& /*memory_manager*/) const {
+    const std::shared_ptr<IMemoryManager>& /*memory_manager*/, IBackendContext* /*context*/) const {
   return std::make_unique<ExampleWorkloadFactory>();
 }
 

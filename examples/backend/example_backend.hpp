@@ -18,10 +18,15 @@ class ExampleBackend final : public backplane::backend::IBackend {
   std::vector<backplane::backend::DeviceInfo> GetDevices() const override;
   // Must agree with capabilities.json (the manifest's copy, read before the library opens).
   backplane::backend::BackendCapabilities GetCapabilities() const override;
+  // The common option "threads" (sdk-run --threads gives it to every backend), accepted and
+  // ignored: CpuExample is single-threaded. The runtime refuses every other key.
+  std::vector<backplane::backend::OptionSpec> GetOptionSpecs() const override;
   std::shared_ptr<backplane::backend::ILayerSupport> GetLayerSupport() const override;
-  // Tensors arrive as host memory (no tensor-handle factory of its own), so no memory manager.
+  // Tensors arrive as host memory (no tensor-handle factory of its own), so no memory manager;
+  // and no backend context (no options, no per-runtime state): both arguments are null here.
   std::unique_ptr<backplane::backend::IWorkloadFactory> CreateWorkloadFactory(
-      const std::shared_ptr<backplane::backend::IMemoryManager>& memory_manager) const override;
+      const std::shared_ptr<backplane::backend::IMemoryManager>& memory_manager,
+      backplane::backend::IBackendContext* context) const override;
 };
 
 // Whether CpuExample runs `layer`; when not, `reason` (if not null) says why, naming the

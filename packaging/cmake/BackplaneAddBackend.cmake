@@ -54,8 +54,9 @@ endif()
 
 # Fills the cache variables BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG and
 # BACKPLANE_BACKEND_API_VERSION, leaving values the user set alone. Runs the probe again only
-# when the SDK headers it reads (version.hpp, plugin.hpp) change, so a Backend API bump reaches
-# the manifests of an existing build tree.
+# when the SDK headers it reads (version.hpp, plugin.hpp, backend_c_api.h, which holds the
+# Backend API version) change, so a Backend API bump reaches the manifests of an existing build
+# tree.
 function(_backplane_detect_manifest_tags)
   set(_names PLATFORM_TAG ABI_TAG BACKEND_API_VERSION)
   if(BACKPLANE_PLATFORM_TAG AND BACKPLANE_ABI_TAG AND BACKPLANE_BACKEND_API_VERSION
@@ -65,8 +66,8 @@ function(_backplane_detect_manifest_tags)
   if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
     message(FATAL_ERROR
       "Backplane: cross-compiling, so abi_probe.cpp cannot run here. Set BACKPLANE_PLATFORM_TAG "
-      "(e.g. linux-aarch64), BACKPLANE_ABI_TAG (e.g. itanium-libstdc++-cxx11) and "
-      "BACKPLANE_BACKEND_API_VERSION (e.g. 1.0) to what plugin.hpp gives on the target.")
+      "(e.g. linux-aarch64), BACKPLANE_ABI_TAG (c) and BACKPLANE_BACKEND_API_VERSION (e.g. 2.0) "
+      "to what plugin.hpp gives on the target.")
   endif()
 
   # The SDK's header folder: the build-tree one inside the Backplane build, the installed one
@@ -86,7 +87,7 @@ function(_backplane_detect_manifest_tags)
 
   set(_key "")
   foreach(_include IN LISTS _includes)
-    foreach(_header IN ITEMS version.hpp plugin.hpp)
+    foreach(_header IN ITEMS version.hpp plugin.hpp backend_c_api.h)
       if(EXISTS "${_include}/backplane/${_header}")
         set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
                      "${_include}/backplane/${_header}")

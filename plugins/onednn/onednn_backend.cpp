@@ -46,20 +46,34 @@ backend::OptimizationViews OneDnnBackend::OptimizeSubgraph(const backend::Subgra
   return FuseSubgraph(subgraph);
 }
 
-std::unique_ptr<backend::IWorkloadFactory> OneDnnBackend::CreateWorkloadFactory(
-    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/) const {
-  return std::make_unique<OneDnnWorkloadFactory>(Label(), DefaultSettings(), nullptr, nullptr);
+std::vector<backend::OptionSpec> OneDnnBackend::GetOptionSpecs() const {
+  using Type = backend::OptionSpec::Type;
+  return {
+      {"threads", Type::kInteger, std::to_string(CoreCount()),
+       "oneDNN threads per running workload, at least 1 (default: every core)"},
+      {"fast_math", Type::kBoolean, "0",
+       "bf16 convolutions, pooling and constant-weight matmuls on CPUs with native bf16 (AVX512-BF16, AMX)"},
+      {"adaptive_threads", Type::kString, "1",
+       "1: one thread per primitive while other work keeps the cores busy; 0: never; always: always"},
+  };
 }
 
-std::unique_ptr<backend::IWorkloadFactory> OneDnnBackend::CreateWorkloadFactoryInContext(
-    const std::shared_ptr<backend::IMemoryManager>& memory_manager, backend::IBackendContext* context) const {
+std::unique_ptr<backend::IWorkloadFactory> OneDnnBackend::CreateWorkloadFactory(
+    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/, backend::IBackendContext* context) const {
   auto* ours = dynamic_cast<OneDnnBackendContext*>(context);
-  if (!ours) return CreateWorkloadFactory(memory_manager);
+  if (!ours) return std::make_unique<OneDnnWorkloadFactory>(Label(), DefaultSettings(), nullptr, nullptr);
   return std::make_unique<OneDnnWorkloadFactory>(Label(), ours->GetSettings(), &ours->Gate(), &ours->Load());
 }
 
-std::unique_ptr<backend::IBackendContext> OneDnnBackend::CreateBackendContext(const backend::BackendOptions& options) const {
-  return std::make_unique<OneDnnBackendContext>(ParseSettings(options));
+std::unique_ptr<backend::IBackendContext> OneDnnBackend::CreateBackendContext(
+    const backend::BackendConfig& config) const {
+  const Settings settings = ParseSettings(config.options);
+  std::string why;
+  if (settings.fast_math && config.log && !FastMathAvailable(&why) &&
+      config.log->IsEnabled(LogLevel::kWarning, LogCategory::kPlugin)) {
+    config.log->Write(LogLevel::kWarning, LogCategory::kPlugin, Label() + ": " + why);
+  }
+  return std::make_unique<OneDnnBackendContext>(settings);
 }
 
 void OneDnnBackend::RegisterTensorHandleFactories(backend::ITensorHandleFactoryRegistry& registry) const {

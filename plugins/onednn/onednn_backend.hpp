@@ -24,14 +24,18 @@ class OneDnnBackend final : public backend::IBackend {
   backend::BackendCapabilities GetCapabilities() const override;
   std::shared_ptr<backend::ILayerSupport> GetLayerSupport() const override;
   backend::OptimizationViews OptimizeSubgraph(const backend::SubgraphView& subgraph) const override;
-  // Defaults: all cores, no fast math, a thread gate of its own.
+  // "threads", "fast_math" and "adaptive_threads" (onednn_backend_context.hpp); the threads
+  // default is this machine's core count.
+  std::vector<backend::OptionSpec> GetOptionSpecs() const override;
+  // With a OneDnnBackendContext: its settings and the runtime's thread gate. Without one (null:
+  // the optimizer folding constants; or another backend's): defaults (all cores, no fast math)
+  // and a thread gate of its own.
   std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactory(
-      const std::shared_ptr<backend::IMemoryManager>& memory_manager) const override;
-  // Settings and thread gate from `context` (a OneDnnBackendContext), when given.
-  std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactoryInContext(
-      const std::shared_ptr<backend::IMemoryManager>& memory_manager, backend::IBackendContext* context) const override;
-  // Parses "threads" and "fast_math"; throws backplane::Exception (kInvalidArgument) on a bad value.
-  std::unique_ptr<backend::IBackendContext> CreateBackendContext(const backend::BackendOptions& options) const override;
+      const std::shared_ptr<backend::IMemoryManager>& memory_manager,
+      backend::IBackendContext* context) const override;
+  // Parses config.options (ParseSettings); throws backplane::Exception (kInvalidArgument) on a
+  // bad value. Warns on config.log when fast_math=1 cannot take effect on this CPU.
+  std::unique_ptr<backend::IBackendContext> CreateBackendContext(const backend::BackendConfig& config) const override;
   void RegisterTensorHandleFactories(backend::ITensorHandleFactoryRegistry& registry) const override;
   // Its blocked factory, then host memory (edges to host backends are direct).
   std::vector<backend::FactoryId> GetHandleFactoryPreferences() const override;

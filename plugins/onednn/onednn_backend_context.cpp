@@ -36,13 +36,15 @@ Settings ParseSettings(const backend::BackendOptions& options) {
       }
       settings.threads = threads;
     } else if (key == "fast_math") {
-      if (value != "0" && value != "1") {
+      if (value == "1" || value == "true") {
+        settings.fast_math = true;
+      } else if (value == "0" || value == "false") {
+        settings.fast_math = false;
+      } else {
         throw Exception(ErrorCode::kInvalidArgument,
-                        "CpuOneDnn option fast_math='" + value + "' must be 0 or 1");
+                        "CpuOneDnn option fast_math='" + value + "' must be 0, 1, true or false");
       }
-      settings.fast_math = value == "1";
-    }
-    if (key == "adaptive_threads") {
+    } else if (key == "adaptive_threads") {
       if (value == "1") {
         settings.adaptive = AdaptiveThreads::kAuto;
       } else if (value == "0") {
@@ -53,8 +55,12 @@ Settings ParseSettings(const backend::BackendOptions& options) {
         throw Exception(ErrorCode::kInvalidArgument,
                         "CpuOneDnn option adaptive_threads='" + value + "' must be 1, 0 or always");
       }
+    } else {
+      // The runtime passes only declared keys (OneDnnBackend::GetOptionSpecs); this guards
+      // direct callers.
+      throw Exception(ErrorCode::kInvalidArgument, "CpuOneDnn has no option '" + key +
+                                                       "'; its options: threads, fast_math, adaptive_threads");
     }
-    // Other keys (e.g. "*" options meant for other backends) are not ours.
   }
   return settings;
 }

@@ -15,9 +15,10 @@
 
 namespace backplane::onednn {
 
-// Backend options (RuntimeOptions::backend_options["CpuOneDnn"], sdk-run --threads N):
+// Backend options (RuntimeOptions::backend_options["CpuOneDnn"], sdk-run --threads N; declared
+// by OneDnnBackend::GetOptionSpecs):
 //   "threads"   = N >= 1: oneDNN threads per running workload (default: all cores)
-//   "fast_math" = "0" | "1": on CPUs with native bf16 (AVX512-BF16, AMX) convolutions and
+//   "fast_math" = "0" | "1" | "false" | "true": on CPUs with native bf16 (AVX512-BF16, AMX) convolutions and
 //                 pooling read and write their activations in bf16, and matmuls with
 //                 constant weights read weights and inputs in bf16 (f32 accumulation; their
 //                 outputs f32); default "0". See FastMathAvailable.
@@ -35,8 +36,9 @@ struct Settings {
 int CoreCount();
 // Defaults: every core, no fast math.
 Settings DefaultSettings();
-// Parses the options; throws backplane::Exception (kInvalidArgument) naming a bad option or
-// value ("CpuOneDnn option threads='x' is not a positive integer").
+// Parses the options; throws backplane::Exception (kInvalidArgument) naming a bad value
+// ("CpuOneDnn option threads='x' is not a positive integer") or a key that is not one of the
+// three above.
 Settings ParseSettings(const backend::BackendOptions& options);
 // Whether fast_math takes effect here: oneDNN has a non-reference bf16 matmul on this CPU
 // (AVX512-BF16 or AMX). If not, why (fast_math=1 then computes in f32). Probed once.

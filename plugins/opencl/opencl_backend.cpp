@@ -41,23 +41,15 @@ EnvironmentChoice ChooseFromEnvironment() {
 
 BackendId OpenClBackend::GetId() const { return BackendId(kOpenClBackendId); }
 
-bool OpenClBackend::IsAvailable(std::string* reason) const {
-  try {
-    const EnvironmentChoice chosen = ChooseFromEnvironment();
-    if (chosen.choice.index >= 0) return true;
-    if (reason) *reason = chosen.choice.reason;
-  } catch (const std::exception& error) {
-    if (reason) *reason = error.what();
-  }
-  return false;
-}
-
-bool OpenClBackend::IsAvailableInContext(backend::IBackendContext* context, std::string* reason) const {
+bool OpenClBackend::IsAvailable(backend::IBackendContext* context, std::string* reason) const {
   const auto* ours = dynamic_cast<const OpenClBackendContext*>(context);
-  if (!ours) return IsAvailable(reason);
   try {
-    const DeviceChoice choice = ChooseDevice(EnumerateDevices(), ours->Settings().policy);
-    if (choice.index >= 0) return true;
+    const DeviceChoice choice =
+        ours ? ChooseDevice(EnumerateDevices(), ours->Settings().policy) : ChooseFromEnvironment().choice;
+    if (choice.index >= 0) {
+      if (reason) reason->clear();
+      return true;
+    }
     if (reason) *reason = choice.reason;
   } catch (const std::exception& error) {
     if (reason) *reason = error.what();
@@ -93,21 +85,23 @@ std::shared_ptr<backend::ILayerSupport> OpenClBackend::GetLayerSupport() const {
   return std::make_shared<OpenClLayerSupport>(Label());
 }
 
-std::unique_ptr<backend::IWorkloadFactory> OpenClBackend::CreateWorkloadFactory(
-    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/) const {
-  std::shared_ptr<OpenClDevice> device = CreateChosenDevice(SettingsFromEnvironment());
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    last_device_ = device;
-  }
-  return std::make_unique<OpenClWorkloadFactory>(Label(), std::move(device));
+std::vector<backend::OptionSpec> OpenClBackend::GetOptionSpecs() const {
+  using Type = backend::OptionSpec::Type;
+  return {
+      {"allow_cpu_device", Type::kBoolean, "0",
+       "may run on a CPU OpenCL device (PoCL) when there is no GPU; default: BACKPLANE_OPENCL_ALLOW_CPU, else 0"},
+      {"device", Type::kString, "",
+       "device index (as listed) or name substring; default: BACKPLANE_OPENCL_DEVICE, else the first GPU"},
+      {"cache_dir", Type::kString, "",
+       "program binary cache folder; default: BACKPLANE_OPENCL_CACHE_DIR, else ~/.cache/backplane/opencl"},
+      {"threads", Type::kInteger, "0", "no effect (the OpenCL device schedules its own work); a count >= 0"},
+  };
 }
 
-std::unique_ptr<backend::IWorkloadFactory> OpenClBackend::CreateWorkloadFactoryInContext(
-    const std::shared_ptr<backend::IMemoryManager>& memory_manager, backend::IBackendContext* context) const {
+std::unique_ptr<backend::IWorkloadFactory> OpenClBackend::CreateWorkloadFactory(
+    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/, backend::IBackendContext* context) const {
   auto* ours = dynamic_cast<OpenClBackendContext*>(context);
-  if (!ours) return CreateWorkloadFactory(memory_manager);
-  std::shared_ptr<OpenClDevice> device = ours->Device();
+  std::shared_ptr<OpenClDevice> device = ours ? ours->Device() : CreateChosenDevice(SettingsFromEnvironment());
   {
     std::lock_guard<std::mutex> lock(mutex_);
     last_device_ = device;
@@ -116,8 +110,8 @@ std::unique_ptr<backend::IWorkloadFactory> OpenClBackend::CreateWorkloadFactoryI
 }
 
 std::unique_ptr<backend::IBackendContext> OpenClBackend::CreateBackendContext(
-    const backend::BackendOptions& options) const {
-  return std::make_unique<OpenClBackendContext>(SettingsFromOptions(options));
+    const backend::BackendConfig& config) const {
+  return std::make_unique<OpenClBackendContext>(SettingsFromOptions(config.options), config.log);
 }
 
 void OpenClBackend::RegisterTensorHandleFactories(backend::ITensorHandleFactoryRegistry& registry) const {

@@ -24,20 +24,18 @@ inline constexpr const char* kOpenClBackendId = "GpuOpenCl";
 //
 // One piece of per-instance state: the device of the last workload factory this instance
 // created, so that RegisterTensorHandleFactories on the same instance (the runtime loads a
-// network as instance -> CreateWorkloadFactory[InContext] -> RegisterTensorHandleFactories)
-// gives buffers in the same OpenCL context as the workloads. Objects the instance returns share
-// ownership of their device and may outlive the instance.
+// network as instance -> CreateWorkloadFactory -> RegisterTensorHandleFactories) gives buffers
+// in the same OpenCL context as the workloads. Objects the instance returns share ownership of
+// their device and may outlive the instance.
 class OpenClBackend final : public backend::IBackend {
  public:
   BackendId GetId() const override;
-  // False with the reason when the environment's policy allows no device ("no OpenCL platform
-  // (ICD loader found no vendors)", "no GPU device; CPU device '...' present but not allowed
-  // (...)"). Never throws.
-  bool IsAvailable(std::string* reason) const override;
   // With an OpenClBackendContext: whether its settings (options over environment) allow a
-  // device, so allow_cpu_device=1 alone makes a CPU device usable. Any other context: as
-  // IsAvailable. Never throws.
-  bool IsAvailableInContext(backend::IBackendContext* context, std::string* reason) const override;
+  // device, so allow_cpu_device=1 alone makes a CPU device usable. Without one (null or
+  // another backend's): whether the environment's policy does. False with the reason ("no
+  // OpenCL platform (ICD loader found no vendors)", "no GPU device; CPU device '...' present but
+  // not allowed (...)"). Never throws.
+  bool IsAvailable(backend::IBackendContext* context, std::string* reason) const override;
   // Every OpenCL device found, each available or "unavailable: <why>" under the environment's
   // policy.
   std::vector<backend::DeviceInfo> GetDevices() const override;
@@ -45,18 +43,20 @@ class OpenClBackend final : public backend::IBackend {
   backend::BackendCapabilities GetCapabilities() const override;
   std::shared_ptr<backend::ILayerSupport> GetLayerSupport() const override;
 
-  // Without a context: a device chosen by the environment, created for this factory alone.
-  // Throws backplane::Exception (kUnsupported) with the reason when none may be used.
-  std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactory(
-      const std::shared_ptr<backend::IMemoryManager>& memory_manager) const override;
+  // allow_cpu_device, device, cache_dir (opencl_settings.hpp) and the common threads.
+  std::vector<backend::OptionSpec> GetOptionSpecs() const override;
+
   // With an OpenClBackendContext: the context's device (created on first use, then shared by
-  // every network of the runtime). Any other context: as CreateWorkloadFactory.
-  std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactoryInContext(
+  // every network of the runtime). Without one (null or another backend's): a device chosen by
+  // the environment, created for this factory alone. Throws backplane::Exception
+  // (kUnsupported) with the reason when none may be used.
+  std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactory(
       const std::shared_ptr<backend::IMemoryManager>& memory_manager,
       backend::IBackendContext* context) const override;
-  // An OpenClBackendContext over SettingsFromOptions(options). Opens no device. Throws
-  // backplane::Exception (kInvalidArgument) for an unknown option or a malformed value.
-  std::unique_ptr<backend::IBackendContext> CreateBackendContext(const backend::BackendOptions& options) const override;
+  // An OpenClBackendContext over SettingsFromOptions(config.options), logging to config.log.
+  // Opens no device. Throws backplane::Exception (kInvalidArgument) for an unknown option or a
+  // malformed value.
+  std::unique_ptr<backend::IBackendContext> CreateBackendContext(const backend::BackendConfig& config) const override;
 
   // "Backplane/GpuOpenCl/Buffer", on the device of this instance's last workload factory; when
   // there is none (the optimizer describing the backend), a factory that only describes the

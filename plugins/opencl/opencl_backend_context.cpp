@@ -2,17 +2,33 @@
 
 #include "opencl_device_creation.hpp"
 
+#include <string>
 #include <utility>
 
 namespace backplane::opencl {
 
-OpenClBackendContext::OpenClBackendContext(OpenClSettings settings) : settings_(std::move(settings)) {}
+namespace {
+
+void Log(ILogSink* log, LogLevel level, const std::string& message) {
+  if (log && log->IsEnabled(level, LogCategory::kPlugin)) log->Write(level, LogCategory::kPlugin, message);
+}
+
+}  // namespace
+
+OpenClBackendContext::OpenClBackendContext(OpenClSettings settings, std::shared_ptr<ILogSink> log)
+    : settings_(std::move(settings)), log_(std::move(log)) {}
 
 OpenClBackendContext::~OpenClBackendContext() = default;
 
 std::shared_ptr<OpenClDevice> OpenClBackendContext::Device() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!device_) device_ = CreateChosenDevice(settings_);
+  if (!device_) {
+    device_ = CreateChosenDevice(settings_);
+    Log(log_.get(), LogLevel::kInfo, "GpuOpenCl: using " + device_->Description());
+    if (!device_->ProgramCacheNote().empty()) {
+      Log(log_.get(), LogLevel::kWarning, "GpuOpenCl: program cache: " + device_->ProgramCacheNote());
+    }
+  }
   return device_;
 }
 

@@ -7,6 +7,7 @@
 #include "opencl_settings.hpp"
 
 #include <backplane/backend/backend_context.hpp>
+#include <backplane/logging.hpp>
 
 #include <memory>
 #include <mutex>
@@ -19,14 +20,18 @@ namespace backplane::opencl {
 // Thread-safe.
 class OpenClBackendContext final : public backend::IBackendContext {
  public:
-  explicit OpenClBackendContext(OpenClSettings settings);
+  // `log` is the runtime's channel for this backend (BackendConfig::log); may be null (direct
+  // use in tests), then nothing is logged.
+  OpenClBackendContext(OpenClSettings settings, std::shared_ptr<ILogSink> log);
   ~OpenClBackendContext() override;
 
   const OpenClSettings& Settings() const { return settings_; }
 
   // The runtime's device, created on the first call (context, queue, program cache) and shared
-  // afterwards. Throws backplane::Exception (kUnsupported) with the reason when the settings
-  // allow no device, kBackendFailure when OpenCL fails to create it; a later call tries again.
+  // afterwards. Creating it logs the device chosen (info) and, when program binaries cannot be
+  // cached in the configured folder, why and what is used instead (warning). Throws
+  // backplane::Exception (kUnsupported) with the reason when the settings allow no device,
+  // kBackendFailure when OpenCL fails to create it; a later call tries again.
   std::shared_ptr<OpenClDevice> Device();
 
   bool BeforeLoadNetwork(backend::NetworkId network) override;
@@ -38,6 +43,7 @@ class OpenClBackendContext final : public backend::IBackendContext {
 
  private:
   const OpenClSettings settings_;
+  const std::shared_ptr<ILogSink> log_;
   std::mutex mutex_;  // guards device_
   std::shared_ptr<OpenClDevice> device_;
 };

@@ -16,8 +16,15 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace {
 
@@ -54,9 +61,31 @@ class CollectingRegistry final : public backplane::backend::ITensorHandleFactory
   void RegisterFactory(std::unique_ptr<backplane::backend::ITensorHandleFactory> factory) override {
     factories.push_back(std::move(factory));
   }
-  void RegisterMemoryManager(std::shared_ptr<backplane::backend::IMemoryManager>) override {}
   std::vector<std::unique_ptr<backplane::backend::ITensorHandleFactory>> factories;
 };
+
+// Keeps what the backend logs, for the cases that check its messages.
+class RecordingSink final : public backplane::ILogSink {
+ public:
+  void Write(backplane::LogLevel level, backplane::LogCategory category, std::string_view message) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    lines_.push_back(std::string(backplane::ToString(level)) + " " + backplane::ToString(category) + ": " +
+                     std::string(message));
+  }
+  std::vector<std::string> Lines() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return lines_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+backplane::backend::BackendConfig Config(backplane::backend::BackendOptions options,
+                                         std::shared_ptr<backplane::ILogSink> log = nullptr) {
+  return {std::move(options), log ? std::move(log) : std::make_shared<RecordingSink>()};
+}
 
 bool HasUsableDevice() {
   const auto choice = backplane::opencl::ChooseDevice(backplane::opencl::EnumerateDevices(),
@@ -116,14 +145,15 @@ TEST_CASE("settings: options win over the environment, and unknown keys and malf
   CHECK(settings.policy.device_filter == "pthread");
   CHECK(settings.policy.device_filter_source == "backend option device");
   CHECK(settings.cache_dir == "/tmp/x");
-  const auto denied = backplane::opencl::SettingsFromOptions({{"AllowCpuDevice", "0"}});
+  const auto denied = backplane::opencl::SettingsFromOptions({{"allow_cpu_device", "false"}});
   CHECK_FALSE(denied.policy.allow_cpu);
   CHECK(denied.policy.allow_cpu_source.empty());
 
   CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"allow_cpu", "1"}}); },
                 backplane::ErrorCode::kInvalidArgument) ==
-        "GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device (alias AllowCpuDevice), "
-        "device, cache_dir, threads");
+        "GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device, device, cache_dir, threads");
+  // The 1.x alias is gone: the runtime refuses keys a backend does not declare.
+  CHECK_THROWS_AS(backplane::opencl::SettingsFromOptions({{"AllowCpuDevice", "1"}}), backplane::Exception);
   CHECK_NOTHROW(backplane::opencl::SettingsFromOptions({{"threads", "2"}}));
   CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"threads", "two"}}); },
                 backplane::ErrorCode::kInvalidArgument) ==
@@ -131,10 +161,26 @@ TEST_CASE("settings: options win over the environment, and unknown keys and malf
   CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"allow_cpu_device", "yes"}}); },
                 backplane::ErrorCode::kInvalidArgument) ==
         "GpuOpenCl: backend option allow_cpu_device is 'yes'; expected 1, 0, true or false");
-  CHECK(ErrorOf([] { OpenClBackend().CreateBackendContext({{"cache_dir", ""}}); },
+  CHECK(ErrorOf([] { OpenClBackend().CreateBackendContext(Config({{"cache_dir", ""}})); },
                 backplane::ErrorCode::kInvalidArgument) == "GpuOpenCl: backend option cache_dir is empty");
   // ctest runs this suite with the cache in the build tree.
   CHECK(backplane::opencl::SettingsFromEnvironment().cache_dir.string().find("test-cache") != std::string::npos);
+}
+
+TEST_CASE("options: the four declared, with their types") {
+  using Type = backplane::backend::OptionSpec::Type;
+  std::map<std::string, Type> declared;
+  for (const auto& spec : OpenClBackend().GetOptionSpecs()) {
+    CHECK_FALSE(spec.doc.empty());
+    declared[spec.key] = spec.type;
+  }
+  CHECK(declared == std::map<std::string, Type>{{"allow_cpu_device", Type::kBoolean},
+                                                {"device", Type::kString},
+                                                {"cache_dir", Type::kString},
+                                                {"threads", Type::kInteger}});
+  // What the runtime validates against is what SettingsFromOptions takes.
+  CHECK_NOTHROW(backplane::opencl::SettingsFromOptions(
+      {{"allow_cpu_device", "0"}, {"device", "0"}, {"cache_dir", "/tmp/x"}, {"threads", "4"}}));
 }
 
 TEST_CASE("availability and the device list follow the environment's choice") {
@@ -142,8 +188,23 @@ TEST_CASE("availability and the device list follow the environment's choice") {
   const auto& enumeration = backplane::opencl::EnumerateDevices();
   const auto choice = backplane::opencl::ChooseDevice(enumeration, backplane::opencl::SettingsFromEnvironment().policy);
   std::string reason;
-  CHECK(backend.IsAvailable(&reason) == (choice.index >= 0));
+  CHECK(backend.IsAvailable(nullptr, &reason) == (choice.index >= 0));
   CHECK(reason == choice.reason);
+  // Another backend's context (or none) means the environment's choice too.
+  struct ForeignContext final : backplane::backend::IBackendContext {
+    bool BeforeLoadNetwork(backplane::backend::NetworkId) override { return true; }
+    bool AfterLoadNetwork(backplane::backend::NetworkId) override { return true; }
+    bool BeforeUnloadNetwork(backplane::backend::NetworkId) override { return true; }
+    bool AfterUnloadNetwork(backplane::backend::NetworkId) override { return true; }
+  } foreign;
+  std::string foreign_reason;
+  CHECK(backend.IsAvailable(&foreign, &foreign_reason) == (choice.index >= 0));
+  CHECK(foreign_reason == choice.reason);
+  // A context whose options forbid every device: unavailable, with the reason.
+  const auto none = backend.CreateBackendContext(Config({{"device", "no such device anywhere"}}));
+  std::string none_reason;
+  CHECK_FALSE(backend.IsAvailable(none.get(), &none_reason));
+  CHECK_FALSE(none_reason.empty());
   const auto devices = backend.GetDevices();
   CHECK(devices.size() == std::max<std::size_t>(enumeration.devices.size(), 1));
   std::size_t available = 0;
@@ -160,7 +221,7 @@ TEST_CASE("layer support and workload factory refuse layers the op table has no 
   CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kInput, "in"), &reason));
   CHECK(reason == kLabel + " provides no kernel for Input");
   if (!HasUsableDevice()) return;
-  auto factory = OpenClBackend().CreateWorkloadFactory(nullptr);
+  auto factory = OpenClBackend().CreateWorkloadFactory(nullptr, nullptr);
   REQUIRE(factory != nullptr);
   CHECK(ErrorOf([&] { factory->CreateWorkload(FakeLayer(LayerType::kPreCompiled, "fused")); },
                 backplane::ErrorCode::kUnsupported) ==
@@ -170,14 +231,23 @@ TEST_CASE("layer support and workload factory refuse layers the op table has no 
 TEST_CASE("a context opens its device once, and factories made in it and their buffers share that device") {
   if (!HasUsableDevice()) return;
   OpenClBackend backend;
-  auto context = backend.CreateBackendContext({});
+  const auto log = std::make_shared<RecordingSink>();
+  auto context = backend.CreateBackendContext(Config({}, log));
   auto* ours = dynamic_cast<OpenClBackendContext*>(context.get());
   REQUIRE(ours != nullptr);
-  auto first = backend.CreateWorkloadFactoryInContext(nullptr, context.get());
-  auto second = OpenClBackend().CreateWorkloadFactoryInContext(nullptr, context.get());
+  CHECK(log->Lines().empty());  // creating the context opens no device
+  auto first = backend.CreateWorkloadFactory(nullptr, context.get());
+  auto second = OpenClBackend().CreateWorkloadFactory(nullptr, context.get());
   const auto& device = static_cast<backplane::opencl::OpenClWorkloadFactory&>(*first).Device();
   CHECK(device == ours->Device());
   CHECK(static_cast<backplane::opencl::OpenClWorkloadFactory&>(*second).Device() == device);
+  // The device was opened once, and said so on the runtime's log.
+  const auto lines = log->Lines();
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines[0] == "info plugin: GpuOpenCl: using " + device->Description());
+  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
+          return line.find("GpuOpenCl: using ") != std::string::npos;
+        }) == 1);
   CHECK(ours->BeforeLoadNetwork(1));
   CHECK(ours->AfterLoadNetwork(1));
 
@@ -203,7 +273,7 @@ TEST_CASE("without a context a factory gets a device of its own, and a describin
         std::string::npos);
   if (!HasUsableDevice()) return;
   OpenClBackend backend;
-  auto factory = backend.CreateWorkloadFactory(nullptr);
+  auto factory = backend.CreateWorkloadFactory(nullptr, nullptr);
   const auto& device = static_cast<backplane::opencl::OpenClWorkloadFactory&>(*factory).Device();
   REQUIRE(device != nullptr);
   CollectingRegistry bound;
@@ -216,7 +286,7 @@ TEST_CASE("without a context a factory gets a device of its own, and a describin
 TEST_CASE("a workload reading imported host memory has finished with it when Execute returns") {
   if (!HasUsableDevice()) return;
   OpenClBackend backend;
-  auto factory = backend.CreateWorkloadFactory(nullptr);
+  auto factory = backend.CreateWorkloadFactory(nullptr, nullptr);
   const backplane::ActivationDescriptor relu;
   const FakeLayer layer(LayerType::kActivation, "relu", &relu);
   std::string reason;

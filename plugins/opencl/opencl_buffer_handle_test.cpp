@@ -86,7 +86,7 @@ TEST_CASE("buffer handle: imports host memory only where the device shares it, a
   if (!device) return;
   auto handle = backplane::opencl::CreateBufferHandle(device, TensorInfo{{8}, DataType::kFloat32});
   alignas(64) float host[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-  CHECK_FALSE(handle->Import(host, MemorySource::kDmaBuf));
+  CHECK_FALSE(handle->Import(host, MemorySource::kUndefined));
   CHECK_FALSE(handle->Import(nullptr, MemorySource::kHost));
   if (!device->HostUnifiedMemory()) {
     CHECK_FALSE(handle->Import(host, MemorySource::kHost));

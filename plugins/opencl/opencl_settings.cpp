@@ -58,7 +58,7 @@ OpenClSettings SettingsFromEnvironment() {
 OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
   OpenClSettings settings = SettingsFromEnvironment();
   for (const auto& [key, value] : options) {
-    if (key == "allow_cpu_device" || key == "AllowCpuDevice") {
+    if (key == "allow_cpu_device") {
       settings.policy.allow_cpu = ParseFlag(value, "backend option " + key);
       settings.policy.allow_cpu_source = settings.policy.allow_cpu ? "backend option " + key + "=" + value : "";
     } else if (key == "device") {
@@ -77,9 +77,11 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
       }
       settings.cache_dir = value;
     } else {
+      // The runtime passes only declared keys (OpenClBackend::GetOptionSpecs); this guards
+      // direct callers.
       throw Exception(ErrorCode::kInvalidArgument,
                       "GpuOpenCl: unknown backend option '" + key +
-                          "'; known options: allow_cpu_device (alias AllowCpuDevice), device, cache_dir, threads");
+                          "'; known options: allow_cpu_device, device, cache_dir, threads");
     }
   }
   return settings;

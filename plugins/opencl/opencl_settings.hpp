@@ -1,8 +1,9 @@
 // The GpuOpenCl backend's settings: which device it may use and where it caches program
 // binaries, from the runtime's backend options and the environment.
 //
-// Options (RuntimeOptions::backend_options["GpuOpenCl"]) win over environment variables:
-//   allow_cpu_device = 0|1   (alias AllowCpuDevice)  env BACKPLANE_OPENCL_ALLOW_CPU=0|1
+// Options (RuntimeOptions::backend_options["GpuOpenCl"], declared by
+// OpenClBackend::GetOptionSpecs) win over environment variables:
+//   allow_cpu_device = 0|1|false|true                env BACKPLANE_OPENCL_ALLOW_CPU=0|1
 //   device = <index>|<name>                          env BACKPLANE_OPENCL_DEVICE
 //   cache_dir = <folder>                             env BACKPLANE_OPENCL_CACHE_DIR
 //   threads = <count>   accepted for every backend's sake (sdk-run --threads); no effect: the
@@ -26,8 +27,9 @@ struct OpenClSettings {
 };
 
 // From the environment alone: what a backend instance without a runtime context uses
-// (IsAvailable, GetDevices, CreateWorkloadFactory). Throws backplane::Exception
-// (kInvalidArgument) naming the variable when a value is malformed (BACKPLANE_OPENCL_ALLOW_CPU=yes).
+// (IsAvailable and CreateWorkloadFactory without a context, GetDevices). Throws
+// backplane::Exception (kInvalidArgument) naming the variable when a value is malformed
+// (BACKPLANE_OPENCL_ALLOW_CPU=yes).
 OpenClSettings SettingsFromEnvironment();
 
 // From `options` over the environment. Throws backplane::Exception (kInvalidArgument) naming

@@ -33,12 +33,17 @@ backend::BackendCapabilities ReferenceBackend::GetCapabilities() const {
   return capabilities;
 }
 
+std::vector<backend::OptionSpec> ReferenceBackend::GetOptionSpecs() const {
+  return {{"threads", backend::OptionSpec::Type::kInteger, "1",
+           "intra-op threads; CpuRef is single-threaded and ignores it"}};
+}
+
 std::shared_ptr<backend::ILayerSupport> ReferenceBackend::GetLayerSupport() const {
   return std::make_shared<ReferenceLayerSupport>(Label());
 }
 
 std::unique_ptr<backend::IWorkloadFactory> ReferenceBackend::CreateWorkloadFactory(
-    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/) const {
+    const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/, backend::IBackendContext* /*context*/) const {
   return std::make_unique<ReferenceWorkloadFactory>(Label());
 }
 

@@ -22,10 +22,14 @@ class ReferenceBackend final : public backend::IBackend {
   std::vector<backend::DeviceInfo> GetDevices() const override;
   // Equal to the "capabilities" object of the plugin's manifest (capabilities.json).
   backend::BackendCapabilities GetCapabilities() const override;
+  // "threads", the common option every bundled backend accepts: CpuRef is single-threaded and
+  // ignores its value (it creates no backend context).
+  std::vector<backend::OptionSpec> GetOptionSpecs() const override;
   std::shared_ptr<backend::ILayerSupport> GetLayerSupport() const override;
-  // `memory_manager` is ignored: the backend creates none.
+  // `memory_manager` and `context` are ignored: the backend creates neither.
   std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactory(
-      const std::shared_ptr<backend::IMemoryManager>& memory_manager) const override;
+      const std::shared_ptr<backend::IMemoryManager>& memory_manager,
+      backend::IBackendContext* context) const override;
 
   // "CpuRef 0.1.0": id and plugin version, the prefix of every message the backend writes.
   static std::string Label();

@@ -74,6 +74,15 @@ TEST_CASE("id is CpuRef and the label carries the plugin version") {
   CHECK(backplane::reference::ReferenceBackend::Label() == kLabel);
 }
 
+TEST_CASE("options: only the common integer option threads, documented, default 1") {
+  const auto specs = backplane::reference::ReferenceBackend().GetOptionSpecs();
+  REQUIRE(specs.size() == 1);
+  CHECK(specs[0].key == "threads");
+  CHECK(specs[0].type == backplane::backend::OptionSpec::Type::kInteger);
+  CHECK(specs[0].default_value == "1");
+  CHECK(specs[0].doc.find("single-threaded") != std::string::npos);
+}
+
 TEST_CASE("capabilities: cpu, f32/i32/i64, the 20 layer types of the op table, no protected content") {
   const auto capabilities = backplane::reference::ReferenceBackend().GetCapabilities();
   CHECK(capabilities.device_kind == backplane::backend::DeviceKind::kCpu);
@@ -181,7 +190,7 @@ TEST_CASE("layer support accepts a null reason pointer") {
 }
 
 TEST_CASE("workload factory creates a workload that runs") {
-  const auto factory = backplane::reference::ReferenceBackend().CreateWorkloadFactory(nullptr);
+  const auto factory = backplane::reference::ReferenceBackend().CreateWorkloadFactory(nullptr, nullptr);
   REQUIRE(factory != nullptr);
   const backplane::SoftmaxDescriptor softmax;
   const auto workload = factory->CreateWorkload(SoftmaxLayer(softmax, DataType::kFloat32));
@@ -196,7 +205,7 @@ TEST_CASE("workload factory creates a workload that runs") {
 }
 
 TEST_CASE("workload factory throws kUnsupported naming the layer and the reason") {
-  const auto factory = backplane::reference::ReferenceBackend().CreateWorkloadFactory(nullptr);
+  const auto factory = backplane::reference::ReferenceBackend().CreateWorkloadFactory(nullptr, nullptr);
   REQUIRE(factory != nullptr);
   try {
     factory->CreateWorkload(FakeLayer(LayerType::kPreCompiled, "fused1"));

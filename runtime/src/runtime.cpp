@@ -5,6 +5,7 @@
 #include "execution/compiled_network.hpp"
 #include "graph/optimizer.hpp"
 #include "isolation/plugin_isolator.hpp"
+#include "loading/backend_options.hpp"
 #include "loading/backend_registry.hpp"
 #include "log.hpp"
 #include "platform/environment.hpp"
@@ -130,7 +131,7 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
     };
   }
   discovery::DiscoveryContext context{discovery::RuntimeTargetTags(), kBackendApiVersion,
-                                      options.backend_options, *impl->log, impl->registry,
+                                      options.backend_options, *impl->log, impl->log, impl->registry,
                                       impl->report.records, filter};
   if (options.enable_static_backends) discovery::RegisterStaticBackends(context);
 
@@ -149,6 +150,15 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
       }
     }
     discovery::DiscoverDynamicBackends(impl->report.search_paths, context);
+  }
+
+  // Options for every backend must each be taken by some backend (own entries were checked at
+  // registration). With nothing registered, the missing backends are the problem to report.
+  if (const auto all = options.backend_options.find(BackendId(kAllBackends));
+      all != options.backend_options.end() && !impl->registry.Empty()) {
+    std::vector<BackendInfo> infos;
+    for (const auto& backend : impl->registry.All()) infos.push_back(backend.info);
+    loading::CheckAllBackendsOptions(all->second, infos);
   }
 
   if (impl->registry.Empty() && !options.allow_no_backends) {
@@ -248,7 +258,7 @@ NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
   }
   std::map<BackendId, execution::LoadBackend> backends;
   for (const auto& backend : impl_->registry.All()) {
-    backends[backend.info.id] = {backend.factory, backend.context.get(), backend.info.api_version, backend.library};
+    backends[backend.info.id] = {backend.factory, backend.context.get(), backend.library};
   }
   NetworkId id;
   {

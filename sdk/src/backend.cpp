@@ -8,7 +8,6 @@ namespace backplane::backend {
 
 ILayerSupport::~ILayerSupport() = default;
 IMemoryManager::~IMemoryManager() = default;
-ICustomAllocator::~ICustomAllocator() = default;
 ITensorHandle::~ITensorHandle() = default;
 ITensorHandleFactory::~ITensorHandleFactory() = default;
 ITensorHandleFactoryRegistry::~ITensorHandleFactoryRegistry() = default;
@@ -18,12 +17,14 @@ IWorkloadFactory::~IWorkloadFactory() = default;
 IBackendContext::~IBackendContext() = default;
 IBackend::~IBackend() = default;
 
-bool IBackend::IsAvailable(std::string* reason) const {
+bool IBackend::IsAvailable(IBackendContext*, std::string* reason) const {
   if (reason) reason->clear();
   return true;
 }
 
 std::vector<DeviceInfo> IBackend::GetDevices() const { return {}; }
+
+std::vector<OptionSpec> IBackend::GetOptionSpecs() const { return {}; }
 
 OptimizationViews IBackend::OptimizeSubgraph(const SubgraphView& subgraph) const {
   OptimizationViews views;
@@ -33,25 +34,11 @@ OptimizationViews IBackend::OptimizeSubgraph(const SubgraphView& subgraph) const
 
 std::shared_ptr<IMemoryManager> IBackend::CreateMemoryManager() const { return nullptr; }
 
-std::unique_ptr<IBackendContext> IBackend::CreateBackendContext(const BackendOptions&) const {
-  return nullptr;
-}
+std::unique_ptr<IBackendContext> IBackend::CreateBackendContext(const BackendConfig&) const { return nullptr; }
 
 void IBackend::RegisterTensorHandleFactories(ITensorHandleFactoryRegistry&) const {}
 
 std::vector<FactoryId> IBackend::GetHandleFactoryPreferences() const { return {}; }
-
-bool IBackend::UseCustomMemoryAllocator(std::shared_ptr<ICustomAllocator>, std::string* reason) {
-  if (reason) *reason = "backend " + GetId().Get() + " does not support custom allocators";
-  return false;
-}
-
-std::unique_ptr<IWorkloadFactory> IBackend::CreateWorkloadFactoryInContext(
-    const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext*) const {
-  return CreateWorkloadFactory(memory_manager);
-}
-
-bool IBackend::IsAvailableInContext(IBackendContext*, std::string* reason) const { return IsAvailable(reason); }
 
 namespace {
 constexpr std::array<const char*, 3> kDeviceKindNames{"cpu", "gpu", "accelerator"};

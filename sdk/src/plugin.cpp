@@ -2,6 +2,9 @@
 
 #include <mutex>
 
+// GuardedFactory and LastFactoryError are inline in plugin.hpp: they are compiled into each
+// plugin (with the adapter they call), so each library reports its own factory errors.
+
 namespace backplane {
 
 namespace {
@@ -16,14 +19,12 @@ StaticBackendList& StaticBackends() {
   static StaticBackendList list;
   return list;
 }
-
-thread_local std::string last_factory_error;
 }  // namespace
 
 void RegisterStaticBackend(StaticBackendEntry entry) {
   auto& list = StaticBackends();
   std::lock_guard<std::mutex> lock(list.mutex);
-  list.entries.push_back(std::move(entry));
+  list.entries.push_back(entry);
 }
 
 std::vector<StaticBackendEntry> GetStaticBackends() {
@@ -32,22 +33,4 @@ std::vector<StaticBackendEntry> GetStaticBackends() {
   return list.entries;
 }
 
-namespace plugin_detail {
-
-void* GuardedFactory(backend::IBackend* (*create)()) {
-  last_factory_error.clear();
-  try {
-    return create();
-  } catch (const std::exception& error) {
-    last_factory_error = error.what();
-  } catch (...) {
-    last_factory_error = "unknown exception";
-  }
-  if (last_factory_error.empty()) last_factory_error = "exception with an empty message";
-  return nullptr;
-}
-
-const char* LastFactoryError() { return last_factory_error.c_str(); }
-
-}  // namespace plugin_detail
 }  // namespace backplane

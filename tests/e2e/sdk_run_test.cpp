@@ -481,24 +481,34 @@ TEST_CASE("sdk-run --backend-option: malformed values exit 64 naming the option 
 TEST_CASE("sdk-run --backend-option is reported in the JSON document and the text, run and compare" *
           doctest::skip(!kHaveReference)) {
   RUN_SDK_RUN(run, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--backend-option",
-                    "CpuRef:some_key=some value", "--backend-option", "*:other=1", "--json"});
+                    "CpuRef:threads=3", "--backend-option", "*:threads=1", "--json"});
   REQUIRE(run.exit_code == 0);
-  CHECK(ParseJson(run).at("backend_options") ==
-        json({{"*", {{"other", "1"}}}, {"CpuRef", {{"some_key", "some value"}}}}));
+  CHECK(ParseJson(run).at("backend_options") == json({{"*", {{"threads", "1"}}}, {"CpuRef", {{"threads", "3"}}}}));
 
   RUN_SDK_RUN(none, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--json"});
   REQUIRE(none.exit_code == 0);
   CHECK(ParseJson(none).at("backend_options") == json::object());
 
   RUN_SDK_RUN(compare, {"--model", kMlp, "--compare-backends", "CpuRef,CpuRef", "--backend-option",
-                        "CpuRef:some_key=1", "--json"});
+                        "CpuRef:threads=1", "--json"});
   REQUIRE(compare.exit_code == 0);
-  CHECK(ParseJson(compare).at("backend_options") == json({{"CpuRef", {{"some_key", "1"}}}}));
+  CHECK(ParseJson(compare).at("backend_options") == json({{"CpuRef", {{"threads", "1"}}}}));
 
   RUN_SDK_RUN(text, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1",
-                     "--backend-option", "CpuRef:some_key=1"});
+                     "--backend-option", "CpuRef:threads=1"});
   REQUIRE(text.exit_code == 0);
-  CHECK(Contains(text.out, "CpuRef: some_key=1"));
+  CHECK(Contains(text.out, "CpuRef: threads=1"));
+
+  // An option the backend does not declare, or a value of the wrong type, is a usage error that
+  // names the backend, the key, the value and what is accepted (Backend API 2.0 options).
+  for (const char* option : {"CpuRef:some_key=1", "CpuRef:threads=many", "*:some_key=1"}) {
+    RUN_SDK_RUN(refused, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--backend-option", option});
+    INFO(option << ": " << refused.err);
+    CHECK(refused.exit_code == 64);
+    CHECK(Contains(refused.err, std::string(option).find("some_key") != std::string::npos ? "some_key" : "many"));
+    CHECK(Contains(refused.err, "threads"));
+    CHECK(refused.out.empty());
+  }
 }
 
 // The test plugin's context refuses to load network N when given the backend option
@@ -546,10 +556,10 @@ TEST_CASE("sdk-run --backend-option reaches the backend it names, and * reaches 
     CHECK(Contains(refused.err, "backend TestValidA refused to load network 1"));
     CHECK(refused.out.empty());
   }
-  // Another backend's option, another network's id, and the backend's own value over the * one.
+  // Another network's id, and the backend's own value over the * one (a * option reaches only the
+  // backends that declare its key: TestValidA, not CpuRef).
   for (std::vector<std::string> options :
-       {std::vector<std::string>{"--backend-option", "CpuRef:RejectLoadOf=1"},
-        std::vector<std::string>{"--backend-option", "TestValidA:RejectLoadOf=2"},
+       {std::vector<std::string>{"--backend-option", "TestValidA:RejectLoadOf=2"},
         std::vector<std::string>{"--backend-option", "*:RejectLoadOf=1", "--backend-option",
                                  "TestValidA:RejectLoadOf=2"}}) {
     const ProcessResult loaded = run(options);

@@ -31,6 +31,10 @@
 //   TEST_API_MAJOR_DELTA=N / TEST_API_MINOR_DELTA=N
 //                                    GetVersion and the identity report kBackendApiVersion + N
 //   TEST_IDENTITY_API_MINOR_DELTA=N  only the identity's minor is off by N
+//   TEST_API_V1                      GetVersion and the identity report Backend API 1.1 and
+//                                    the identity the ABI tag 1.x builds had
+//                                    (itanium-libstdc++-cxx11): a plugin of the 1.x C++ API,
+//                                    which 2.0 runtimes refuse before calling BackendFactory
 //   TEST_IDENTITY_FOREIGN_MAGIC      the identity has another SDK's magic and name
 //   TEST_IDENTITY_FOREIGN_SDK_NAME   right magic, sdk_name "OtherSDK"
 //   TEST_IDENTITY_TRUNCATED          struct_size too small to hold the fields the runtime reads
@@ -48,6 +52,14 @@
 //   "context <id> <Call> <network>"              a backend-context notification
 //   "context <id> destroyed"
 //   "acquire <id>" / "release <id>"              the memory manager
+//   "workload factory <id> in its context" / "... without its context"
+//
+// Backend options (declared by GetOptionSpecs, read by the backend context):
+//   RejectLoadOf=<network id>        BeforeLoadNetwork refuses that network
+//   UnavailableBecause=<reason>      IsAvailable with this context says no, with the reason
+//   LogOnCreate=<message>            the context writes <message> to the runtime's log channel
+//                                    (warning, category plugin) when it is created
+//   threads=<count>                  the common option; accepted and ignored
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 #include <backplane/plugin.hpp>
@@ -260,30 +272,18 @@ class TestMemoryManager final : public IMemoryManager {
   int acquired_ = 0;
 };
 
-// Host memory for one tensor: its own block (from the custom allocator when one was given) or
-// imported host memory.
+// Host memory for one tensor: its own block or imported host memory.
 class HostTensorHandle final : public ITensorHandle {
  public:
-  HostTensorHandle(const TensorInfo& info, std::shared_ptr<ICustomAllocator> allocator)
-      : info_(info), allocator_(std::move(allocator)) {
+  explicit HostTensorHandle(const TensorInfo& info) : info_(info) {
     const std::size_t bytes = std::max<std::size_t>(info_.NumBytes(), 1);
-    if (allocator_) {
-      owned_ = allocator_->Allocate(bytes, kAlignment);
-    } else {
-      owned_ = ::operator new(bytes, std::align_val_t{kAlignment}, std::nothrow);
-    }
+    owned_ = ::operator new(bytes, std::align_val_t{kAlignment}, std::nothrow);
     if (owned_ == nullptr) {
       throw Exception(ErrorCode::kBackendFailure, std::string(kId) + ": cannot allocate " +
                                                       Decimal(bytes) + " bytes for a tensor");
     }
   }
-  ~HostTensorHandle() override {
-    if (allocator_) {
-      allocator_->Free(owned_);
-    } else {
-      ::operator delete(owned_, std::align_val_t{kAlignment});
-    }
-  }
+  ~HostTensorHandle() override { ::operator delete(owned_, std::align_val_t{kAlignment}); }
   HostTensorHandle(const HostTensorHandle&) = delete;
   HostTensorHandle& operator=(const HostTensorHandle&) = delete;
 
@@ -314,7 +314,6 @@ class HostTensorHandle final : public ITensorHandle {
  private:
   static constexpr std::size_t kAlignment = 64;
   TensorInfo info_;
-  std::shared_ptr<ICustomAllocator> allocator_;
   void* owned_ = nullptr;
   void* imported_ = nullptr;
   int mapped_ = 0;
@@ -324,8 +323,7 @@ std::string HostFactoryId() { return std::string("Test/") + kId + "/Host"; }
 
 class HostTensorHandleFactory final : public ITensorHandleFactory {
  public:
-  explicit HostTensorHandleFactory(std::shared_ptr<ICustomAllocator> allocator)
-      : id_(HostFactoryId()), allocator_(std::move(allocator)) {}
+  HostTensorHandleFactory() : id_(HostFactoryId()) {}
   const FactoryId& GetId() const override { return id_; }
   TensorHandleFactoryProperties GetProperties() const override {
     TensorHandleFactoryProperties properties;
@@ -337,12 +335,11 @@ class HostTensorHandleFactory final : public ITensorHandleFactory {
     return properties;
   }
   std::unique_ptr<ITensorHandle> CreateTensorHandle(const TensorInfo& info) const override {
-    return std::make_unique<HostTensorHandle>(info, allocator_);
+    return std::make_unique<HostTensorHandle>(info);
   }
 
  private:
   FactoryId id_;
-  std::shared_ptr<ICustomAllocator> allocator_;
 };
 
 // ---- Workloads -------------------------------------------------------------------------------
@@ -553,13 +550,19 @@ class TestWorkloadFactory final : public IWorkloadFactory {
 // Traces every notification and checks that each network goes through
 // BeforeLoad -> AfterLoad -> BeforeUnload -> AfterUnload; a call out of order returns false.
 // Backend option "RejectLoadOf" = "<network id>" makes BeforeLoadNetwork refuse that network;
-// "UnavailableBecause" = "<reason>" makes the backend unavailable in this runtime (Backend API
-// 1.1 IsAvailableInContext).
+// "UnavailableBecause" = "<reason>" makes the backend unavailable in this runtime
+// (IBackend::IsAvailable with this context); "LogOnCreate" = "<message>" is written to the
+// runtime's log channel as a warning of category plugin.
 class TestBackendContext final : public IBackendContext {
  public:
-  explicit TestBackendContext(const BackendOptions& options) {
+  explicit TestBackendContext(const BackendConfig& config) {
+    const BackendOptions& options = config.options;
     if (auto it = options.find("RejectLoadOf"); it != options.end()) reject_load_of_ = it->second;
     if (auto it = options.find("UnavailableBecause"); it != options.end()) unavailable_because_ = it->second;
+    if (auto it = options.find("LogOnCreate"); it != options.end() && config.log &&
+                                               config.log->IsEnabled(LogLevel::kWarning, LogCategory::kPlugin)) {
+      config.log->Write(LogLevel::kWarning, LogCategory::kPlugin, it->second);
+    }
   }
   const std::string& UnavailableBecause() const { return unavailable_because_; }
   ~TestBackendContext() override { Trace(std::string("context ") + kId + " destroyed"); }
@@ -623,9 +626,25 @@ class TestBackend final : public IBackend {
 
   BackendId GetId() const override { return kId; }
 
-  bool IsAvailable(std::string* reason) const override {
+  // Available, unless this runtime's context was given UnavailableBecause.
+  bool IsAvailable(IBackendContext* context, std::string* reason) const override {
+    const auto* ours = dynamic_cast<const TestBackendContext*>(context);
+    if (ours && !ours->UnavailableBecause().empty()) {
+      if (reason) *reason = ours->UnavailableBecause();
+      return false;
+    }
     if (reason) reason->clear();
     return true;
+  }
+
+  std::vector<OptionSpec> GetOptionSpecs() const override {
+    return {
+        {"RejectLoadOf", OptionSpec::Type::kInteger, "0",
+         "BeforeLoadNetwork refuses the network of this id (0: none)"},
+        {"UnavailableBecause", OptionSpec::Type::kString, "", "unavailable in this runtime, with this reason"},
+        {"LogOnCreate", OptionSpec::Type::kString, "", "written to the runtime's log when the context is made"},
+        {"threads", OptionSpec::Type::kInteger, "1", "the common option; ignored"},
+    };
   }
 
   std::vector<DeviceInfo> GetDevices() const override {
@@ -689,34 +708,21 @@ class TestBackend final : public IBackend {
     return std::shared_ptr<IMemoryManager>(new TestMemoryManager());
   }
 
+  // Traces whether the runtime handed over this backend's own context. Another backend's
+  // manager (or none) is allowed; then nothing needs acquiring.
   std::unique_ptr<IWorkloadFactory> CreateWorkloadFactory(
-      const std::shared_ptr<IMemoryManager>& memory_manager) const override {
-    // Another backend's manager (or none) is allowed; then nothing needs acquiring.
-    return std::make_unique<TestWorkloadFactory>(
-        std::dynamic_pointer_cast<TestMemoryManager>(memory_manager));
-  }
-
-  std::unique_ptr<IBackendContext> CreateBackendContext(const BackendOptions& options) const override {
-    return std::make_unique<TestBackendContext>(options);
-  }
-
-  // Backend API 1.1: traces whether the runtime handed over this backend's own context.
-  std::unique_ptr<IWorkloadFactory> CreateWorkloadFactoryInContext(
       const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const override {
     Trace(std::string("workload factory ") + kId +
           (dynamic_cast<TestBackendContext*>(context) ? " in its context" : " without its context"));
-    return CreateWorkloadFactory(memory_manager);
+    return std::make_unique<TestWorkloadFactory>(std::dynamic_pointer_cast<TestMemoryManager>(memory_manager));
   }
-  bool IsAvailableInContext(IBackendContext* context, std::string* reason) const override {
-    const auto* ours = dynamic_cast<const TestBackendContext*>(context);
-    if (!ours || ours->UnavailableBecause().empty()) return IsAvailable(reason);
-    if (reason) *reason = ours->UnavailableBecause();
-    return false;
+
+  std::unique_ptr<IBackendContext> CreateBackendContext(const BackendConfig& config) const override {
+    return std::make_unique<TestBackendContext>(config);
   }
 
   void RegisterTensorHandleFactories(ITensorHandleFactoryRegistry& registry) const override {
-    registry.RegisterFactory(std::make_unique<HostTensorHandleFactory>(allocator_));
-    registry.RegisterMemoryManager(CreateMemoryManager());
+    registry.RegisterFactory(std::make_unique<HostTensorHandleFactory>());
   }
 
   // Its own factory first; with TEST_HANDLES_SHARE_HOST also the runtime's host memory, which
@@ -728,28 +734,6 @@ class TestBackend final : public IBackend {
     return {HostFactoryId()};
 #endif
   }
-
-  bool UseCustomMemoryAllocator(std::shared_ptr<ICustomAllocator> allocator,
-                                std::string* reason) override {
-    if (!allocator) {
-      if (reason) *reason = std::string(kId) + " cannot use a null allocator";
-      return false;
-    }
-    if (allocator->GetMemorySourceType() != MemorySource::kHost) {
-      if (reason) {
-        *reason = std::string(kId) + " can only allocate host memory, not memory source " +
-                  Decimal(static_cast<std::uint32_t>(allocator->GetMemorySourceType()));
-      }
-      return false;
-    }
-    allocator_ = std::move(allocator);
-    if (reason) reason->clear();
-    return true;
-  }
-
- private:
-  // The one piece of state spec 001 asks a backend to keep: the allocator it was told to use.
-  std::shared_ptr<ICustomAllocator> allocator_;
 };
 
 }  // namespace test_backend
@@ -775,8 +759,15 @@ namespace test_backend {
 #define TEST_IDENTITY_API_MINOR_DELTA 0
 #endif
 
+#if defined(TEST_API_V1)
+// A plugin of the 1.x C++ API, as a 1.1 build of this SDK would have declared itself. (Its
+// BackendFactory still returns a 2.0 table: a 2.0 runtime must refuse it before calling it.)
+constexpr std::uint32_t kApiMajor = 1;
+constexpr std::uint32_t kApiMinor = 1;
+#else
 constexpr std::uint32_t kApiMajor = kBackendApiVersion.major + (TEST_API_MAJOR_DELTA);
 constexpr std::uint32_t kApiMinor = kBackendApiVersion.minor + (TEST_API_MINOR_DELTA);
+#endif
 
 #if defined(TEST_ID_EMPTY)
 constexpr const char* kReportedId = "";
@@ -822,6 +813,10 @@ constexpr const char* kIdentityPlatform = BACKPLANE_PLATFORM_TAG;
 
 #if defined(TEST_IDENTITY_WRONG_ABI)
 constexpr const char* kIdentityAbi = "test-abi-0";
+#elif defined(TEST_API_V1)
+// What a 1.x build with GCC on Linux wrote (1.x tagged the C++ toolchain): a real 1.x plugin
+// differs in both, and must still get the message about 1.x, not just an ABI mismatch.
+constexpr const char* kIdentityAbi = "itanium-libstdc++-cxx11";
 #else
 constexpr const char* kIdentityAbi = BACKPLANE_ABI_TAG;
 #endif

@@ -3,9 +3,7 @@
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
-#include <algorithm>
 #include <cstring>
-#include <new>
 
 namespace backplane::unit {
 
@@ -30,33 +28,9 @@ void RecordingFactoryRegistry::RegisterFactory(std::unique_ptr<backend::ITensorH
   }
 }
 
-void RecordingFactoryRegistry::RegisterMemoryManager(std::shared_ptr<backend::IMemoryManager> manager) {
-  managers_.push_back(std::move(manager));
-}
-
 backend::ITensorHandleFactory* RecordingFactoryRegistry::Find(const backend::FactoryId& id) const {
   const auto it = factories_.find(id);
   return it == factories_.end() ? nullptr : it->second.get();
-}
-
-CountingAllocator::~CountingAllocator() {
-  for (const auto& [pointer, alignment] : live_) ::operator delete(pointer, std::align_val_t{alignment});
-}
-
-void* CountingAllocator::Allocate(std::size_t size, std::size_t alignment) {
-  alignment = std::max(alignment, alignof(std::max_align_t));
-  void* pointer = ::operator new(std::max<std::size_t>(size, 1), std::align_val_t{alignment});
-  live_.emplace(pointer, alignment);
-  ++allocations_;
-  return pointer;
-}
-
-void CountingAllocator::Free(void* pointer) {
-  const auto it = live_.find(pointer);
-  if (it == live_.end()) throw Exception(ErrorCode::kInvalidArgument, "Free of a block not allocated here");
-  ::operator delete(pointer, std::align_val_t{it->second});
-  live_.erase(it);
-  ++frees_;
 }
 
 void WriteTensor(backend::ITensorHandle& handle, const std::vector<float>& values) {

@@ -1,5 +1,5 @@
-// The runtime's side of the backend API, played by the test: a layer view, a tensor-handle
-// factory registry and a custom allocator. Used to call every method of a loaded backend
+// The runtime's side of the backend API, played by the test: a layer view and a tensor-handle
+// factory registry. Used to call every method of a loaded backend
 // (spec 000 unit test 9) without the graph and execution code of later issues.
 #pragma once
 
@@ -53,38 +53,13 @@ class FakeLayer final : public backend::ILayerView {
 class RecordingFactoryRegistry final : public backend::ITensorHandleFactoryRegistry {
  public:
   void RegisterFactory(std::unique_ptr<backend::ITensorHandleFactory> factory) override;
-  void RegisterMemoryManager(std::shared_ptr<backend::IMemoryManager> manager) override;
 
   // Null when no factory has this id.
   backend::ITensorHandleFactory* Find(const backend::FactoryId& id) const;
   std::size_t FactoryCount() const { return factories_.size(); }
-  const std::vector<std::shared_ptr<backend::IMemoryManager>>& MemoryManagers() const {
-    return managers_;
-  }
 
  private:
   std::map<backend::FactoryId, std::unique_ptr<backend::ITensorHandleFactory>> factories_;
-  std::vector<std::shared_ptr<backend::IMemoryManager>> managers_;
-};
-
-// Allocates host memory (or claims to be another memory source) and counts live blocks.
-class CountingAllocator final : public backend::ICustomAllocator {
- public:
-  explicit CountingAllocator(backend::MemorySource source) : source_(source) {}
-  ~CountingAllocator() override;
-
-  void* Allocate(std::size_t size, std::size_t alignment) override;
-  void Free(void* pointer) override;
-  backend::MemorySource GetMemorySourceType() const override { return source_; }
-
-  std::size_t allocations() const { return allocations_; }
-  std::size_t frees() const { return frees_; }
-
- private:
-  backend::MemorySource source_;
-  std::map<void*, std::size_t> live_;  // pointer -> alignment
-  std::size_t allocations_ = 0;
-  std::size_t frees_ = 0;
 };
 
 // Fills a tensor handle from `values` / reads it back, through Map and Unmap.

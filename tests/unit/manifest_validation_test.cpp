@@ -339,6 +339,27 @@ TEST_CASE("manifest: another C++ ABI is rejected before opening, naming both ABI
                              DiscoveryStage::kManifestChecked, {other, BACKPLANE_ABI_TAG});
 }
 
+TEST_CASE("manifest: a Backend API 1.x plugin is rejected before opening, naming 1.x, 2.0 and what to do") {
+  // What a 1.x manifest said: its API version and a C++ toolchain ABI tag.
+  CheckRejectedBeforeOpening(
+      [](json& m) {
+        m["api_version"] = "1.1";
+        m["abi"] = "itanium-libstdc++-cxx11";
+      },
+      ReasonCode::kApiVersionIncompatible, DiscoveryStage::kManifestChecked,
+      {"built for Backend API 1.1, but this runtime implements " + ToString(kBackendApiVersion),
+       "replaced the C++ interfaces of 1.x with a C boundary", "rebuild the plugin against Backplane SDK",
+       "backplane_add_backend"});
+}
+
+TEST_CASE("manifest: a newer Backend API minor is rejected before opening, naming both versions") {
+  const std::string newer = ToString(BackendApiVersion{kBackendApiVersion.major, kBackendApiVersion.minor + 1});
+  CheckRejectedBeforeOpening([&](json& m) { m["api_version"] = newer; }, ReasonCode::kApiVersionIncompatible,
+                             DiscoveryStage::kManifestChecked,
+                             {"built for Backend API " + newer + ", newer than this runtime's " +
+                              ToString(kBackendApiVersion)});
+}
+
 TEST_CASE("manifest: a sha256 that differs from the library's is rejected before opening") {
   PluginTrace trace;
   TestFolder folder;

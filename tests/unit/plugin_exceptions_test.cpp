@@ -1,7 +1,7 @@
 // Exceptions from backend code at run time (issue 18): whatever a backend throws from its layer
-// support or a workload's Execute, of any type (`throw 42` included), becomes a
-// backplane::Exception or a placement reason naming the backend, the function and the layer,
-// and is logged; the application never terminates.
+// support or a workload's Execute, of any type (`throw 42` included), becomes a status at the C
+// boundary (the plugin's adapter) and then a backplane::Exception or a placement reason naming
+// the backend, the function and the layer, and is logged; the application never terminates.
 #include "capturing_log_sink.hpp"
 #include "discovery_records.hpp"
 #include "test_networks.hpp"
@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,9 @@ OptimizeOptions On(std::vector<BackendId> backends, bool strict = false) {
 }
 
 // Layer support that throws: the layer goes to the next backend, the reason and a warning say why.
-void CheckFallsBack(const TestPlugin& plugin, const std::string& thrown) {
+// The plugin's adapter turns what was thrown into a status at the C boundary; the runtime names
+// the backend, the function and the layer. `what(layer)`: the status's message.
+void CheckFallsBack(const TestPlugin& plugin, const std::function<std::string(const std::string&)>& what) {
   TestRuntime runtime({plugin});
   const BackendId id(plugin.id);
   const std::vector<float> a = Pseudorandom(24, 1), b = Pseudorandom(24, 2);
@@ -35,28 +38,26 @@ void CheckFallsBack(const TestPlugin& plugin, const std::string& thrown) {
     for (const std::string layer : {"add", "relu"}) {
       const LayerPlacement& placement = PlacementOf(network, layer);
       CHECK(placement.backend == kCpuRef);
-      CHECK(placement.reason == std::string(plugin.id) + ": backend " + plugin.id + " threw " + thrown +
-                                    "IsLayerSupported for layer '" + layer + "'" +
-                                    (thrown == "from " ? ": " + std::string(plugin.id) + " layer support failed on '" +
-                                                             layer + "': deliberate test failure"
-                                                       : std::string()) +
-                                    "; placed on CpuRef");
+      CHECK(placement.reason == std::string(plugin.id) + ": backend " + plugin.id + ": is_layer_supported for layer '" +
+                                    layer + "': " + what(layer) + "; placed on CpuRef");
     }
   });
   REQUIRE(y.size() == 1);
   CHECK(Compare(y[0], AddReluForward(a, b), 1e-6) == "");
   CHECK(runtime.Log().Contains(LogLevel::kWarning, LogCategory::kOptimize,
-                               "backend " + std::string(plugin.id) + " threw " + thrown +
-                                   "IsLayerSupported for layer 'add'"));
+                               "backend " + std::string(plugin.id) + ": is_layer_supported for layer 'add': " +
+                                   what("add")));
   CHECK(runtime.Log().Contains(LogLevel::kWarning, LogCategory::kOptimize, "the layer is not placed on " + id.Get()));
 }
 
 TEST_CASE("plugin exceptions: layer support throwing an int is logged and the layer placed elsewhere") {
-  CheckFallsBack(test_plugins::layer_support_throws_int, "a non-standard exception from ");
+  CheckFallsBack(test_plugins::layer_support_throws_int, [](const std::string&) { return "non-standard exception"; });
 }
 
 TEST_CASE("plugin exceptions: layer support throwing a std::exception is logged and the layer placed elsewhere") {
-  CheckFallsBack(test_plugins::layer_support_throws_std, "from ");
+  CheckFallsBack(test_plugins::layer_support_throws_std, [](const std::string& layer) {
+    return "TestSupportThrowsStd layer support failed on '" + layer + "': deliberate test failure";
+  });
 }
 
 TEST_CASE("plugin exceptions: in strict mode a throwing layer support is an error naming backend and layer") {
@@ -65,8 +66,8 @@ TEST_CASE("plugin exceptions: in strict mode a throwing layer support is an erro
       [&] { runtime->Optimize(MakeAddRelu(), On({BackendId("TestSupportThrowsInt"), kCpuRef}, /*strict=*/true)); });
   CHECK(error.code() == ErrorCode::kUnsupported);
   CHECK(ContainsAll(error.what(), {"2 layers cannot be placed", "strict mode allows only TestSupportThrowsInt",
-                                   "backend TestSupportThrowsInt threw a non-standard exception from "
-                                   "IsLayerSupported for layer 'add'"}));
+                                   "backend TestSupportThrowsInt: is_layer_supported for layer 'add': "
+                                   "non-standard exception"}));
 }
 
 TEST_CASE("plugin exceptions: Execute throwing an int fails the run with an Exception; the context runs again") {
@@ -81,8 +82,8 @@ TEST_CASE("plugin exceptions: Execute throwing an int fails the run with an Exce
   const Exception error = ThrowsException([&] { Run(*context, signature, {a, b}); });
   CHECK(error.code() == ErrorCode::kBackendFailure);
   CHECK(std::string(error.what()) == "network " + std::to_string(id) +
-                                         ", layer 'add' on TestExecuteThrowsInt: backend TestExecuteThrowsInt threw "
-                                         "a non-standard exception from Execute for layer 'add'");
+                                         ", layer 'add' on TestExecuteThrowsInt: backend TestExecuteThrowsInt: "
+                                         "execute for layer 'add': non-standard exception");
   CHECK(runtime.Log().Contains(LogLevel::kWarning, LogCategory::kExecute,
                                "run failed: network " + std::to_string(id) + ", layer 'add'"));
 

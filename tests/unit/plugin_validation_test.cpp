@@ -150,12 +150,12 @@ TEST_CASE("plugin: GetBackendId differing from the identity is backend_id_invali
 
 TEST_CASE("plugin: a newer Backend API major is api_version_incompatible naming both versions") {
   CheckBrokenVariant(test_plugins::api_major, ReasonCode::kApiVersionIncompatible,
-                     DiscoveryStage::kBackendChecked, {kNewerMajorApi, kRuntimeApi});
+                     DiscoveryStage::kIdentity, {kNewerMajorApi, kRuntimeApi, "a different major version"});
 }
 
 TEST_CASE("plugin: a newer Backend API minor is api_version_incompatible naming both versions") {
   CheckBrokenVariant(test_plugins::api_minor, ReasonCode::kApiVersionIncompatible,
-                     DiscoveryStage::kBackendChecked, {kNewerMinorApi, kRuntimeApi});
+                     DiscoveryStage::kBackendChecked, {kNewerMinorApi, kRuntimeApi, "newer than this runtime's"});
 }
 
 TEST_CASE("plugin: GetVersion differing from the identity is api_version_incompatible naming both") {
@@ -230,7 +230,11 @@ TEST_CASE("plugin: a plugin version differing from the manifest's is manifest_mi
                   FoundBy::kManifest, {"9.9.9", kTestPluginVersion}}) == "");
 }
 
-TEST_CASE("plugin: a Backend API version differing from the manifest's is manifest_mismatch naming both") {
+// (A manifest whose Backend API differs from its library's yet is compatible with the runtime
+// would be manifest_mismatch; with 2.0 the only compatible version, a differing manifest is
+// incompatible itself and is refused before the library is opened.)
+TEST_CASE("plugin: a manifest claiming a newer Backend API than its library is refused before opening it") {
+  PluginTrace trace;
   TestFolder folder;
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA",
                                [](json& m) { m["api_version"] = kNewerMinorApi; });
@@ -238,8 +242,9 @@ TEST_CASE("plugin: a Backend API version differing from the manifest's is manife
   const DiscoveryReport& report = runtime->GetDiscoveryReport();
   INFO(Describe(report));
   CHECK(Mismatch(RecordFor(report, ManifestFileName("Test", "ValidA")),
-                 {Verdict::kRejected, ReasonCode::kManifestMismatch, DiscoveryStage::kBackendChecked,
+                 {Verdict::kRejected, ReasonCode::kApiVersionIncompatible, DiscoveryStage::kManifestChecked,
                   FoundBy::kManifest, {kNewerMinorApi, kRuntimeApi}}) == "");
+  CHECK(trace.Count("loaded TestValidA") == 0);
 }
 
 TEST_CASE("plugin: the same id from two manifests is duplicate_backend_id naming both files") {

@@ -46,9 +46,18 @@ json ToJson(const backend::DeviceInfo& device) {
           {"available", device.available}, {"reason", device.reason}};
 }
 
+json ToJson(const backend::OptionSpec& option) {
+  const char* type = option.type == backend::OptionSpec::Type::kInteger   ? "integer"
+                     : option.type == backend::OptionSpec::Type::kBoolean ? "boolean"
+                                                                          : "string";
+  return {{"key", option.key}, {"type", type}, {"default", option.default_value}, {"doc", option.doc}};
+}
+
 json ToJson(const BackendInfo& backend, const DiscoveryRecord* record) {
   json devices = json::array();
   for (const backend::DeviceInfo& device : backend.devices) devices.push_back(ToJson(device));
+  json options = json::array();
+  for (const backend::OptionSpec& option : backend.options) options.push_back(ToJson(option));
   return {{"id", backend.id.Get()},
           {"vendor", backend.vendor},
           {"version", backend.version},
@@ -58,6 +67,7 @@ json ToJson(const BackendInfo& backend, const DiscoveryRecord* record) {
           {"manifest_path", backend.manifest_path},
           {"capabilities", ToJson(backend.capabilities)},
           {"devices", std::move(devices)},
+          {"options", std::move(options)},
           {"available", backend.available},
           {"unavailable_reason", backend.unavailable_reason},
           {"warnings", record != nullptr ? json(record->warnings) : json::array()}};

@@ -1,4 +1,4 @@
-// sdk-info --json: the inventory as one JSON document (format 1.0, "kind": "discovery"; see
+// sdk-info --json: the inventory as one JSON document (format 1.1, "kind": "discovery"; see
 // docs/sdk-info.md).
 #pragma once
 
@@ -10,7 +10,8 @@ namespace backplane::sdk_info {
 
 // The document's format version. Adding a field bumps the minor; removing, renaming or
 // changing the meaning of one bumps the major.
-inline constexpr const char* kJsonFormatVersion = "1.0";
+// 1.1: backends[].options (the options each backend accepts).
+inline constexpr const char* kJsonFormatVersion = "1.1";
 
 // The whole document, pretty-printed, ending in a newline. Strings are UTF-8; a path that is
 // not valid UTF-8 has its bad bytes replaced with U+FFFD rather than failing.

@@ -133,6 +133,17 @@ void WriteBackend(std::ostream& out, const BackendInfo& backend, const Discovery
     Field(out, "device", line);
   }
 
+  // What RuntimeOptions::backend_options (sdk-run --backend-option) may set for it.
+  if (backend.options.empty()) Field(out, "options", "(none)");
+  for (const backend::OptionSpec& option : backend.options) {
+    const char* type = option.type == backend::OptionSpec::Type::kInteger   ? "integer"
+                       : option.type == backend::OptionSpec::Type::kBoolean ? "boolean"
+                                                                            : "string";
+    std::string line = option.key + " (" + type + ", default \"" + option.default_value + "\")";
+    if (!option.doc.empty()) line += ": " + option.doc;
+    Field(out, "option", line);
+  }
+
   if (record == nullptr) return;
   if (options.verbose) {
     Field(out, "stage", ToString(record->stage));

@@ -15,6 +15,11 @@ std::unique_ptr<Runtime> Create(const RuntimeOptions& options) {
     throw ToolError(ExitCode::kRuntimeFailure,
                     std::string("no backend registered (run sdk-info for details): ") + error.what());
   } catch (const Exception& error) {
+    // A backend option the backend does not declare, or a value of the wrong type: the
+    // command line's fault.
+    if (error.code() == ErrorCode::kInvalidArgument) {
+      throw ToolError(ExitCode::kUsage, std::string("a backend option was refused: ") + error.what());
+    }
     throw ToolError(ExitCode::kRuntimeFailure,
                     std::string("the runtime could not start: ") + error.what());
   }

@@ -1,7 +1,9 @@
 #include "discovery/discovery.hpp"
 
+#include "discovery/api_version.hpp"
 #include "discovery/message_text.hpp"
 #include "discovery/naming_scheme.hpp"
+#include "loading/backend_options.hpp"
 #include "loading/library_header.hpp"
 #include "loading/plugin_library.hpp"
 #include "log.hpp"
@@ -78,7 +80,8 @@ class Scanner {
  private:
   // The backstop of "one bad candidate never stops the scan": runs `scan` on a copy of `start`
   // and turns anything it throws into that candidate's record (unless its record was already
-  // made), with the stage it had reached. Only std::bad_alloc, a broken invariant, goes on.
+  // made), with the stage it had reached. Only std::bad_alloc, a broken invariant, and an
+  // OptionError (the application's backend options are wrong) go on.
   // The specific checks catch what they expect; this catches what nobody expected.
   template <typename Scan>
   void Guarded(DiscoveryRecord start, Scan&& scan) {
@@ -90,6 +93,8 @@ class Scanner {
       return;
     } catch (const std::bad_alloc&) {
       throw;
+    } catch (const loading::OptionError&) {
+      throw;  // the application's options are wrong, not this candidate: Create fails
     } catch (const std::exception& error) {
       what = error.what();
     } catch (...) {
@@ -222,14 +227,14 @@ class Scanner {
   // Shared by static and dynamic backends: the final stage.
   void Register(DiscoveryRecord record, loading::RegisteredBackend backend) {
     record.stage = DiscoveryStage::kRegistered;
-    backend::BackendOptions options;
-    if (const auto all = context_.backend_options.find(BackendId(kAllBackends)); all != context_.backend_options.end()) {
-      options = all->second;
-    }
-    if (const auto own = context_.backend_options.find(backend.info.id); own != context_.backend_options.end()) {
-      for (const auto& [key, value] : own->second) options[key] = value;
-    }
-    const std::string failure = loading::RegisterBackend(context_.registry, std::move(backend), options);
+    auto entry = [&](const BackendId& id) -> const backend::BackendOptions* {
+      const auto found = context_.backend_options.find(id);
+      return found == context_.backend_options.end() ? nullptr : &found->second;
+    };
+    const backend::BackendOptions* all = entry(BackendId(kAllBackends));
+    const backend::BackendOptions* own = entry(backend.info.id);
+    const std::string failure =
+        loading::RegisterBackend(context_.registry, std::move(backend), all, own, context_.backend_log);
     if (!failure.empty()) return Reject(std::move(record), ReasonCode::kFactoryFailed, failure);
     const auto& info = context_.registry.All().back().info;
     Conclude(std::move(record), Verdict::kRegistered, ReasonCode::kOk,
@@ -297,7 +302,7 @@ void RegisterStaticBackends(DiscoveryContext& context) {
     const BackplanePluginIdentity* identity = entry.identity;
     const std::string id = identity && identity->backend_id ? identity->backend_id : "";
     record.backend_id = id;
-    if (auto rejection = loading::CheckIdentity(identity, "static backend " + id, context.target)) {
+    if (auto rejection = loading::CheckIdentity(identity, "static backend " + id, context.target, context.api)) {
       record.stage = rejection->stage;
       scanner.Reject(std::move(record), rejection->code, rejection->message);
       continue;
@@ -309,10 +314,13 @@ void RegisterStaticBackends(DiscoveryContext& context) {
                      "static backend id \"" + id + "\" is not 1 to 64 letters or digits");
       continue;
     }
-    if (!IsBackendApiCompatible(version, context.api)) {
+    if (std::string problem = ApiVersionProblem(version, context.api); !problem.empty()) {
       scanner.Reject(std::move(record), ReasonCode::kApiVersionIncompatible,
-                     "static backend " + id + " was built for Backend API " + ToString(version) +
-                         ", not compatible with " + ToString(context.api));
+                     "static backend " + id + " was " + problem);
+      continue;
+    }
+    if (entry.factory == nullptr) {
+      scanner.Reject(std::move(record), ReasonCode::kEntryPointMissing, "static backend " + id + " has no factory");
       continue;
     }
     if (context.registry.Find(BackendId(id))) {
@@ -326,7 +334,7 @@ void RegisterStaticBackends(DiscoveryContext& context) {
     backend.info.version = identity->plugin_version ? identity->plugin_version : "";
     backend.info.api_version = version;
     backend.info.found_by = FoundBy::kStatic;
-    backend.factory = entry.factory;
+    backend.factory = loading::MakePluginFactory(nullptr, identity, entry.factory);
     scanner.Register(std::move(record), std::move(backend));
   }
 }

@@ -20,18 +20,22 @@ struct DiscoveryContext {
   BackendApiVersion api;
   const std::map<BackendId, backend::BackendOptions>& backend_options;
   ILogSink& log;
+  // The same sink, shared with the log channels of the backends registered (BackendConfig::log).
+  std::shared_ptr<ILogSink> backend_log;
   loading::BackendRegistry& registry;       // receives the registered backends
   std::vector<DiscoveryRecord>& records;    // receives one record per candidate
   // RuntimeOptions::library_filter: asked before each plugin library is opened; may be null.
   const std::function<std::string(const DiscoveryRecord&)>& library_filter;
 };
 
-// Registers the backends linked into the runtime (plugin.hpp's static form).
+// Registers the backends linked into the runtime (plugin.hpp's static form). Throws
+// loading::OptionError for a backend option the backend does not accept.
 void RegisterStaticBackends(DiscoveryContext& context);
 
 // Scans the valid folders of `paths`: manifests first, then the naming-scheme fallback (see
 // docs/backend-discovery.md). One bad candidate never stops the scan; only a broken invariant
-// (e.g. std::bad_alloc) propagates.
+// (e.g. std::bad_alloc) and loading::OptionError (a backend option the backend does not accept)
+// propagate.
 void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryContext& context);
 
 }  // namespace backplane::discovery

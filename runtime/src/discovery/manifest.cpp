@@ -1,5 +1,6 @@
 #include "discovery/manifest.hpp"
 
+#include "discovery/api_version.hpp"
 #include "discovery/message_text.hpp"
 #include "discovery/sha256.hpp"
 #include "platform/regular_file.hpp"
@@ -398,6 +399,14 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
   const auto sha256 = reader.String(root, "sha256", false, IsHex64, "must be 64 hex digits");
   const auto description = reader.String(root, "description", false, nullptr, "");
   ReadCapabilities(root, reader, manifest, check.warnings, name);
+  if (api) {
+    BackendApiVersion declared;
+    if (ParseBackendApiVersion(*api, declared)) {
+      if (std::string problem = ApiVersionProblem(declared, target.api); !problem.empty()) {
+        reader.Add(ReasonCode::kApiVersionIncompatible, "the plugin was " + problem);
+      }
+    }
+  }
 
   // The library file: form, then existence.
   if (library) {
@@ -441,7 +450,7 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
 
 }  // namespace
 
-TargetTags RuntimeTargetTags() { return {BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG}; }
+TargetTags RuntimeTargetTags() { return {BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG, kBackendApiVersion}; }
 
 ManifestCheck CheckManifestFile(const fs::path& file, const TargetTags& target) {
   auto unreadable = [&](const std::string& why) {

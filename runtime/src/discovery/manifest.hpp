@@ -44,7 +44,8 @@ struct Manifest {
 // What this process can load; manifests are compared against it.
 struct TargetTags {
   std::string platform;  // e.g. "linux-x86_64"
-  std::string abi;       // e.g. "itanium-libstdc++-cxx11"
+  std::string abi;       // "c" since Backend API 2.0
+  BackendApiVersion api = kBackendApiVersion;  // the Backend API it implements
 };
 // The tags of this build of the runtime (plugin.hpp's macros).
 TargetTags RuntimeTargetTags();
@@ -68,8 +69,9 @@ struct ManifestCheck {
 // Reads and checks `file`: a regular file (checked on the opened handle; a FIFO or device is
 // never read from) of at most kMaxManifestBytes, one JSON document (depth at most
 // kMaxManifestDepth, no key twice in an object, nothing after it), format version, fields,
-// library file name and existence (a symlink must stay in the manifest's folder), platform and
-// ABI against `target`. Does not hash or open the library. Every failure becomes a problem;
+// library file name and existence (a symlink must stay in the manifest's folder), Backend API
+// version (discovery/api_version.hpp; checked before the library and the tags, so a plugin of
+// another API is told so first), platform and ABI against `target`. Does not hash or open the library. Every failure becomes a problem;
 // throws nothing but std::bad_alloc. Messages quote manifest values bounded (message_text.hpp).
 // Thread-safe.
 ManifestCheck CheckManifestFile(const std::filesystem::path& file, const TargetTags& target);

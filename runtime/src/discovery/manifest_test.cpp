@@ -16,7 +16,7 @@ using json = nlohmann::json;
 
 namespace {
 
-const TargetTags kTarget{"linux-x86_64", "itanium-libstdc++-cxx11"};
+const TargetTags kTarget{"linux-x86_64", "c", BackendApiVersion{2, 0}};
 
 // A folder with a (fake) library file, and a valid manifest for it to mutate.
 struct ManifestFixture {
@@ -29,7 +29,7 @@ struct ManifestFixture {
       {"id", "Fast"},
       {"vendor", "Acme"},
       {"version", "1.2.3"},
-      {"api_version", "1.0"},
+      {"api_version", "2.0"},
       {"library", "Acme_Fast_backend.so"},
       {"platform", kTarget.platform},
       {"abi", kTarget.abi},
@@ -66,7 +66,7 @@ TEST_CASE("manifest: a valid manifest is read completely") {
   CHECK(m.id == "Fast");
   CHECK(m.vendor == "Acme");
   CHECK(m.version == "1.2.3");
-  CHECK(m.api_version == BackendApiVersion{1, 0});
+  CHECK(m.api_version == BackendApiVersion{2, 0});
   CHECK(m.library_path == fixture.folder / "Acme_Fast_backend.so");
   CHECK(m.capabilities.device_kind == backend::DeviceKind::kCpu);
   CHECK(m.capabilities.data_types == std::vector<DataType>{DataType::kFloat32, DataType::kInt64});
@@ -158,6 +158,36 @@ TEST_CASE("manifest: ABI mismatch and ill-typed capability entries") {
   CHECK(check.problems[2].code == ReasonCode::kAbiMismatch);
   REQUIRE(check.warnings.size() == 1);
   CHECK(Contains(check.warnings[0], "unknown layer type \"TeleportTensor\""));
+}
+
+TEST_CASE("manifest: a Backend API 1.x plugin is refused first, saying what changed and what to do") {
+  ManifestFixture fixture;
+  fixture.manifest["api_version"] = "1.1";
+  fixture.manifest["abi"] = "itanium-libstdc++-cxx11";  // what 1.x manifests carried
+  const auto check = fixture.Check();
+  REQUIRE(check.problems.size() == 2);
+  CHECK(check.problems[0].code == ReasonCode::kApiVersionIncompatible);
+  CHECK(Contains(check.problems[0].message, "built for Backend API 1.1, but this runtime implements 2.0"));
+  CHECK(Contains(check.problems[0].message, "C++ interfaces of 1.x with a C boundary"));
+  CHECK(Contains(check.problems[0].message, "rebuild the plugin against Backplane SDK"));
+  CHECK(Contains(check.problems[0].message, "backplane_add_backend"));
+  CHECK(check.problems[1].code == ReasonCode::kAbiMismatch);
+  CHECK_FALSE(check.manifest);
+}
+
+TEST_CASE("manifest: a newer Backend API minor or another major is refused naming both versions") {
+  ManifestFixture fixture;
+  fixture.manifest["api_version"] = "2.1";
+  auto check = fixture.Check();
+  REQUIRE(check.problems.size() == 1);
+  CHECK(check.problems[0].code == ReasonCode::kApiVersionIncompatible);
+  CHECK(Contains(check.problems[0].message, "built for Backend API 2.1, newer than this runtime's 2.0"));
+  fixture.manifest["api_version"] = "3.0";
+  check = fixture.Check();
+  REQUIRE(check.problems.size() == 1);
+  CHECK(Contains(check.problems[0].message, "built for Backend API 3.0, a different major version than this runtime's 2.0"));
+  fixture.manifest["api_version"] = "2.0";
+  CHECK(fixture.Check().problems.empty());
 }
 
 TEST_CASE("manifest: semantic versions and sha256 form") {

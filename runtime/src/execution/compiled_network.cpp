@@ -2,6 +2,7 @@
 
 #include "execution/host_tensor.hpp"
 #include "execution/memory_plan.hpp"
+#include "loading/c_backend.hpp"
 #include "loading/plugin_call.hpp"
 #include "log.hpp"
 
@@ -14,7 +15,7 @@ namespace backplane::execution {
 
 namespace {
 
-// A backend's tensor-handle factories and memory managers for one loaded network.
+// A backend's tensor-handle factories for one loaded network.
 class FactoryRegistry final : public backend::ITensorHandleFactoryRegistry {
  public:
   void RegisterFactory(std::unique_ptr<backend::ITensorHandleFactory> factory) override {
@@ -24,20 +25,15 @@ class FactoryRegistry final : public backend::ITensorHandleFactoryRegistry {
     }
     factories_.push_back(std::move(factory));
   }
-  void RegisterMemoryManager(std::shared_ptr<backend::IMemoryManager> manager) override {
-    if (manager) managers_.push_back(std::move(manager));
-  }
   const backend::ITensorHandleFactory* Find(const backend::FactoryId& id) const {
     for (const auto& factory : factories_) {
       if (factory->GetId() == id) return factory.get();
     }
     return nullptr;
   }
-  std::vector<std::shared_ptr<backend::IMemoryManager>>& Managers() { return managers_; }
 
  private:
   std::vector<std::unique_ptr<backend::ITensorHandleFactory>> factories_;
-  std::vector<std::shared_ptr<backend::IMemoryManager>> managers_;
 };
 
 // Rethrows the exception being handled (of any type: backends run in these calls) as an
@@ -102,11 +98,7 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
     try {
       state->instance = found->second.factory();
       state->memory_manager = state->instance->CreateMemoryManager();
-      // Backends built for API 1.0 do not have the 1.1 entry in their vtable.
-      const bool has_context_form = found->second.api_version.minor >= 1;
-      state->workload_factory =
-          has_context_form ? state->instance->CreateWorkloadFactoryInContext(state->memory_manager, state->context)
-                           : state->instance->CreateWorkloadFactory(state->memory_manager);
+      state->workload_factory = state->instance->CreateWorkloadFactory(state->memory_manager, state->context);
       if (!state->workload_factory) throw Exception(ErrorCode::kBackendFailure, "CreateWorkloadFactory returned null");
       state->instance->RegisterTensorHandleFactories(state->factories);
     } catch (...) {
@@ -133,8 +125,9 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
     if (state.context && !state.notified) {
       std::lock_guard<std::mutex> notify(*net->context_mutex_);
       if (!loading::CallPlugin(state.id, "BeforeLoadNetwork", "", [&] { return state.context->BeforeLoadNetwork(id); })) {
-        throw Exception(ErrorCode::kBackendFailure,
-                        "backend " + state.id.Get() + " refused to load network " + std::to_string(id));
+        const std::string reason = loading::TakeRefusalReason(state.context);
+        throw Exception(ErrorCode::kBackendFailure, "backend " + state.id.Get() + " refused to load network " +
+                                                        std::to_string(id) + (reason.empty() ? "" : ": " + reason));
       }
       state.notified = true;
     }
@@ -300,11 +293,12 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
   for (auto& state : net->backends_) {
     try {
       if (state->memory_manager) state->memory_manager->Acquire();
-      for (auto& manager : state->factories.Managers()) manager->Acquire();
       state->acquired = true;
       std::lock_guard<std::mutex> notify(*net->context_mutex_);
       if (state->context && !state->context->AfterLoadNetwork(id)) {
-        throw Exception(ErrorCode::kBackendFailure, "AfterLoadNetwork returned false");
+        const std::string reason = loading::TakeRefusalReason(state->context);
+        throw Exception(ErrorCode::kBackendFailure,
+                        "AfterLoadNetwork returned false" + (reason.empty() ? "" : ": " + reason));
       }
     } catch (...) {
       Rethrow("backend " + state->id.Get() + " failed loading network " + std::to_string(id));
@@ -333,9 +327,6 @@ void CompiledNetwork::Unload() {
     if (state->acquired) {
       if (state->memory_manager) {
         CallWhileUnloading(log_, state->id, "IMemoryManager::Release", [&] { state->memory_manager->Release(); });
-      }
-      for (auto& manager : state->factories.Managers()) {
-        CallWhileUnloading(log_, state->id, "IMemoryManager::Release", [&] { manager->Release(); });
       }
       state->acquired = false;
     }

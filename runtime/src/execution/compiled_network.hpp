@@ -25,7 +25,6 @@ namespace backplane::execution {
 struct LoadBackend {
   std::function<std::unique_ptr<backend::IBackend>()> factory;
   backend::IBackendContext* context = nullptr;  // owned by the runtime; may be null
-  BackendApiVersion api_version;                 // what the backend was built for
   std::shared_ptr<loading::SharedLibrary> library;  // null for static backends
 };
 

@@ -24,7 +24,6 @@ class FactoryCollector final : public backend::ITensorHandleFactoryRegistry {
     if (!factory) throw Exception(ErrorCode::kInvalidArgument, "a backend registered a null tensor-handle factory");
     out_[factory->GetId()] = factory->GetProperties();
   }
-  void RegisterMemoryManager(std::shared_ptr<backend::IMemoryManager>) override {}
 
  private:
   std::map<backend::FactoryId, backend::TensorHandleFactoryProperties>& out_;
@@ -197,6 +196,54 @@ void Substitute(Graph& graph, const std::vector<LayerId>& ordered, const backend
   log.push_back(backend.Get() + " fused " + names + " into '" + graph.At(fused_id).name + "'");
 }
 
+// Refuses a substitution whose layers are connected through a layer outside it (a -> b -> c
+// with a and c replaced, b not): the fused layer would both feed and read b, a cycle. Checked on
+// the graph before any substitution of the result is applied, which covers paths through the
+// other substitutions too. `position`: each live layer's index in a topological order (a path
+// back into the set never passes a layer after its last member). Throws Exception
+// (kBackendFailure) naming the backend, the substitution and the layer outside it.
+void CheckConvex(const Graph& graph, const std::vector<std::vector<std::vector<InputSlot>>>& consumers,
+                 const std::vector<std::size_t>& position, const std::vector<LayerId>& members,
+                 const std::string& name, const BackendId& backend) {
+  std::vector<char> inside(graph.Size(), 0);
+  std::size_t last = 0;
+  for (LayerId id : members) {
+    inside[id] = 1;
+    last = std::max(last, position[id]);
+  }
+  std::vector<char> seen(graph.Size(), 0);
+  std::vector<std::pair<LayerId, LayerId>> pending;  // (outside layer, the layer the path left by)
+  auto visit = [&](LayerId id, LayerId exit) {
+    if (!seen[id] && position[id] < last) {
+      seen[id] = 1;
+      pending.emplace_back(id, exit);
+    }
+  };
+  for (LayerId id : members) {
+    for (const auto& uses : consumers[id]) {
+      for (const auto& use : uses) {
+        if (!inside[use.layer]) visit(use.layer, use.layer);
+      }
+    }
+  }
+  while (!pending.empty()) {
+    const auto [id, exit] = pending.back();
+    pending.pop_back();
+    for (const auto& uses : consumers[id]) {
+      for (const auto& use : uses) {
+        if (inside[use.layer]) {
+          throw Exception(ErrorCode::kBackendFailure,
+                          "backend " + backend.Get() + ": optimize_subgraph returned substitution '" + name +
+                              "' whose layers are connected through layer '" + graph.At(exit).name +
+                              "' outside it (the fused layer would feed itself); a substitution must take such a "
+                              "layer too or leave the layers on either side of it apart");
+        }
+        visit(use.layer, exit);
+      }
+    }
+  }
+}
+
 // Offers each backend its subgraphs (spec 001 OptimizeSubgraph): applies substitutions,
 // re-places failed parts on the next allowed backend, keeps untouched parts.
 void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector<PlacementBackend>& backends,
@@ -230,6 +277,17 @@ void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector
             if (std::find(members.back().begin(), members.back().end(), id) == members.back().end()) {
               members.back().push_back(id);
             }
+          }
+        }
+        // The backend wrapper checked the lists (indices in range, no layer twice, names);
+        // what only the graph can tell is checked here, before anything changes.
+        if (!members.empty()) {
+          const auto consumers = graph.Consumers();
+          const auto now = graph.TopologicalOrder();  // earlier groups' substitutions changed it
+          std::vector<std::size_t> position(graph.Size(), SIZE_MAX);
+          for (std::size_t i = 0; i < now.size(); ++i) position[now[i]] = i;
+          for (std::size_t i = 0; i < members.size(); ++i) {
+            CheckConvex(graph, consumers, position, members[i], result.substitutions[i].name, backend.id);
           }
         }
         for (std::size_t i = 0; i < members.size(); ++i) {

@@ -49,7 +49,8 @@ void Rewire(Graph& graph, const std::vector<InputSlot>& consumers, OutputSlot to
 std::vector<std::vector<std::uint8_t>> RunOnHost(PlacementBackend& backend, const Layer& layer) {
   try {
     const auto memory_manager = backend.instance->CreateMemoryManager();
-    const auto factory = backend.instance->CreateWorkloadFactory(memory_manager);
+    // No runtime context applies to folding: the factory works with its defaults.
+    const auto factory = backend.instance->CreateWorkloadFactory(memory_manager, nullptr);
     const auto workload = factory->CreateWorkload(layer);
     std::vector<std::vector<std::uint8_t>> outputs;
     for (const auto& info : layer.output_infos) outputs.emplace_back(info.NumBytes());

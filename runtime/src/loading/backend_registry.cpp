@@ -1,8 +1,32 @@
 #include "loading/backend_registry.hpp"
 
+#include "discovery/message_text.hpp"
+#include "loading/backend_options.hpp"
+#include "loading/c_backend.hpp"
 #include "loading/plugin_call.hpp"
 
 namespace backplane::loading {
+
+namespace {
+
+// A backend's log channel (BackendConfig::log): the runtime's sink, each message prefixed with
+// the backend's id and made safe to print (bounded, control characters escaped). Thread-safe.
+class BackendLogChannel final : public ILogSink {
+ public:
+  BackendLogChannel(std::shared_ptr<ILogSink> sink, const BackendId& id)
+      : sink_(std::move(sink)), prefix_(id.Get() + ": ") {}
+  bool IsEnabled(LogLevel level, LogCategory category) const override { return sink_->IsEnabled(level, category); }
+  void Write(LogLevel level, LogCategory category, std::string_view message) override {
+    sink_->Write(level, category, prefix_ + discovery::Bounded(message, kMaxMessageBytes));
+  }
+
+ private:
+  static constexpr std::size_t kMaxMessageBytes = 4096;
+  std::shared_ptr<ILogSink> sink_;
+  std::string prefix_;
+};
+
+}  // namespace
 
 BackendRegistry::~BackendRegistry() {
   for (auto& backend : backends_) backend.context.reset();
@@ -21,35 +45,33 @@ void BackendRegistry::Add(RegisteredBackend backend) { backends_.push_back(std::
 
 BackendFactory MakePluginFactory(std::shared_ptr<SharedLibrary> library,
                                  const BackplanePluginIdentity* identity,
-                                 BackendFactoryFunction* entry_point) {
-  return [library = std::move(library), identity, entry_point]() {
+                                 BpBackendFactoryFunction entry_point) {
+  const std::string id = identity && identity->backend_id ? identity->backend_id : "";
+  const std::string where = library ? "BackendFactory() of " + library->Path().string()
+                                    : "the factory of static backend " + id;
+  auto origin = std::make_shared<const PluginOrigin>(PluginOrigin{BackendId(id), std::move(library)});
+  return [origin = std::move(origin), identity, entry_point, where]() {
     void* created = nullptr;
     try {
       created = entry_point();
     } catch (const std::exception& error) {
       // A hand-written factory let an exception cross its extern "C" boundary.
-      throw Exception(ErrorCode::kBackendFailure, "BackendFactory() of " + library->Path().string() +
-                                                      " threw: " + error.what());
+      throw Exception(ErrorCode::kBackendFailure, where + " threw: " + error.what());
     } catch (...) {
-      throw Exception(ErrorCode::kBackendFailure,
-                      "BackendFactory() of " + library->Path().string() + " threw a non-standard exception");
+      throw Exception(ErrorCode::kBackendFailure, where + " threw a non-standard exception");
     }
     if (created == nullptr) {
       const char* why = identity->last_factory_error ? identity->last_factory_error() : "";
       throw Exception(ErrorCode::kBackendFailure,
-                      "BackendFactory() of " + library->Path().string() + " returned null" +
-                          (why && *why ? std::string(": ") + why : std::string()));
+                      where + " returned null" + (why && *why ? std::string(": ") + why : std::string()));
     }
-    return std::unique_ptr<backend::IBackend>(static_cast<backend::IBackend*>(created));
+    return WrapBackend(static_cast<BpBackend*>(created), origin);
   };
 }
 
-}  // namespace backplane::loading
-
-namespace backplane::loading {
-
 std::string RegisterBackend(BackendRegistry& registry, RegisteredBackend backend,
-                            const backend::BackendOptions& options) {
+                            const backend::BackendOptions* all_options, const backend::BackendOptions* own_options,
+                            std::shared_ptr<ILogSink> log) {
   const std::string id = backend.info.id.Get();
   const BackendId& backend_id = backend.info.id;
   const std::string no_layer;
@@ -64,15 +86,26 @@ std::string RegisterBackend(BackendRegistry& registry, RegisteredBackend backend
     backend.info.capabilities =
         CallPlugin(backend_id, "GetCapabilities", no_layer, [&] { return instance->GetCapabilities(); });
     backend.info.devices = CallPlugin(backend_id, "GetDevices", no_layer, [&] { return instance->GetDevices(); });
-    backend.context = CallPlugin(backend_id, "CreateBackendContext", no_layer,
-                                 [&] { return instance->CreateBackendContext(options); });
-    // Backends built for API 1.0 do not have the 1.1 entry in their vtable.
+    backend.info.options =
+        CallPlugin(backend_id, "GetOptionSpecs", no_layer, [&] { return instance->GetOptionSpecs(); });
+    backend::BackendConfig config;
+    config.options = SelectOptions(backend_id, backend.info.options, all_options, own_options);
+    config.log = std::make_shared<BackendLogChannel>(std::move(log), backend_id);
+    try {
+      backend.context = CallPlugin(backend_id, "CreateBackendContext", no_layer,
+                                   [&] { return instance->CreateBackendContext(config); });
+    } catch (const Exception& error) {
+      // The backend's own checks of the option values (a range, a combination) are the
+      // application's error too, as the declared types are.
+      if (error.code() == ErrorCode::kInvalidArgument && !config.options.empty()) throw OptionError(error.what());
+      throw;
+    }
     backend.info.available = CallPlugin(backend_id, "IsAvailable", no_layer, [&] {
-      return backend.info.api_version.minor >= 1
-                 ? instance->IsAvailableInContext(backend.context.get(), &backend.info.unavailable_reason)
-                 : instance->IsAvailable(&backend.info.unavailable_reason);
+      return instance->IsAvailable(backend.context.get(), &backend.info.unavailable_reason);
     });
     if (backend.info.available) backend.info.unavailable_reason.clear();
+  } catch (const OptionError&) {
+    throw;  // the application's mistake, not the plugin's
   } catch (const std::exception& error) {
     return error.what();
   } catch (...) {

@@ -42,22 +42,31 @@ class BackendRegistry {
   std::vector<RegisteredBackend> backends_;
 };
 
-// Wraps a plugin's BackendFactory entry point: a null result becomes an Exception carrying the
-// plugin's last_factory_error; the returned factory keeps `library` open.
+// The factory of a registered backend: a plugin's BackendFactory entry point (or a static
+// backend's factory, `library` null) whose BpBackend each call wraps as an IBackend
+// (c_backend.hpp). A null result becomes an Exception carrying the identity's
+// last_factory_error. The factory, and every object made through it, keeps `library` open.
 BackendFactory MakePluginFactory(std::shared_ptr<SharedLibrary> library,
                                  const BackplanePluginIdentity* identity,
-                                 BackendFactoryFunction* entry_point);
+                                 BpBackendFactoryFunction entry_point);
 
 }  // namespace backplane::loading
 
 namespace backplane::loading {
 
 // Creates one instance through `backend.factory` to fill in what the runtime reports
-// (capabilities, devices, availability) and the context this runtime holds, then adds it.
-// `backend.info` must already carry id, vendor, version, API version and paths. Returns an
-// empty string on success, else why it failed (the factory or a backend call threw, or the
-// instance reports another id); nothing is added then.
+// (capabilities, devices, option specs, availability) and the context this runtime holds, then
+// adds it. `backend.info` must already carry id, vendor, version, API version and paths.
+// `all_options` and `own_options` (either may be null) are the application's kAllBackends entry
+// and this backend's entry of RuntimeOptions::backend_options: they are checked against the
+// backend's option specs before the context is created (SelectOptions), and a bad one throws
+// OptionError, adding nothing; so does a context refused with kInvalidArgument when options
+// were given (the backend's own checks of their values). `log` is the runtime's sink: the backend's log channel writes
+// into it, each message prefixed with "<id>: ". Returns an empty string on success, else why it
+// failed (the factory or a backend call failed, or the instance reports another id); nothing is
+// added then.
 std::string RegisterBackend(BackendRegistry& registry, RegisteredBackend backend,
-                            const backend::BackendOptions& options);
+                            const backend::BackendOptions* all_options, const backend::BackendOptions* own_options,
+                            std::shared_ptr<ILogSink> log);
 
 }  // namespace backplane::loading

@@ -6,6 +6,8 @@
 
 namespace backplane::loading {
 
+PluginError::~PluginError() = default;
+
 PluginFailure CurrentPluginFailure() {
   PluginFailure failure;
   try {
@@ -31,6 +33,12 @@ std::string DescribePluginFailure(const PluginFailure& failure, const BackendId&
 }
 
 void RethrowPluginFailure(const BackendId& backend, const char* function, const std::string& layer) {
+  try {
+    throw;
+  } catch (const PluginError&) {
+    throw;  // names backend, function and layer already
+  } catch (...) {
+  }
   const PluginFailure failure = CurrentPluginFailure();
   throw Exception(failure.code, DescribePluginFailure(failure, backend, function, layer));
 }

@@ -2,6 +2,11 @@
 // throws, of any type, becomes a backplane::Exception naming the backend, the function and the
 // layer. Nothing a backend throws reaches the application as a foreign type, and a `throw 42`
 // never terminates the application.
+//
+// Since Backend API 2.0 backends are reached through the C boundary's wrappers (c_backend.hpp),
+// which turn every status a plugin returns into a PluginError that already names the backend,
+// the function and the layer; CallPlugin passes those through unchanged and describes anything
+// else (the runtime's own errors inside the call, std::bad_alloc) as before.
 #pragma once
 
 #include <backplane/backend_id.hpp>
@@ -11,6 +16,15 @@
 #include <utility>
 
 namespace backplane::loading {
+
+// A failure a backend reported through the C boundary, its message already naming the backend,
+// the function and the layer ("backend CpuRef: create_workload for layer 'conv1': ..."). Thrown
+// only by the wrappers of c_backend.hpp. Thread-safe to copy and read.
+class PluginError : public Exception {
+ public:
+  using Exception::Exception;
+  ~PluginError() override;
+};
 
 // What a backend threw. Value type.
 struct PluginFailure {
@@ -29,8 +43,8 @@ PluginFailure CurrentPluginFailure();
 std::string DescribePluginFailure(const PluginFailure& failure, const BackendId& backend,
                                   const char* function, const std::string& layer);
 
-// Rethrows the exception being handled as Exception(failure code, DescribePluginFailure(...)).
-// Call only inside a catch block.
+// Rethrows the exception being handled as Exception(failure code, DescribePluginFailure(...)),
+// or unchanged when it is a PluginError. Call only inside a catch block.
 [[noreturn]] void RethrowPluginFailure(const BackendId& backend, const char* function,
                                        const std::string& layer);
 

@@ -1,5 +1,6 @@
 #include "loading/plugin_library.hpp"
 
+#include "discovery/api_version.hpp"
 #include "discovery/message_text.hpp"
 #include "loading/plugin_call.hpp"
 
@@ -42,7 +43,7 @@ std::string CallEntryPoint(Call&& call) {
 
 std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* identity,
                                              const std::string& where,
-                                             const discovery::TargetTags& target) {
+                                             const discovery::TargetTags& target, BackendApiVersion api) {
   auto reject = [&](ReasonCode code, const std::string& why) {
     return PluginRejection{DiscoveryStage::kIdentity, code, where + ": " + why};
   };
@@ -64,6 +65,13 @@ std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* iden
   if (identity->sdk_name == nullptr || std::strcmp(identity->sdk_name, kSdkName) != 0) {
     return reject(ReasonCode::kForeignLibrary,
                   "identity names SDK " + Quote(identity->sdk_name) + ", not \"" + kSdkName + "\"");
+  }
+  // Another major is another boundary (1.x was C++): refused before any function is called,
+  // and before the ABI tag, which differs too but says less. A newer minor of the same major is
+  // GetVersion's check below.
+  if (identity->api_major != api.major) {
+    return reject(ReasonCode::kApiVersionIncompatible,
+                  discovery::ApiVersionProblem({identity->api_major, identity->api_minor}, api));
   }
   if (identity->platform == nullptr || target.platform != identity->platform) {
     return reject(ReasonCode::kPlatformMismatch, "built for platform " + Quote(identity->platform) +
@@ -110,7 +118,7 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
 
   const auto* identity =
       library->FindAs<const BackplanePluginIdentity>(BACKPLANE_PLUGIN_IDENTITY_SYMBOL);
-  if (auto rejection = CheckIdentity(identity, where, target)) {
+  if (auto rejection = CheckIdentity(identity, where, target, api)) {
     return Reject(rejection->stage, rejection->code, rejection->message);
   }
 
@@ -139,13 +147,9 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
     return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kEntryPointFailed,
                   where + ": GetVersion() " + thrown + "; entry points must not throw");
   }
-  if (!IsBackendApiCompatible(version, api)) {
-    const std::string why = version.major != api.major
-                                ? "a different major version"
-                                : "newer than the runtime's";
+  if (std::string problem = discovery::ApiVersionProblem(version, api); !problem.empty()) {
     return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kApiVersionIncompatible,
-                  where + ": backend " + raw_id + " was built for Backend API " + ToString(version) +
-                      ", " + why + " " + ToString(api) + "");
+                  where + ": backend " + raw_id + " was " + problem);
   }
   if (BackendApiVersion{identity->api_major, identity->api_minor} != version) {
     return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kApiVersionIncompatible,

@@ -22,7 +22,7 @@ struct CheckedPlugin {
   const BackplanePluginIdentity* identity = nullptr;  // points into `library`
   BackendId id;
   BackendApiVersion api_version;
-  BackendFactoryFunction* factory = nullptr;           // points into `library`
+  BpBackendFactoryFunction factory = nullptr;           // points into `library`
 };
 
 struct PluginRejection {
@@ -57,10 +57,14 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
                                const discovery::TargetTags& target, BackendApiVersion api,
                                const std::optional<platform::FileIdentity>& checked_file = std::nullopt);
 
-// Checks an identity descriptor (from a library or a static backend) against this runtime.
-// Returns the rejection, or nullopt when acceptable.
+// Checks an identity descriptor (from a library or a static backend) against this runtime
+// (`target`, `api`): magic, size and SDK name, then its Backend API major (another major is
+// another boundary: refused before platform and ABI, so a 1.x plugin is told what to do, not
+// only that its ABI tag differs), then platform and ABI. A newer minor of the same major is left
+// to the caller (OpenAndCheckPlugin: GetVersion; static backends: their own check). Returns the
+// rejection, or nullopt when acceptable.
 std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* identity,
                                              const std::string& where,
-                                             const discovery::TargetTags& target);
+                                             const discovery::TargetTags& target, BackendApiVersion api);
 
 }  // namespace backplane::loading

@@ -4,11 +4,15 @@
 // hidden visibility):
 //   const char* GetBackendId();                              spec 001
 //   void GetVersion(uint32_t* major, uint32_t* minor);       spec 001: Backend API version
-//   void* BackendFactory();                                  spec 001: a new IBackend*, or null
+//   void* BackendFactory();                                  spec 001: a new BpBackend*, or null
 //   const BackplanePluginIdentity BackplanePluginIdentityV1; identity/ABI descriptor (data)
 // The identity is a data symbol so the runtime can check it before calling anything: a library
 // built for another SDK that happens to export the three functions of spec 001 has no identity
 // (or a wrong magic) and is rejected before BackendFactory is called.
+//
+// Everything after BackendFactory is C (backplane/backend_c_api.h): BackendFactory returns the
+// author's IBackend wrapped by the header-only adapter (backplane/backend/c_adapter.hpp), which
+// this header compiles into the plugin.
 //
 // Plugin authors write one line, in one .cpp file of the plugin:
 //   BACKPLANE_BACKEND_PLUGIN(CpuRef, "Backplane", "0.1.0", my::RefBackend)
@@ -17,14 +21,16 @@
 #pragma once
 
 #include <backplane/backend/backend.hpp>
+#include <backplane/backend/c_adapter.hpp>
+#include <backplane/backend_c_api.h>
 #include <backplane/version.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
-#include <functional>
 #include <memory>
-#include <string>
+#include <type_traits>
 #include <vector>
 
 // ---- Platform and toolchain ABI tags -------------------------------------------------------
@@ -57,65 +63,34 @@
 // "linux-x86_64", "windows-x86_64", "macos-aarch64".
 #define BACKPLANE_PLATFORM_TAG BACKPLANE_OS_TAG "-" BACKPLANE_ARCH_TAG
 
-// The C++ ABI the backend interfaces are compiled with: the object model plus the standard
-// library flavour, since IBackend passes std::string, std::vector and std::shared_ptr.
-#if defined(_MSC_VER)
-#if defined(_ITERATOR_DEBUG_LEVEL) && _ITERATOR_DEBUG_LEVEL > 0
-#define BACKPLANE_ABI_TAG "msvc-debug"
-#else
-#define BACKPLANE_ABI_TAG "msvc-release"
-#endif
-#elif defined(_LIBCPP_VERSION)
-#define BACKPLANE_ABI_TAG "itanium-libc++"
-#elif defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && _GLIBCXX_USE_CXX11_ABI
-#define BACKPLANE_ABI_TAG "itanium-libstdc++-cxx11"
-#elif defined(__GLIBCXX__)
-#define BACKPLANE_ABI_TAG "itanium-libstdc++-cxx98"
-#else
-#define BACKPLANE_ABI_TAG "unknown"
-#endif
+// The ABI a plugin is built for. Since Backend API 2.0 everything that crosses the plugin
+// boundary is C (backplane/backend_c_api.h): the C++ adapter (backplane/backend/c_adapter.hpp)
+// is compiled into the plugin, so neither the compiler family nor the standard library (GCC or
+// Clang, libstdc++ or libc++) has to match the runtime's. Only the platform's C ABI does, and
+// BACKPLANE_PLATFORM_TAG names that. A future boundary with another calling convention would get
+// a new tag here.
+#define BACKPLANE_ABI_TAG "c"
 
 // ---- The identity/ABI descriptor -----------------------------------------------------------
-
-extern "C" {
-
-// 'B','K','P','L' as a little-endian word.
-#define BACKPLANE_PLUGIN_MAGIC 0x4C504B42u
-#define BACKPLANE_PLUGIN_IDENTITY_SYMBOL "BackplanePluginIdentityV1"
-
-// Plain C data, written once at compile time and never changed. All strings are static,
-// NUL-terminated and live as long as the library is loaded. Newer layouts only append fields
-// and grow struct_size.
-struct BackplanePluginIdentity {
-  std::uint32_t magic;          // BACKPLANE_PLUGIN_MAGIC
-  std::uint32_t struct_size;    // sizeof(BackplanePluginIdentity) of the plugin's SDK
-  const char* sdk_name;         // "Backplane"
-  std::uint32_t api_major;      // Backend API the plugin was compiled against
-  std::uint32_t api_minor;
-  const char* platform;         // BACKPLANE_PLATFORM_TAG
-  const char* abi;              // BACKPLANE_ABI_TAG
-  const char* backend_id;       // equal to GetBackendId()
-  const char* vendor;           // e.g. "Backplane"
-  const char* plugin_version;   // the plugin's own semver, e.g. "0.1.0"
-  // Message of the last exception BackendFactory caught on this thread, or "" if none.
-  const char* (*last_factory_error)();
-};
-
-}  // extern "C"
+// BackplanePluginIdentity, BACKPLANE_PLUGIN_MAGIC and BACKPLANE_PLUGIN_IDENTITY_SYMBOL are
+// declared by backplane/backend_c_api.h (plain C data, checked before any function is called).
 
 namespace backplane {
 
 inline constexpr const char* kSdkName = "Backplane";
 
-// Signatures of the entry points (spec 001).
-using GetBackendIdFunction = const char*();
-using GetVersionFunction = void(std::uint32_t*, std::uint32_t*);
-using BackendFactoryFunction = void*();
+// Signatures of the entry points (spec 001): the function types behind the C header's pointer
+// typedefs (so `BackendFactoryFunction*` is what a symbol lookup returns).
+using GetBackendIdFunction = std::remove_pointer_t<BpGetBackendIdFunction>;
+using GetVersionFunction = std::remove_pointer_t<BpGetVersionFunction>;
+using BackendFactoryFunction = std::remove_pointer_t<BpBackendFactoryFunction>;
 
-// A backend linked into the runtime: the same information a plugin exports, as values.
+// A backend linked into the runtime: the same information a plugin exports, as values. It goes
+// through the same C tables as a plugin: `factory` behaves as a plugin's BackendFactory (a new
+// BpBackend* as void*, owned by the caller, or null with identity->last_factory_error set).
 struct StaticBackendEntry {
   const BackplanePluginIdentity* identity;
-  std::function<std::unique_ptr<backend::IBackend>()> factory;
+  BpBackendFactoryFunction factory;
 };
 
 // The static-backend registration list: the one piece of global mutable state. Entries are
@@ -124,10 +99,51 @@ void RegisterStaticBackend(StaticBackendEntry entry);
 std::vector<StaticBackendEntry> GetStaticBackends();
 
 namespace plugin_detail {
-// Runs `create`, returning its result; on an exception stores its message (per thread) for
+
+// Why the last GuardedFactory on this thread returned null, or "". Compiled into each plugin
+// (inline, hidden), so each library reports its own. A trivially destructible thread_local:
+// one with a destructor would keep a dlopen'ed plugin mapped until the thread exits. Messages
+// longer than the buffer are cut.
+inline char* LastFactoryErrorBuffer() noexcept {
+  thread_local char buffer[1024] = {};
+  return buffer;
+}
+
+// The identity's last_factory_error. Never throws; the result is valid until the next
+// BackendFactory() on this thread.
+inline const char* LastFactoryError() { return LastFactoryErrorBuffer(); }
+
+inline void SetLastFactoryError(const char* message) noexcept {
+  char* buffer = LastFactoryErrorBuffer();
+  constexpr std::size_t kCapacity = 1024;
+  const std::size_t length = std::strlen(message);
+  const std::size_t kept = length < kCapacity ? length : kCapacity - 1;
+  std::memcpy(buffer, message, kept);
+  buffer[kept] = '\0';
+}
+
+// BackendFactory's body: runs `create` and returns its backend wrapped in the C tables (a new
+// BpBackend*, as void*, owned by the caller, who destroys it with its table's destroy). On an
+// exception, or when `create` returns null, stores the reason (per thread) for
 // last_factory_error and returns null. Never throws.
-void* GuardedFactory(backend::IBackend* (*create)());
-const char* LastFactoryError();
+inline void* GuardedFactory(backend::IBackend* (*create)()) noexcept {
+  SetLastFactoryError("");
+  try {
+    std::unique_ptr<backend::IBackend> created(create());
+    if (!created) {
+      SetLastFactoryError("the backend factory returned no backend");
+      return nullptr;
+    }
+    BpBackend* wrapped = backend::c_adapter::WrapBackend(std::move(created));
+    return static_cast<void*>(wrapped);
+  } catch (const std::exception& error) {
+    SetLastFactoryError(*error.what() ? error.what() : "exception with an empty message");
+  } catch (...) {
+    SetLastFactoryError("unknown exception");
+  }
+  return nullptr;
+}
+
 }  // namespace plugin_detail
 
 }  // namespace backplane
@@ -158,16 +174,17 @@ const char* LastFactoryError();
 
 #if defined(BACKPLANE_STATIC_BACKEND)
 
-// Static form: registers the backend during static initialisation of the runtime library.
+// Static form: registers the backend during static initialisation of the runtime library,
+// with a factory that behaves as the dynamic form's BackendFactory (the same C tables).
 #define BACKPLANE_BACKEND_PLUGIN(ID, VENDOR, VERSION, BACKEND_CLASS)                          \
   namespace {                                                                                 \
   const BackplanePluginIdentity BACKPLANE_DETAIL_CONCAT(backplane_static_identity_, ID) =     \
       BACKPLANE_DETAIL_IDENTITY(ID, VENDOR, VERSION);                                         \
   const bool BACKPLANE_DETAIL_CONCAT(backplane_static_registered_, ID) = [] {                 \
     ::backplane::RegisterStaticBackend(                                                       \
-        {&BACKPLANE_DETAIL_CONCAT(backplane_static_identity_, ID),                            \
-         []() -> std::unique_ptr<::backplane::backend::IBackend> {                            \
-           return std::make_unique<BACKEND_CLASS>();                                          \
+        {&BACKPLANE_DETAIL_CONCAT(backplane_static_identity_, ID), []() -> void* {            \
+           return ::backplane::plugin_detail::GuardedFactory(                                 \
+               []() -> ::backplane::backend::IBackend* { return new BACKEND_CLASS(); });      \
          }});                                                                                 \
     return true;                                                                              \
   }();                                                                                        \

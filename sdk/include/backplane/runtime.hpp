@@ -71,8 +71,13 @@ struct RuntimeOptions {
   bool enable_static_backends = true;
   // True: Create succeeds even when no backend is registered (diagnostic tools).
   bool allow_no_backends = false;
-  // Passed to every backend's CreateBackendContext, keyed by backend id. The key "*" applies
-  // to every backend; a backend's own entry overrides it key by key.
+  // Passed to every backend's CreateBackendContext, keyed by backend id, after they were
+  // checked against the options each backend declares (BackendInfo::options): a key the backend
+  // does not declare or a value that does not parse as its type makes Create throw Exception
+  // (kInvalidArgument) naming the backend, key, value and what it accepts. The key "*" applies
+  // to every backend that declares the option (a "*" key no registered backend declares is the
+  // same error); a backend's own entry overrides it key by key. Entries for backends that are
+  // not registered are not used.
   std::map<BackendId, backend::BackendOptions> backend_options;
   // Receives all log messages of this runtime; null: DefaultLogSink().
   std::shared_ptr<ILogSink> log_sink;
@@ -101,6 +106,8 @@ struct BackendInfo {
   std::string manifest_path;     // empty when found by naming scheme or static
   backend::BackendCapabilities capabilities;
   std::vector<backend::DeviceInfo> devices;
+  // The options it accepts in RuntimeOptions::backend_options (IBackend::GetOptionSpecs).
+  std::vector<backend::OptionSpec> options;
   bool available = true;
   std::string unavailable_reason;
 };
@@ -138,8 +145,9 @@ class Runtime {
  public:
   // Discovers and registers backends (see README "How backends are found"). One bad plugin
   // never makes this fail: it is recorded in the report and skipped. Throws NoBackendsError
-  // when nothing is registered (unless options.allow_no_backends), and Exception for a broken
-  // invariant. Does not keep `options` beyond the log sink and backend options.
+  // when nothing is registered (unless options.allow_no_backends), Exception (kInvalidArgument)
+  // for a backend option a backend does not accept (see backend_options), and Exception for a
+  // broken invariant. Does not keep `options` beyond the log sink and backend options.
   static std::unique_ptr<Runtime> Create(const RuntimeOptions& options = {});
   ~Runtime();
 

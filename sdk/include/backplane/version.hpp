@@ -5,6 +5,8 @@
 // for {major, minor} runs on a runtime whose API has the same major and a minor >= its own.
 #pragma once
 
+#include <backplane/backend_c_api.h>
+
 #include <cstdint>
 #include <string>
 
@@ -31,10 +33,9 @@ struct BackendApiVersion {
 
 // The Backend API this SDK's headers declare. Plugins record it at compile time (plugin.hpp);
 // the runtime compares it with its own copy at load time.
-// History: 1.0 first release; 1.1 adds IBackend::CreateWorkloadFactoryInContext,
-// IBackend::IsAvailableInContext, ILayerView::GetInputProducer and
-// ILayerView::GetOutputConsumerCount.
-inline constexpr BackendApiVersion kBackendApiVersion{1, 1};
+// History: 1.0 and 1.1 were C++ interfaces crossing the plugin boundary (refused since 2.0);
+// 2.0 is the C boundary of backplane/backend_c_api.h, which owns the numbers.
+inline constexpr BackendApiVersion kBackendApiVersion{BP_BACKEND_API_MAJOR, BP_BACKEND_API_MINOR};
 
 // True when a backend built for `backend` can be loaded by a runtime implementing `runtime`:
 // equal majors and backend minor <= runtime minor.

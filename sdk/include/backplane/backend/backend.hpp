@@ -15,6 +15,7 @@
 #include <backplane/backend/tensor_handle.hpp>
 #include <backplane/backend/workload.hpp>
 #include <backplane/backend_id.hpp>
+#include <backplane/logging.hpp>
 
 #include <map>
 #include <memory>
@@ -23,8 +24,24 @@
 
 namespace backplane::backend {
 
-// Options the application passes through to backends ("GpuOpenCl" -> {"AllowCpuDevice": "1"}).
+// Options the application passes through to backends ("GpuOpenCl" -> {"allow_cpu_device": "1"}).
 using BackendOptions = std::map<std::string, std::string>;
+
+// An option a backend accepts (IBackend::GetOptionSpecs). The runtime refuses any other key and
+// any value that does not parse as `type`, naming the backend, key, value and what is accepted.
+struct OptionSpec {
+  enum class Type { kString, kInteger, kBoolean };  // integer: decimal; boolean: 0/1/true/false
+  std::string key;
+  Type type = Type::kString;
+  std::string default_value;
+  std::string doc;  // one line
+};
+
+// What the runtime gives a backend for one runtime (IBackend::CreateBackendContext).
+struct BackendConfig {
+  BackendOptions options;           // validated against GetOptionSpecs
+  std::shared_ptr<ILogSink> log;    // never null; the runtime's channel for this backend
+};
 
 class IBackend {
  public:
@@ -32,11 +49,19 @@ class IBackend {
 
   virtual BackendId GetId() const = 0;
 
-  // Whether the backend can run here at all (a GPU backend with no GPU cannot), and why not.
-  // Default: available.
-  virtual bool IsAvailable(std::string* reason) const;
   virtual std::vector<DeviceInfo> GetDevices() const;
   virtual BackendCapabilities GetCapabilities() const = 0;
+  // The options this backend accepts. Default: none.
+  virtual std::vector<OptionSpec> GetOptionSpecs() const;
+
+  // Called once per runtime; the runtime holds the result for its lifetime. Default: null.
+  virtual std::unique_ptr<IBackendContext> CreateBackendContext(const BackendConfig& config) const;
+
+  // Whether the backend can run here with this runtime's backend context `context` (what
+  // CreateBackendContext returned, maybe null), and why not: a GPU backend with no GPU cannot;
+  // options may decide it (the OpenCL backend's allow_cpu_device). The runtime asks once, at
+  // registration, right after CreateBackendContext. Default: available.
+  virtual bool IsAvailable(IBackendContext* context, std::string* reason) const;
 
   virtual std::shared_ptr<ILayerSupport> GetLayerSupport() const = 0;
 
@@ -45,38 +70,17 @@ class IBackend {
 
   // Called once per loaded network, before CreateWorkloadFactory. Default: null (no manager).
   virtual std::shared_ptr<IMemoryManager> CreateMemoryManager() const;
-  // One per loaded network; `memory_manager` is what CreateMemoryManager returned (maybe null).
+  // One per loaded network. `memory_manager` is what CreateMemoryManager returned (maybe null).
+  // `context` is this runtime's backend context (maybe null: the optimizer folding constants
+  // has none, so the factory must work with defaults); it outlives the factory, so the factory
+  // and its workloads may keep a pointer to it (options, devices, caches, a thread budget).
   virtual std::unique_ptr<IWorkloadFactory> CreateWorkloadFactory(
-      const std::shared_ptr<IMemoryManager>& memory_manager) const = 0;
-
-  // Called once per runtime; the runtime holds the result for its lifetime. Default: null.
-  virtual std::unique_ptr<IBackendContext> CreateBackendContext(const BackendOptions& options) const;
+      const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const = 0;
 
   // Spec 002. Default registers nothing and prefers nothing (the runtime then copies through
   // host memory at this backend's edges).
   virtual void RegisterTensorHandleFactories(ITensorHandleFactoryRegistry& registry) const;
   virtual std::vector<FactoryId> GetHandleFactoryPreferences() const;
-
-  // Asks the backend to allocate through `allocator` from now on. Returns false with a reason
-  // when it cannot (default: cannot).
-  virtual bool UseCustomMemoryAllocator(std::shared_ptr<ICustomAllocator> allocator,
-                                        std::string* reason);
-
-  // Backend API 1.1. CreateWorkloadFactory for a network loaded in a runtime whose backend
-  // context for this backend is `context` (what CreateBackendContext returned, maybe null).
-  // The context outlives the factory, so the factory and its workloads may keep a pointer to it
-  // (options, per-runtime devices and caches, a thread budget). The runtime calls this form
-  // when loading networks into backends built for API >= 1.1, and CreateWorkloadFactory for
-  // 1.0 backends and where no runtime context applies (the optimizer folding constants), so
-  // CreateWorkloadFactory must work with defaults. Default: CreateWorkloadFactory(memory_manager).
-  virtual std::unique_ptr<IWorkloadFactory> CreateWorkloadFactoryInContext(
-      const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const;
-
-  // Backend API 1.1. IsAvailable for a runtime whose backend context for this backend is
-  // `context` (maybe null), so that options can decide availability (the OpenCL backend's
-  // allow_cpu_device). The runtime asks once, at registration, right after
-  // CreateBackendContext, and places layers by that answer. Default: IsAvailable(reason).
-  virtual bool IsAvailableInContext(IBackendContext* context, std::string* reason) const;
 };
 
 }  // namespace backplane::backend

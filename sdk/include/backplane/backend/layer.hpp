@@ -68,7 +68,7 @@ class ILayerView {
   // as the network is loaded, so a workload may keep the pointer or repack the data.
   virtual const void* GetConstantInput(std::size_t index) const = 0;
 
-  // Backend API 1.1: the connections, so OptimizeSubgraph can follow the data instead of
+  // The connections, so OptimizeSubgraph can follow the data instead of
   // guessing it from the layer order. The name of the layer whose output feeds input `index`
   // (names are unique in a network; Input and Constant layers are layers too), and in `output`
   // (when not null) which of its outputs. Default, for views that know no network (test

@@ -1,4 +1,4 @@
-// Memory: a backend's memory manager and the application's custom allocator hook (spec 001).
+// Memory: where a block of memory lives, and a backend's memory manager (spec 001).
 #pragma once
 
 #include <cstddef>
@@ -9,9 +9,7 @@ namespace backplane::backend {
 // Where a block of memory lives; a bit mask where several are possible.
 enum class MemorySource : std::uint32_t {
   kUndefined = 0,
-  kHost = 1u << 0,           // ordinary CPU-addressable memory
-  kDmaBuf = 1u << 1,         // a Linux dma-buf file descriptor
-  kDmaBufProtected = 1u << 2 // protected content (see ProtectedContentAllocation)
+  kHost = 1u << 0,  // ordinary CPU-addressable memory (BP_MEMORY_HOST)
 };
 using MemorySourceFlags = std::uint32_t;
 
@@ -23,16 +21,6 @@ class IMemoryManager {
   virtual ~IMemoryManager();
   virtual void Acquire() = 0;
   virtual void Release() = 0;
-};
-
-// An application-provided allocator a backend may be asked to use for its tensors
-// (IBackend::UseCustomMemoryAllocator). Must be thread-safe. Allocate returns null on failure.
-class ICustomAllocator {
- public:
-  virtual ~ICustomAllocator();
-  virtual void* Allocate(std::size_t size, std::size_t alignment) = 0;
-  virtual void Free(void* pointer) = 0;
-  virtual MemorySource GetMemorySourceType() const = 0;
 };
 
 }  // namespace backplane::backend

@@ -54,15 +54,13 @@ class ITensorHandleFactory {
   virtual std::unique_ptr<ITensorHandle> CreateTensorHandle(const TensorInfo& info) const = 0;
 };
 
-// Where a backend registers its factories and memory managers
-// (IBackend::RegisterTensorHandleFactories). Implemented by the runtime.
+// Where a backend registers its factories (IBackend::RegisterTensorHandleFactories).
+// Implemented by the runtime.
 class ITensorHandleFactoryRegistry {
  public:
   virtual ~ITensorHandleFactoryRegistry();
   // Takes ownership. Throws backplane::Exception on a duplicate or malformed id.
   virtual void RegisterFactory(std::unique_ptr<ITensorHandleFactory> factory) = 0;
-  // Shares ownership with the backend's workload factories.
-  virtual void RegisterMemoryManager(std::shared_ptr<IMemoryManager> manager) = 0;
 };
 
 }  // namespace backplane::backend

@@ -1,0 +1,725 @@
+/* Backend API 2.0: the plugin boundary, in C.
+ *
+ * Everything that passes between the runtime and a backend plugin is declared here, in C99, so
+ * that a plugin built by any compiler and standard library (GCC or Clang, libstdc++ or libc++,
+ * C or C++) loads into any runtime of the same platform. Backend authors who write C++ do not
+ * use this header directly: backplane/backend/c_adapter.hpp (header-only, compiled into the
+ * plugin) turns their IBackend into these tables, and the runtime wraps the tables on its side.
+ *
+ * Rules that hold for every declaration below (docs/backend-authors.md has the long form):
+ *
+ * Objects. Every object is a pointer to a struct whose first member points to its function
+ *   table (`const BpXxxTable* table`); the creator allocates the rest behind it as it likes.
+ *   An object is destroyed only by its own table's `destroy`, called by whoever received
+ *   ownership ("the caller owns the result"), so memory is always freed by the side that
+ *   allocated it.
+ *
+ * Growth. Every table and every struct starts with `uint32_t struct_size` (its sizeof when it
+ *   was filled) and only ever grows at the end; fields are never reordered, retyped or removed
+ *   within a major version. Whoever reads a struct filled by the other side reads a field only
+ *   when BP_HAS_FIELD says the struct is large enough, and calls a function only when it is
+ *   also non-null. A plugin's minor version is at most the runtime's (spec 001), so structs the
+ *   runtime fills are always large enough for the plugin; the runtime checks what a plugin
+ *   fills (an older plugin's structs are shorter). Structs that travel as array elements
+ *   (BpString, BpTensorInfo, BpProducer, BpLayerIndices, BpSubstitution, BpOption, BpOptionSpec,
+ *   BpDeviceInfo, BpNamedFlag) never grow, since an array is stepped through by sizeof: a later
+ *   minor adds a parallel array at the end of the struct that holds them instead.
+ *
+ * Optional functions. A function whose comment starts with "Optional" may be null, and the
+ *   runtime then does what that comment says; every other function is required, and a plugin
+ *   object whose table lacks one is refused with a message naming the backend and the function.
+ *
+ * Errors. Nothing is thrown across this boundary. A function that can fail returns a
+ *   BpStatus*: null means success; otherwise the callee created a status (code + message) and
+ *   the caller owns it and destroys it with status->destroy(status). Where a function answers
+ *   "no" with a reason (layer support, availability, a context refusing a load), the "no" is a
+ *   status with code BP_STATUS_UNSUPPORTED and the reason as its message.
+ *
+ * Strings and arrays. A string is a BpString (pointer + length, UTF-8, not necessarily
+ *   NUL-terminated); an array is a pointer + count. Each function states how long what it
+ *   receives or returns stays valid. Unless stated otherwise, what a function receives is valid
+ *   during the call only and the callee copies what it keeps; what a result object holds is
+ *   valid until that object is destroyed.
+ *
+ * Threads. Stated per table. Objects may be called from any thread, never concurrently on one
+ *   object unless the table says so.
+ *
+ * Values of enumerations are stable: new values are appended, never renumbered. They travel as
+ * uint32_t, never as C enum types (whose size is the compiler's choice).
+ */
+#ifndef BACKPLANE_BACKEND_C_API_H
+#define BACKPLANE_BACKEND_C_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The Backend API version this header declares. History: 1.x were C++ interfaces (refused since
+ * 2.0); 2.0 is this C boundary. */
+#define BP_BACKEND_API_MAJOR 2u
+#define BP_BACKEND_API_MINOR 0u
+
+/* True when `s` (a pointer to a struct of type `type` filled by the other side) is large enough
+ * to hold `field`. */
+#define BP_HAS_FIELD(s, type, field) \
+  ((s) != NULL && (size_t)(s)->struct_size >= offsetof(type, field) + sizeof(((type*)0)->field))
+/* True when table `t` has function `fn` and it is not null. */
+#define BP_HAS_FUNCTION(t, type, fn) (BP_HAS_FIELD(t, type, fn) && (t)->fn != NULL)
+
+/* ---- Plain values ------------------------------------------------------------------------ */
+
+typedef struct BpString {
+  const char* data; /* may be null when size is 0 */
+  size_t size;
+} BpString;
+
+/* Element types (backplane::DataType). */
+#define BP_DATA_TYPE_F32 0u
+#define BP_DATA_TYPE_F16 1u
+#define BP_DATA_TYPE_BF16 2u
+#define BP_DATA_TYPE_I32 3u
+#define BP_DATA_TYPE_I64 4u
+#define BP_DATA_TYPE_BOOL 5u
+
+/* A tensor's element type and dimensions (outermost first; rank 0 is a scalar). */
+typedef struct BpTensorInfo {
+  uint32_t struct_size;
+  uint32_t data_type; /* BP_DATA_TYPE_* */
+  const int64_t* dims;
+  size_t rank;
+} BpTensorInfo;
+
+/* ---- Status ------------------------------------------------------------------------------ */
+
+/* Codes (backplane::ErrorCode, with 0 unused: success is a null status). */
+#define BP_STATUS_INVALID_ARGUMENT 1u
+#define BP_STATUS_NOT_FOUND 2u
+#define BP_STATUS_UNSUPPORTED 3u /* also "no" with a reason, see above */
+#define BP_STATUS_BACKEND_FAILURE 4u
+#define BP_STATUS_INTERNAL 5u
+#define BP_STATUS_OUT_OF_MEMORY 6u
+
+/* A failure, created by the callee, owned and destroyed by the caller. `message` is valid until
+ * destroy; it says what failed and where ("tensor 'x' has rank 5; at most 4 supported"). */
+typedef struct BpStatus {
+  uint32_t struct_size;
+  uint32_t code; /* BP_STATUS_* */
+  BpString message;
+  void (*destroy)(struct BpStatus* self);
+} BpStatus;
+
+/* ---- Layers ------------------------------------------------------------------------------ */
+
+/* Layer types of op set v1 (backplane::backend::LayerType). */
+#define BP_LAYER_INPUT 0u
+#define BP_LAYER_OUTPUT 1u
+#define BP_LAYER_CONSTANT 2u
+#define BP_LAYER_CONVOLUTION_2D 3u
+#define BP_LAYER_FULLY_CONNECTED 4u
+#define BP_LAYER_MAT_MUL 5u
+#define BP_LAYER_POOLING_2D 6u
+#define BP_LAYER_ACTIVATION 7u
+#define BP_LAYER_ELEMENTWISE_BINARY 8u
+#define BP_LAYER_ELEMENTWISE_UNARY 9u
+#define BP_LAYER_SOFTMAX 10u
+#define BP_LAYER_BATCH_NORMALIZATION 11u
+#define BP_LAYER_LAYER_NORMALIZATION 12u
+#define BP_LAYER_REDUCE 13u
+#define BP_LAYER_RESHAPE 14u
+#define BP_LAYER_FLATTEN 15u
+#define BP_LAYER_TRANSPOSE 16u
+#define BP_LAYER_CONCAT 17u
+#define BP_LAYER_SPLIT 18u
+#define BP_LAYER_SLICE 19u
+#define BP_LAYER_GATHER 20u
+#define BP_LAYER_PAD 21u
+#define BP_LAYER_CAST 22u
+#define BP_LAYER_PRE_COMPILED 23u
+
+/* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
+ * one its type names (null for Input, Output and MatMul). Arrays inside are valid as long as the
+ * BpLayer they came with. Semantics are op set v1's (backplane/descriptors.hpp). */
+
+typedef struct BpConvolution2dAttributes {
+  uint32_t struct_size;
+  uint32_t strides[2];   /* H, W */
+  uint32_t dilations[2]; /* H, W */
+  uint32_t pads[4];      /* top, left, bottom, right */
+  uint32_t groups;
+} BpConvolution2dAttributes;
+
+typedef struct BpFullyConnectedAttributes {
+  uint32_t struct_size;
+  uint32_t transpose_a; /* 0 or 1 */
+  uint32_t transpose_b; /* 0 or 1 */
+  float alpha;
+  float beta;
+} BpFullyConnectedAttributes;
+
+#define BP_POOLING_MAX 0u
+#define BP_POOLING_AVERAGE 1u
+typedef struct BpPooling2dAttributes {
+  uint32_t struct_size;
+  uint32_t type; /* BP_POOLING_* */
+  uint32_t kernel[2];
+  uint32_t strides[2];
+  uint32_t dilations[2];
+  uint32_t pads[4];
+  uint32_t count_include_pad; /* 0 or 1 */
+  uint32_t ceil_mode;         /* 0 or 1 */
+  uint32_t global;            /* 0 or 1 */
+} BpPooling2dAttributes;
+
+#define BP_ACTIVATION_RELU 0u
+#define BP_ACTIVATION_CLIP 1u
+#define BP_ACTIVATION_SIGMOID 2u
+#define BP_ACTIVATION_TANH 3u
+#define BP_ACTIVATION_GELU 4u
+#define BP_ACTIVATION_GELU_TANH 5u
+#define BP_ACTIVATION_LEAKY_RELU 6u
+#define BP_ACTIVATION_HARD_SWISH 7u
+#define BP_ACTIVATION_SILU 8u
+#define BP_ACTIVATION_HARD_SIGMOID 9u
+typedef struct BpActivationAttributes {
+  uint32_t struct_size;
+  uint32_t function; /* BP_ACTIVATION_* */
+  float alpha;
+  float beta;
+} BpActivationAttributes;
+
+#define BP_BINARY_ADD 0u
+#define BP_BINARY_SUB 1u
+#define BP_BINARY_MUL 2u
+#define BP_BINARY_DIV 3u
+#define BP_BINARY_MAX 4u
+#define BP_BINARY_MIN 5u
+#define BP_BINARY_POW 6u
+typedef struct BpElementwiseBinaryAttributes {
+  uint32_t struct_size;
+  uint32_t operation; /* BP_BINARY_* */
+} BpElementwiseBinaryAttributes;
+
+#define BP_UNARY_SQRT 0u
+#define BP_UNARY_EXP 1u
+#define BP_UNARY_LOG 2u
+#define BP_UNARY_ABS 3u
+#define BP_UNARY_NEG 4u
+#define BP_UNARY_ERF 5u
+#define BP_UNARY_RECIPROCAL 6u
+typedef struct BpElementwiseUnaryAttributes {
+  uint32_t struct_size;
+  uint32_t operation; /* BP_UNARY_* */
+} BpElementwiseUnaryAttributes;
+
+typedef struct BpSoftmaxAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+} BpSoftmaxAttributes;
+
+typedef struct BpBatchNormalizationAttributes {
+  uint32_t struct_size;
+  float epsilon;
+} BpBatchNormalizationAttributes;
+
+typedef struct BpLayerNormalizationAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+  float epsilon;
+} BpLayerNormalizationAttributes;
+
+#define BP_REDUCE_MEAN 0u
+#define BP_REDUCE_SUM 1u
+typedef struct BpReduceAttributes {
+  uint32_t struct_size;
+  uint32_t operation; /* BP_REDUCE_* */
+  const int32_t* axes;
+  size_t axis_count; /* 0: all axes */
+  uint32_t keep_dims; /* 0 or 1 */
+} BpReduceAttributes;
+
+typedef struct BpReshapeAttributes {
+  uint32_t struct_size;
+  const int64_t* shape;
+  size_t rank;
+} BpReshapeAttributes;
+
+typedef struct BpFlattenAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+} BpFlattenAttributes;
+
+typedef struct BpTransposeAttributes {
+  uint32_t struct_size;
+  const uint32_t* permutation;
+  size_t rank; /* 0: reverse the axes */
+} BpTransposeAttributes;
+
+typedef struct BpConcatAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+} BpConcatAttributes;
+
+typedef struct BpSplitAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+  const int64_t* sizes;
+  size_t count;
+} BpSplitAttributes;
+
+typedef struct BpSliceAttributes {
+  uint32_t struct_size;
+  const int64_t* starts;
+  const int64_t* ends;
+  size_t count;        /* of starts and of ends */
+  const int32_t* axes; /* axis_count entries; 0: axes 0 .. count-1 */
+  size_t axis_count;
+  const int64_t* steps; /* step_count entries; 0: all 1 */
+  size_t step_count;
+} BpSliceAttributes;
+
+typedef struct BpGatherAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+} BpGatherAttributes;
+
+#define BP_PAD_CONSTANT 0u
+#define BP_PAD_REFLECT 1u
+#define BP_PAD_EDGE 2u
+typedef struct BpPadAttributes {
+  uint32_t struct_size;
+  const int64_t* pads; /* begin of each axis, then end of each axis */
+  size_t count;
+  uint32_t mode; /* BP_PAD_* */
+  float value;
+} BpPadAttributes;
+
+typedef struct BpCastAttributes {
+  uint32_t struct_size;
+  uint32_t to; /* BP_DATA_TYPE_* */
+} BpCastAttributes;
+
+typedef struct BpConstantAttributes {
+  uint32_t struct_size;
+  BpTensorInfo info;
+  const void* data; /* dense, info's bytes */
+} BpConstantAttributes;
+
+/* A layer a backend made in optimize_subgraph (BpSubstitution): `payload` is what the backend
+ * returned there, handed back unchanged to the same backend's workload factory. */
+typedef struct BpPreCompiledAttributes {
+  uint32_t struct_size;
+  void* payload;
+} BpPreCompiledAttributes;
+
+/* Where a layer's input comes from: output `output` of the layer named `layer` (names are unique
+ * in a network; Input and Constant layers are layers too). `layer` is empty when unknown. */
+typedef struct BpProducer {
+  BpString layer;
+  size_t output;
+} BpProducer;
+
+/* One layer of a network, as the runtime shows it to a backend. Filled by the runtime; valid
+ * during the call it is passed to, except `constant_inputs[i]` data, valid as long as the
+ * network is loaded (a workload may keep the pointer or repack the data). */
+typedef struct BpLayer {
+  uint32_t struct_size;
+  uint32_t type; /* BP_LAYER_* */
+  BpString name;
+  const BpTensorInfo* inputs;
+  size_t input_count;
+  const BpTensorInfo* outputs;
+  size_t output_count;
+  const void* attributes; /* Bp<Type>Attributes for `type`, or null */
+  /* Per input: the data when it comes from a Constant layer (dense, as inputs[i] says), or null
+   * when it is computed at run time. */
+  const void* const* constant_inputs;
+  /* Per input: its producer. */
+  const BpProducer* producers;
+  /* Per output: how many layer inputs in the whole network (Output layers included) read it;
+   * SIZE_MAX when unknown. */
+  const size_t* output_consumer_counts;
+} BpLayer;
+
+/* ---- Tensor handles (spec 002) ---------------------------------------------------------- */
+
+/* Memory kinds (a bit mask where several are possible). */
+#define BP_MEMORY_HOST 1u /* ordinary CPU-addressable memory */
+
+struct BpTensorHandleTable;
+/* Memory holding one tensor. Created by a tensor-handle factory (plugin) or by the runtime (host
+ * memory); owned by whoever created it. Not thread-safe: one run uses one handle at a time. */
+typedef struct BpTensorHandle {
+  const struct BpTensorHandleTable* table;
+} BpTensorHandle;
+
+typedef struct BpTensorHandleTable {
+  uint32_t struct_size;
+  void (*destroy)(BpTensorHandle* self);
+  /* Optional (the runtime knows what it asked for). Fills `info`; its dims are valid as long as
+   * the handle. */
+  void (*get_info)(const BpTensorHandle* self, BpTensorInfo* info);
+  /* A CPU-addressable pointer to the first element, valid until unmap. */
+  BpStatus* (*map)(BpTensorHandle* self, void** data);
+  void (*unmap)(BpTensorHandle* self);
+  /* Optional (none: never imports). Makes the handle use `memory` (of `source`, BP_MEMORY_*, at least the tensor's bytes)
+   * without a copy; *imported = 0, changing nothing, when it cannot. The caller keeps ownership
+   * of `memory` and keeps it alive while the handle uses it. */
+  BpStatus* (*import_memory)(BpTensorHandle* self, void* memory, uint32_t source, uint32_t* imported);
+} BpTensorHandleTable;
+
+typedef struct BpTensorHandleFactoryProperties {
+  uint32_t struct_size;
+  uint32_t supports_map_unmap; /* 0 or 1 */
+  uint32_t import_sources;     /* BP_MEMORY_* bits import_memory accepts */
+  uint32_t export_sources;     /* BP_MEMORY_* bits its handles can be exported as */
+} BpTensorHandleFactoryProperties;
+
+struct BpTensorHandleFactoryTable;
+/* Creates tensor handles of one kind. Thread-safe. */
+typedef struct BpTensorHandleFactory {
+  const struct BpTensorHandleFactoryTable* table;
+} BpTensorHandleFactory;
+
+typedef struct BpTensorHandleFactoryTable {
+  uint32_t struct_size;
+  void (*destroy)(BpTensorHandleFactory* self);
+  /* "Vendor/Backend/Factory", globally unique; valid as long as the factory. */
+  BpString (*get_id)(const BpTensorHandleFactory* self);
+  /* Optional (none: map/unmap supported, no import or export). Fills `properties` (the runtime
+   * sets properties->struct_size first; fill only what fits). */
+  void (*get_properties)(const BpTensorHandleFactory* self, BpTensorHandleFactoryProperties* properties);
+  /* A new handle, owned by the caller. */
+  BpStatus* (*create_handle)(const BpTensorHandleFactory* self, const BpTensorInfo* info, BpTensorHandle** handle);
+} BpTensorHandleFactoryTable;
+
+struct BpTensorHandleFactoryRegistryTable;
+/* The runtime's: where a backend registers its factories for one loaded network. */
+typedef struct BpTensorHandleFactoryRegistry {
+  const struct BpTensorHandleFactoryRegistryTable* table;
+} BpTensorHandleFactoryRegistry;
+
+typedef struct BpTensorHandleFactoryRegistryTable {
+  uint32_t struct_size;
+  /* Takes ownership of `factory`, also when it fails (a duplicate or malformed id). */
+  BpStatus* (*register_factory)(BpTensorHandleFactoryRegistry* self, BpTensorHandleFactory* factory);
+} BpTensorHandleFactoryRegistryTable;
+
+/* ---- Workloads (spec 004) ---------------------------------------------------------------- */
+
+/* Per-run bindings, owned by the runtime, valid during execute. */
+typedef struct BpWorkloadArgs {
+  uint32_t struct_size;
+  BpTensorHandle* const* inputs;
+  size_t input_count;
+  BpTensorHandle* const* outputs;
+  size_t output_count;
+  void* scratch; /* get_scratch_size() bytes, 64-byte aligned, or null when 0 */
+} BpWorkloadArgs;
+
+struct BpWorkloadTable;
+/* The compiled form of one layer. Created once per loaded network; execute may run
+ * concurrently on different BpWorkloadArgs (everything that changes per run comes in args). */
+typedef struct BpWorkload {
+  const struct BpWorkloadTable* table;
+} BpWorkload;
+
+typedef struct BpWorkloadTable {
+  uint32_t struct_size;
+  void (*destroy)(BpWorkload* self);
+  BpStatus* (*execute)(const BpWorkload* self, const BpWorkloadArgs* args);
+  /* Optional (none: 0). Bytes of per-run working memory execute needs in args->scratch. */
+  size_t (*get_scratch_size)(const BpWorkload* self);
+} BpWorkloadTable;
+
+struct BpWorkloadFactoryTable;
+/* Creates the workloads of one loaded network on one backend; lives as long as that network.
+ * Called from one thread at a time. */
+typedef struct BpWorkloadFactory {
+  const struct BpWorkloadFactoryTable* table;
+} BpWorkloadFactory;
+
+typedef struct BpWorkloadFactoryTable {
+  uint32_t struct_size;
+  void (*destroy)(BpWorkloadFactory* self);
+  /* A new workload for `layer`, owned by the caller; BP_STATUS_UNSUPPORTED naming the layer when
+   * it cannot. */
+  BpStatus* (*create_workload)(BpWorkloadFactory* self, const BpLayer* layer, BpWorkload** workload);
+} BpWorkloadFactoryTable;
+
+/* ---- Memory manager, backend context, layer support ------------------------------------- */
+
+struct BpMemoryManagerTable;
+/* A backend's pool of working memory for one loaded network: acquired before the first run,
+ * released when the network is unloaded. Calls are serialized by the runtime. */
+typedef struct BpMemoryManager {
+  const struct BpMemoryManagerTable* table;
+} BpMemoryManager;
+
+typedef struct BpMemoryManagerTable {
+  uint32_t struct_size;
+  void (*destroy)(BpMemoryManager* self);
+  /* Optional each (none: nothing to do). */
+  BpStatus* (*acquire)(BpMemoryManager* self);
+  BpStatus* (*release)(BpMemoryManager* self);
+} BpMemoryManagerTable;
+
+struct BpBackendContextTable;
+/* Per-runtime state of a backend, held for the runtime's lifetime. Calls for one network come
+ * in the order before_load, after_load, before_unload, after_unload; calls never run
+ * concurrently. A non-null status from a before_* call makes the runtime abort that load. */
+typedef struct BpBackendContext {
+  const struct BpBackendContextTable* table;
+} BpBackendContext;
+
+typedef struct BpBackendContextTable {
+  uint32_t struct_size;
+  void (*destroy)(BpBackendContext* self);
+  /* Optional each (none: accepts). */
+  BpStatus* (*before_load_network)(BpBackendContext* self, uint64_t network);
+  BpStatus* (*after_load_network)(BpBackendContext* self, uint64_t network);
+  BpStatus* (*before_unload_network)(BpBackendContext* self, uint64_t network);
+  BpStatus* (*after_unload_network)(BpBackendContext* self, uint64_t network);
+} BpBackendContextTable;
+
+struct BpLayerSupportTable;
+/* Answers which layers a backend can run. Thread-safe: may be asked from several threads. */
+typedef struct BpLayerSupport {
+  const struct BpLayerSupportTable* table;
+} BpLayerSupport;
+
+typedef struct BpLayerSupportTable {
+  uint32_t struct_size;
+  void (*destroy)(BpLayerSupport* self);
+  /* Null when the backend can run `layer` as described; BP_STATUS_UNSUPPORTED with a short reason
+   * naming what is unsupported ("dilation 2 not supported") when not; any other code when it
+   * failed to judge. */
+  BpStatus* (*is_layer_supported)(const BpLayerSupport* self, const BpLayer* layer);
+} BpLayerSupportTable;
+
+/* ---- Subgraph optimization (spec 001 "The Optimizations") ------------------------------- */
+
+/* A connected set of layers placed on one backend, in topological order. Valid during
+ * optimize_subgraph. */
+typedef struct BpSubgraph {
+  uint32_t struct_size;
+  const BpLayer* const* layers;
+  size_t layer_count;
+} BpSubgraph;
+
+/* Layers of the offered subgraph, by their index in BpSubgraph::layers. */
+typedef struct BpLayerIndices {
+  const size_t* indices;
+  size_t count;
+} BpLayerIndices;
+
+/* The backend takes over `replaced` as one PreCompiled layer named `name`. Its inputs are the
+ * tensors entering `replaced` from outside, each once, in the order the listed layers read
+ * them; its outputs are the tensors read outside, in the same order. `payload` is the
+ * backend's own data for it (BpPreCompiledAttributes); the runtime gives it back to the
+ * backend's workload factory and, when the network is dropped, to `destroy_payload` once. */
+typedef struct BpSubstitution {
+  uint32_t struct_size;
+  BpLayerIndices replaced;
+  BpString name;
+  void* payload;
+  void (*destroy_payload)(void* payload); /* may be null when payload needs no cleanup */
+} BpSubstitution;
+
+struct BpOptimizationTable;
+/* What optimize_subgraph returns; owned by the runtime, which destroys it after reading it.
+ * Each payload is taken over by the runtime when it accepts the substitution; a refused or
+ * unread substitution's payload is destroyed with the result. */
+typedef struct BpOptimization {
+  const struct BpOptimizationTable* table;
+} BpOptimization;
+
+typedef struct BpOptimizationTable {
+  uint32_t struct_size;
+  void (*destroy)(BpOptimization* self);
+  /* The three lists of spec 001, valid until destroy; optional each (none: empty).
+   * take_payload (required when there are substitutions) tells the result that the runtime now
+   * owns substitution `index`'s payload (it will not destroy it). */
+  const BpSubstitution* (*substitutions)(const BpOptimization* self, size_t* count);
+  const BpLayerIndices* (*failed)(const BpOptimization* self, size_t* count);
+  const BpLayerIndices* (*untouched)(const BpOptimization* self, size_t* count);
+  void (*take_payload)(BpOptimization* self, size_t index);
+} BpOptimizationTable;
+
+/* ---- Logging, options, capabilities ----------------------------------------------------- */
+
+#define BP_LOG_DEBUG 0u
+#define BP_LOG_INFO 1u
+#define BP_LOG_WARNING 2u
+#define BP_LOG_ERROR 3u
+
+/* Categories (backplane::LogCategory); a backend usually writes "plugin", "optimize" or
+ * "execute". */
+#define BP_LOG_DISCOVERY 0u
+#define BP_LOG_PLUGIN 1u
+#define BP_LOG_OPTIMIZE 2u
+#define BP_LOG_EXECUTE 3u
+
+/* The runtime's log channel for one backend, valid as long as the backend context created with
+ * it (BpBackendConfig). Thread-safe. `message` is valid during the call. Messages land in the
+ * application's log sink, prefixed with the backend's id. */
+typedef struct BpLogger {
+  uint32_t struct_size;
+  void* context;
+  uint32_t (*is_enabled)(void* context, uint32_t level, uint32_t category);
+  void (*write)(void* context, uint32_t level, uint32_t category, BpString message);
+} BpLogger;
+
+/* One option the application set for this backend ("threads" = "4"), validated against the
+ * backend's declared options before the backend sees it. */
+typedef struct BpOption {
+  BpString key;
+  BpString value;
+} BpOption;
+
+/* What the runtime gives create_backend_context; valid during the call, except `logger`, valid
+ * as long as the created context. */
+typedef struct BpBackendConfig {
+  uint32_t struct_size;
+  const BpOption* options;
+  size_t option_count;
+  const BpLogger* logger;
+} BpBackendConfig;
+
+#define BP_OPTION_STRING 0u
+#define BP_OPTION_INTEGER 1u /* decimal, optional sign */
+#define BP_OPTION_BOOLEAN 2u /* "0", "1", "true", "false" */
+
+/* An option a backend accepts. */
+typedef struct BpOptionSpec {
+  BpString key;
+  uint32_t type; /* BP_OPTION_* */
+  BpString default_value;
+  BpString doc; /* one line */
+} BpOptionSpec;
+
+#define BP_DEVICE_CPU 0u
+#define BP_DEVICE_GPU 1u
+#define BP_DEVICE_ACCELERATOR 2u
+
+typedef struct BpDeviceInfo {
+  BpString name;
+  uint32_t kind; /* BP_DEVICE_* */
+  uint32_t available; /* 0 or 1 */
+  BpString reason; /* why not available; empty when available */
+} BpDeviceInfo;
+
+/* A named capability of spec 001, e.g. {"ProtectedContentAllocation", 0}. */
+typedef struct BpNamedFlag {
+  BpString name;
+  uint32_t value; /* 0 or 1 */
+} BpNamedFlag;
+
+struct BpBackendInfoTable;
+/* What a backend reports about itself; owned by the runtime, valid until destroy. */
+typedef struct BpBackendInfo {
+  const struct BpBackendInfoTable* table;
+} BpBackendInfo;
+
+typedef struct BpBackendInfoData {
+  uint32_t struct_size;
+  uint32_t device_kind; /* BP_DEVICE_* */
+  const uint32_t* data_types; /* BP_DATA_TYPE_* */
+  size_t data_type_count;
+  const uint32_t* layer_types; /* BP_LAYER_* */
+  size_t layer_type_count;
+  const BpNamedFlag* flags;
+  size_t flag_count;
+  const BpDeviceInfo* devices;
+  size_t device_count;
+  const BpOptionSpec* options;
+  size_t option_count;
+  const BpString* handle_factory_preferences; /* factory ids, most preferred first */
+  size_t handle_factory_preference_count;
+} BpBackendInfoData;
+
+typedef struct BpBackendInfoTable {
+  uint32_t struct_size;
+  void (*destroy)(BpBackendInfo* self);
+  /* Valid until destroy. */
+  const BpBackendInfoData* (*data)(const BpBackendInfo* self);
+} BpBackendInfoTable;
+
+/* ---- The backend ------------------------------------------------------------------------ */
+
+struct BpBackendTable;
+/* What BackendFactory() returns (as void*), owned by the runtime. Stateless and cheap (spec 001,
+ * 004): the runtime makes instances when it needs them; per-network state lives in workload
+ * factories and workloads, per-runtime state in the backend context. Thread-safe. */
+typedef struct BpBackend {
+  const struct BpBackendTable* table;
+} BpBackend;
+
+typedef struct BpBackendTable {
+  uint32_t struct_size;
+  void (*destroy)(BpBackend* self);
+  /* The id, equal to GetBackendId(); valid as long as the library is loaded. */
+  BpString (*get_id)(const BpBackend* self);
+  BpStatus* (*get_info)(const BpBackend* self, BpBackendInfo** info);
+  /* Optional (none: no context). Called once per runtime, right after registration; `context`
+   * may be left null. */
+  BpStatus* (*create_backend_context)(const BpBackend* self, const BpBackendConfig* config,
+                                      BpBackendContext** context);
+  /* Optional (none: available). Whether the backend can run here with this runtime's `context`
+   * (maybe null): null status when available, BP_STATUS_UNSUPPORTED with the reason when not. */
+  BpStatus* (*check_available)(const BpBackend* self, BpBackendContext* context);
+  BpStatus* (*create_layer_support)(const BpBackend* self, BpLayerSupport** support);
+  /* Optional (none: every layer untouched). May leave *result null: the same. */
+  BpStatus* (*optimize_subgraph)(const BpBackend* self, const BpSubgraph* subgraph, BpOptimization** result);
+  /* Optional (none: no manager). Once per loaded network, before create_workload_factory; may
+   * leave *manager null. */
+  BpStatus* (*create_memory_manager)(const BpBackend* self, BpMemoryManager** manager);
+  /* One per loaded network. `manager` is what create_memory_manager gave (maybe null), owned by
+   * the runtime and alive as long as the factory; `context` is this runtime's backend context
+   * (maybe null: the optimizer folding constants has none), alive as long as the factory. */
+  BpStatus* (*create_workload_factory)(const BpBackend* self, BpMemoryManager* manager,
+                                       BpBackendContext* context, BpWorkloadFactory** factory);
+  /* Optional (none: host memory only). Registers this backend's tensor-handle factories for one
+   * loaded network (spec 002). */
+  BpStatus* (*register_tensor_handle_factories)(const BpBackend* self, BpTensorHandleFactoryRegistry* registry);
+} BpBackendTable;
+
+/* ---- Entry points and identity (spec 001) ----------------------------------------------- */
+
+/* 'B','K','P','L' as a little-endian word. */
+#define BACKPLANE_PLUGIN_MAGIC 0x4C504B42u
+#define BACKPLANE_PLUGIN_IDENTITY_SYMBOL "BackplanePluginIdentityV1"
+
+/* Plain data, exported as BackplanePluginIdentityV1 and checked before any function of the
+ * library is called. Strings are static and NUL-terminated. */
+typedef struct BackplanePluginIdentity {
+  uint32_t magic;       /* BACKPLANE_PLUGIN_MAGIC */
+  uint32_t struct_size; /* sizeof(BackplanePluginIdentity) of the plugin's SDK */
+  const char* sdk_name; /* "Backplane" */
+  uint32_t api_major;   /* the Backend API the plugin was compiled against */
+  uint32_t api_minor;
+  const char* platform; /* "linux-x86_64", ... (BACKPLANE_PLATFORM_TAG) */
+  const char* abi;      /* "c" since 2.0: the boundary is C (BACKPLANE_ABI_TAG) */
+  const char* backend_id;
+  const char* vendor;
+  const char* plugin_version;
+  /* Why the last BackendFactory() on this thread returned null, or "" (static storage). */
+  const char* (*last_factory_error)(void);
+} BackplanePluginIdentity;
+
+/* The exported functions:
+ *   const char* GetBackendId(void);                    static string
+ *   void GetVersion(uint32_t* major, uint32_t* minor); the Backend API version
+ *   void* BackendFactory(void);                        a new BpBackend*, or null
+ */
+typedef const char* (*BpGetBackendIdFunction)(void);
+typedef void (*BpGetVersionFunction)(uint32_t* major, uint32_t* minor);
+typedef void* (*BpBackendFactoryFunction)(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* BACKPLANE_BACKEND_C_API_H */

@@ -1,0 +1,28 @@
+# cmake -P simulate_api_minor.cmake: writes OUTPUT, a copy of the boundary header INPUT as the
+# next minor version would have it: one function appended to BpBackendTable, one field appended
+# to BpLayer, BP_BACKEND_API_MINOR one higher. With MODE=broken it instead moves a field (what a
+# minor version must never do), for the negative test of the layout check.
+file(READ "${INPUT}" _text)
+string(REGEX MATCH "#define BP_BACKEND_API_MINOR ([0-9]+)u" _ "${_text}")
+set(_minor "${CMAKE_MATCH_1}")
+if(_minor STREQUAL "")
+  message(FATAL_ERROR "${INPUT}: no BP_BACKEND_API_MINOR")
+endif()
+math(EXPR _next "${_minor} + 1")
+macro(_replace from to)
+  string(FIND "${_text}" "${from}" _at)
+  if(_at EQUAL -1)
+    message(FATAL_ERROR "${INPUT}: cannot find '${from}'")
+  endif()
+  string(REPLACE "${from}" "${to}" _text "${_text}")
+endmacro()
+if(MODE STREQUAL "broken")
+  _replace("  BpString name;\n  const BpTensorInfo* inputs;\n" "  const BpTensorInfo* inputs;\n  BpString name;\n")
+else()
+  _replace("#define BP_BACKEND_API_MINOR ${_minor}u" "#define BP_BACKEND_API_MINOR ${_next}u")
+  _replace("} BpBackendTable;" "  /* simulated next minor */\n  BpStatus* (*simulated_next_minor_function)(const BpBackend* self);\n} BpBackendTable;")
+  _replace("} BpLayer;" "  /* simulated next minor */\n  uint64_t simulated_next_minor_field;\n} BpLayer;")
+endif()
+file(WRITE "${OUTPUT}.tmp" "${_text}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUTPUT}.tmp")
