@@ -73,7 +73,7 @@ double TimeConvolution(const Conv& conv, double& gflops) {
       HostTensor::F32({m}, Random(static_cast<std::size_t>(m), 3), true)};
   const TensorInfo output_info{{1, m, out, out}, DataType::kFloat32};
 
-  const reference::OpKernel* op = reference::FindOpKernel(backend::LayerType::kConvolution2d);
+  const reference::OpKernel* op = reference::Ops().Find(backend::LayerType::kConvolution2d);
   TestLayer layer(backend::LayerType::kConvolution2d, &descriptor, inputs, {output_info});
   std::string reason;
   if (!op || !op->is_supported(layer, reason)) {

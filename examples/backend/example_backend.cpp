@@ -4,6 +4,8 @@
 
 #include <backplane/descriptors.hpp>
 
+#include <array>
+
 namespace example {
 
 using namespace backplane;
@@ -11,50 +13,62 @@ using namespace backplane::backend;
 
 namespace {
 
-class ExampleLayerSupport final : public ILayerSupport {
- public:
-  bool IsLayerSupported(const ILayerView& layer, std::string* reason) const override {
-    return IsSupported(layer, reason);
+// Every layer CpuExample runs: one f32 output, and f32 inputs of its shape (no broadcasting).
+// Runs before the row's own check.
+bool SameShapeF32(const ILayerView& layer, std::string& why) {
+  if (layer.GetNumOutputs() != 1) {
+    why = "it runs layers with one output only";
+    return false;
   }
-};
-
-bool Refuse(const ILayerView& layer, const std::string& why, std::string* reason) {
-  if (reason) *reason = "CpuExample cannot run layer '" + layer.GetName() + "': " + why;
-  return false;
+  const TensorInfo& output = layer.GetOutputInfo(0);
+  if (output.type != DataType::kFloat32) {
+    why = "only f32 is supported";
+    return false;
+  }
+  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
+    if (layer.GetInputInfo(i) != output) {
+      why = "inputs and output must be f32 of one shape (no broadcasting)";
+      return false;
+    }
+  }
+  return true;
 }
+
+bool IsAddMulSupported(const ILayerView& layer, std::string& why) {
+  const auto operation = static_cast<const ElementwiseBinaryDescriptor&>(*layer.GetDescriptor()).operation;
+  if (operation != BinaryOperation::kAdd && operation != BinaryOperation::kMul) {
+    why = "only the Add and Mul operations are supported";
+    return false;
+  }
+  if (layer.GetNumInputs() != 2) {
+    why = "ElementwiseBinary takes 2 inputs";
+    return false;
+  }
+  return true;
+}
+
+bool IsReluSupported(const ILayerView& layer, std::string& why) {
+  if (static_cast<const ActivationDescriptor&>(*layer.GetDescriptor()).function != ActivationFunction::kRelu) {
+    why = "only the Relu activation is supported";
+    return false;
+  }
+  if (layer.GetNumInputs() != 1) {
+    why = "Activation takes 1 input";
+    return false;
+  }
+  return true;
+}
+
+const std::array<ExampleOp, 2> kOps{{
+    {LayerType::kElementwiseBinary, IsAddMulSupported, CreateElementwiseWorkload},
+    {LayerType::kActivation, IsReluSupported, CreateElementwiseWorkload},
+}};
 
 }  // namespace
 
-bool IsSupported(const ILayerView& layer, std::string* reason) {
-  const LayerDescriptor* descriptor = layer.GetDescriptor();
-  std::size_t inputs = 0;
-  if (layer.GetType() == LayerType::kElementwiseBinary && descriptor != nullptr) {
-    const auto operation = static_cast<const ElementwiseBinaryDescriptor&>(*descriptor).operation;
-    if (operation != BinaryOperation::kAdd && operation != BinaryOperation::kMul) {
-      return Refuse(layer, "only the Add and Mul operations are supported", reason);
-    }
-    inputs = 2;
-  } else if (layer.GetType() == LayerType::kActivation && descriptor != nullptr) {
-    if (static_cast<const ActivationDescriptor&>(*descriptor).function != ActivationFunction::kRelu) {
-      return Refuse(layer, "only the Relu activation is supported", reason);
-    }
-    inputs = 1;
-  } else {
-    return Refuse(layer, std::string("layer type ") + ToString(layer.GetType()) + " is not supported",
-                  reason);
-  }
-  if (layer.GetNumInputs() != inputs || layer.GetNumOutputs() != 1) {
-    return Refuse(layer, "unexpected number of inputs or outputs", reason);
-  }
-  const TensorInfo& output = layer.GetOutputInfo(0);
-  for (std::size_t i = 0; i < inputs; ++i) {
-    if (layer.GetInputInfo(i) != output) {
-      return Refuse(layer, "inputs and output must be f32 of one shape (no broadcasting)", reason);
-    }
-  }
-  if (output.type != DataType::kFloat32) return Refuse(layer, "only f32 is supported", reason);
-  if (reason) reason->clear();
-  return true;
+const OpTable<ExampleOp>& Ops() {
+  static const OpTable<ExampleOp> table("CpuExample", kOps, SameShapeF32);
+  return table;
 }
 
 BackendId ExampleBackend::GetId() const { return BackendId("CpuExample"); }
@@ -67,7 +81,7 @@ BackendCapabilities ExampleBackend::GetCapabilities() const {
   BackendCapabilities capabilities;
   capabilities.device_kind = DeviceKind::kCpu;
   capabilities.data_types = {DataType::kFloat32};
-  capabilities.layer_types = {LayerType::kElementwiseBinary, LayerType::kActivation};
+  capabilities.layer_types = Ops().LayerTypes();
   capabilities.values = {{"ProtectedContentAllocation", false}};
   return capabilities;
 }
@@ -78,7 +92,7 @@ std::vector<OptionSpec> ExampleBackend::GetOptionSpecs() const {
 }
 
 std::shared_ptr<ILayerSupport> ExampleBackend::GetLayerSupport() const {
-  return std::make_shared<ExampleLayerSupport>();
+  return std::make_shared<OpTableLayerSupport<ExampleOp>>(Ops());
 }
 
 std::unique_ptr<IWorkloadFactory> ExampleBackend::CreateWorkloadFactory(

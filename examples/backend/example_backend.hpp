@@ -4,6 +4,7 @@
 #pragma once
 
 #include <backplane/backend/backend.hpp>
+#include <backplane/backend/op_table.hpp>
 
 #include <memory>
 #include <string>
@@ -29,8 +30,17 @@ class ExampleBackend final : public backplane::backend::IBackend {
       backplane::backend::IBackendContext* context) const override;
 };
 
-// Whether CpuExample runs `layer`; when not, `reason` (if not null) says why, naming the
-// layer. Used by both the layer support and the workload factory.
-bool IsSupported(const backplane::backend::ILayerView& layer, std::string* reason);
+// One row of CpuExample's op table: the layer type, whether CpuExample runs a layer of it
+// (false with the plain `why` when not: the table adds "CpuExample cannot run layer '<name>': "),
+// and its workload (example_workloads.cpp), made only for layers is_supported accepted.
+struct ExampleOp {
+  backplane::backend::LayerType type;
+  bool (*is_supported)(const backplane::backend::ILayerView& layer, std::string& why);
+  std::unique_ptr<backplane::backend::IWorkload> (*create)(const backplane::backend::ILayerView& layer);
+};
+
+// The op table the layer support, the workload factory and the capabilities read. A static;
+// thread-safe.
+const backplane::backend::OpTable<ExampleOp>& Ops();
 
 }  // namespace example

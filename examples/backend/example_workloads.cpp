@@ -67,8 +67,10 @@ class ElementwiseWorkload final : public IWorkload {
 }  // namespace
 
 std::unique_ptr<IWorkload> ExampleWorkloadFactory::CreateWorkload(const ILayerView& layer) {
-  std::string reason;
-  if (!IsSupported(layer, &reason)) throw Exception(ErrorCode::kUnsupported, reason);
+  return Ops().SupportingOrThrow(layer).create(layer);
+}
+
+std::unique_ptr<IWorkload> CreateElementwiseWorkload(const ILayerView& layer) {
   Op op = Op::kRelu;
   if (layer.GetType() == LayerType::kElementwiseBinary) {
     const auto& descriptor = static_cast<const ElementwiseBinaryDescriptor&>(*layer.GetDescriptor());

@@ -8,8 +8,12 @@
 
 namespace example {
 
-// Creates the workload of a layer IsSupported accepts; throws backplane::Exception
-// (kUnsupported) naming the layer for any other.
+// The workload of an ElementwiseBinary Add or Mul, or an Activation Relu layer the op table
+// accepted (example_backend.hpp). Throws std::bad_alloc only.
+std::unique_ptr<backplane::backend::IWorkload> CreateElementwiseWorkload(const backplane::backend::ILayerView& layer);
+
+// Creates the workload of a layer the op table accepts; throws backplane::Exception
+// (kUnsupported, "CpuExample cannot run layer '<name>': <why>") for any other.
 class ExampleWorkloadFactory final : public backplane::backend::IWorkloadFactory {
  public:
   std::unique_ptr<backplane::backend::IWorkload> CreateWorkload(

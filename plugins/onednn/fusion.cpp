@@ -536,9 +536,9 @@ class ChainBuilder {
 };
 
 bool IsAnchor(const ILayerView& layer) {
-  const OpKernel* op = FindOpKernel(layer.GetType());
-  std::string reason;
-  return op && op->takes_post_ops && layer.GetNumOutputs() == 1 && IsSupported(*op, layer, reason);
+  const OpKernel* op = Ops().Find(layer.GetType());
+  std::string why;
+  return op && op->takes_post_ops && layer.GetNumOutputs() == 1 && Ops().Supporting(layer, why);
 }
 }  // namespace
 
@@ -656,7 +656,7 @@ std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer,
     if (step.kind == PostOp::Kind::kBinary) post_op.operand = refs[step.role];
     spec.post_ops.push_back(post_op);
   }
-  const OpKernel* op = FindOpKernel(fused->anchor_type);
+  const OpKernel* op = Ops().Find(fused->anchor_type);
   if (!op) fail("no kernel for the anchor layer");
   return op->create(spec, execution);
 }

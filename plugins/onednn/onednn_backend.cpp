@@ -3,7 +3,6 @@
 #include "dnnl_compat.hpp"
 #include "fusion.hpp"
 #include "onednn_backend_context.hpp"
-#include "onednn_layer_support.hpp"
 #include "onednn_tensor_handle.hpp"
 #include "onednn_workload_factory.hpp"
 #include "ops/onednn_ops.hpp"
@@ -33,13 +32,13 @@ backend::BackendCapabilities OneDnnBackend::GetCapabilities() const {
   backend::BackendCapabilities capabilities;
   capabilities.device_kind = backend::DeviceKind::kCpu;
   capabilities.data_types = {DataType::kFloat32};
-  capabilities.layer_types = SupportedLayerTypes();
+  capabilities.layer_types = Ops().LayerTypes();
   capabilities.values = {{"ProtectedContentAllocation", false}};
   return capabilities;
 }
 
 std::shared_ptr<backend::ILayerSupport> OneDnnBackend::GetLayerSupport() const {
-  return std::make_shared<OneDnnLayerSupport>(Label());
+  return std::make_shared<backend::OpTableLayerSupport<OpKernel>>(Ops());
 }
 
 backend::OptimizationViews OneDnnBackend::OptimizeSubgraph(const backend::SubgraphView& subgraph) const {
@@ -61,8 +60,8 @@ std::vector<backend::OptionSpec> OneDnnBackend::GetOptionSpecs() const {
 std::unique_ptr<backend::IWorkloadFactory> OneDnnBackend::CreateWorkloadFactory(
     const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/, backend::IBackendContext* context) const {
   auto* ours = dynamic_cast<OneDnnBackendContext*>(context);
-  if (!ours) return std::make_unique<OneDnnWorkloadFactory>(Label(), DefaultSettings(), nullptr, nullptr);
-  return std::make_unique<OneDnnWorkloadFactory>(Label(), ours->GetSettings(), &ours->Gate(), &ours->Load());
+  if (!ours) return std::make_unique<OneDnnWorkloadFactory>(DefaultSettings(), nullptr, nullptr);
+  return std::make_unique<OneDnnWorkloadFactory>(ours->GetSettings(), &ours->Gate(), &ours->Load());
 }
 
 std::unique_ptr<backend::IBackendContext> OneDnnBackend::CreateBackendContext(

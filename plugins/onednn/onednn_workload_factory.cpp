@@ -3,8 +3,6 @@
 #include "fusion.hpp"
 #include "ops/onednn_ops.hpp"
 
-#include <backplane/exception.hpp>
-
 #include <algorithm>
 
 #if defined(_OPENMP)
@@ -63,9 +61,8 @@ class AdaptiveWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-OneDnnWorkloadFactory::OneDnnWorkloadFactory(std::string backend_label, Settings settings, ThreadGate* gate,
-                                             CpuLoadMonitor* load)
-    : backend_label_(std::move(backend_label)), execution_(std::make_shared<Execution>()) {
+OneDnnWorkloadFactory::OneDnnWorkloadFactory(Settings settings, ThreadGate* gate, CpuLoadMonitor* load)
+    : execution_(std::make_shared<Execution>()) {
   execution_->engine = dnnl::engine(dnnl::engine::kind::cpu, 0);
   execution_->settings = settings;
   if (gate) {
@@ -95,14 +92,7 @@ std::unique_ptr<backend::IWorkload> OneDnnWorkloadFactory::Create(const backend:
                                                                   const ExecutionPtr& execution) {
   CreationThreads threads(execution->settings.threads);
   if (layer.GetType() == backend::LayerType::kPreCompiled) return CreateFusedWorkload(layer, execution);
-  const OpKernel* op = FindOpKernel(layer.GetType());
-  std::string reason;
-  if (!op) {
-    reason = "provides no kernel for " + std::string(backend::ToString(layer.GetType()));
-  } else if (IsSupported(*op, layer, reason)) {
-    return op->create(SpecOf(layer), execution);
-  }
-  throw Exception(ErrorCode::kUnsupported, backend_label_ + " cannot run layer '" + layer.GetName() + "': " + reason);
+  return Ops().SupportingOrThrow(layer).create(SpecOf(layer), execution);
 }
 
 std::unique_ptr<backend::IWorkload> OneDnnWorkloadFactory::CreateWorkload(const backend::ILayerView& layer) {

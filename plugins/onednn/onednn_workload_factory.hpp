@@ -8,7 +8,6 @@
 #include <backplane/backend/workload.hpp>
 
 #include <memory>
-#include <string>
 
 namespace backplane::onednn {
 
@@ -16,14 +15,14 @@ class OneDnnWorkloadFactory final : public backend::IWorkloadFactory {
  public:
   // `gate`, `load`: the runtime's (from the backend context), which outlive this factory and
   // its workloads; null: the factory makes its own over all cores.
-  OneDnnWorkloadFactory(std::string backend_label, Settings settings, ThreadGate* gate, CpuLoadMonitor* load);
-  // Throws backplane::Exception (kUnsupported) naming the layer when it cannot be created.
+  OneDnnWorkloadFactory(Settings settings, ThreadGate* gate, CpuLoadMonitor* load);
+  // Throws backplane::Exception: kUnsupported "CpuOneDnn cannot run layer '<name>': <why>" when
+  // the op table (or, for a PreCompiled layer, fusion.cpp) refuses it; what the op's create throws.
   std::unique_ptr<backend::IWorkload> CreateWorkload(const backend::ILayerView& layer) override;
 
  private:
   std::unique_ptr<backend::IWorkload> Create(const backend::ILayerView& layer, const std::shared_ptr<const Execution>& execution);
 
-  std::string backend_label_;
   std::shared_ptr<Execution> execution_;
   std::shared_ptr<Execution> single_;  // the same with one thread (adaptive threads), or null
 };

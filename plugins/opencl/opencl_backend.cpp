@@ -4,7 +4,6 @@
 #include "opencl_backend_context.hpp"
 #include "opencl_buffer_handle_factory.hpp"
 #include "opencl_device_creation.hpp"
-#include "opencl_layer_support.hpp"
 #include "opencl_settings.hpp"
 #include "opencl_workload_factory.hpp"
 #include "ops/opencl_ops.hpp"
@@ -76,13 +75,13 @@ backend::BackendCapabilities OpenClBackend::GetCapabilities() const {
   backend::BackendCapabilities capabilities;
   capabilities.device_kind = backend::DeviceKind::kGpu;
   capabilities.data_types = {DataType::kFloat32, DataType::kInt64};
-  capabilities.layer_types = SupportedLayerTypes();
+  capabilities.layer_types = Ops().LayerTypes();
   capabilities.values = {{"ProtectedContentAllocation", false}};
   return capabilities;
 }
 
 std::shared_ptr<backend::ILayerSupport> OpenClBackend::GetLayerSupport() const {
-  return std::make_shared<OpenClLayerSupport>(Label());
+  return std::make_shared<backend::OpTableLayerSupport<OpKernel>>(Ops());
 }
 
 std::vector<backend::OptionSpec> OpenClBackend::GetOptionSpecs() const {

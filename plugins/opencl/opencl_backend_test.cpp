@@ -119,7 +119,7 @@ TEST_CASE("capabilities: gpu, f32/i64, the op table's layer types, all listed by
   const auto capabilities = OpenClBackend().GetCapabilities();
   CHECK(capabilities.device_kind == backplane::backend::DeviceKind::kGpu);
   CHECK(capabilities.data_types == std::vector<DataType>{DataType::kFloat32, DataType::kInt64});
-  CHECK(capabilities.layer_types == backplane::opencl::SupportedLayerTypes());
+  CHECK(capabilities.layer_types == backplane::opencl::Ops().LayerTypes());
 
   std::ifstream file(BACKPLANE_OPENCL_CAPABILITIES_FILE);
   REQUIRE(file.good());
@@ -219,13 +219,13 @@ TEST_CASE("layer support and workload factory refuse layers the op table has no 
   const auto support = OpenClBackend().GetLayerSupport();
   std::string reason;
   CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kInput, "in"), &reason));
-  CHECK(reason == kLabel + " provides no kernel for Input");
+  CHECK(reason == "GpuOpenCl cannot run layer 'in': it has no kernel for Input layers");
   if (!HasUsableDevice()) return;
   auto factory = OpenClBackend().CreateWorkloadFactory(nullptr, nullptr);
   REQUIRE(factory != nullptr);
   CHECK(ErrorOf([&] { factory->CreateWorkload(FakeLayer(LayerType::kPreCompiled, "fused")); },
                 backplane::ErrorCode::kUnsupported) ==
-        kLabel + " cannot run layer 'fused': provides no kernel for PreCompiled");
+        "GpuOpenCl cannot run layer 'fused': it has no kernel for PreCompiled layers");
 }
 
 TEST_CASE("a context opens its device once, and factories made in it and their buffers share that device") {

@@ -86,21 +86,13 @@ OpenClWorkloadFactory::OpenClWorkloadFactory(std::string backend_label, std::sha
 }
 
 std::unique_ptr<backend::IWorkload> OpenClWorkloadFactory::CreateWorkload(const backend::ILayerView& layer) {
-  const OpKernel* op = FindOpKernel(layer.GetType());
-  std::string reason;
-  if (!op) {
-    reason = "provides no kernel for " + std::string(backend::ToString(layer.GetType()));
-  } else if (IsSupported(*op, layer, reason)) {
-    auto workload = op->create(layer, *device_);
-    if (!workload) throw Exception(ErrorCode::kBackendFailure, backend_label_ + ": the op for layer '" +
-                                                                  layer.GetName() + "' created no workload");
-    // Weight uploads the op enqueued and first-launch kernel compiles happen now, not in the
-    // first run.
-    WarmUp(*workload, layer, device_);
-    return std::make_unique<HostSafeWorkload>(std::move(workload), *device_, layer.GetName());
-  }
-  throw Exception(ErrorCode::kUnsupported,
-                  backend_label_ + " cannot run layer '" + layer.GetName() + "': " + reason);
+  auto workload = Ops().SupportingOrThrow(layer).create(layer, *device_);
+  if (!workload) throw Exception(ErrorCode::kBackendFailure, backend_label_ + ": the op for layer '" +
+                                                                layer.GetName() + "' created no workload");
+  // Weight uploads the op enqueued and first-launch kernel compiles happen now, not in the
+  // first run.
+  WarmUp(*workload, layer, device_);
+  return std::make_unique<HostSafeWorkload>(std::move(workload), *device_, layer.GetName());
 }
 
 }  // namespace backplane::opencl

@@ -24,11 +24,11 @@ namespace backplane::opencl {
 // hand that memory to the next host step. Other steps do not wait.
 class OpenClWorkloadFactory final : public backend::IWorkloadFactory {
  public:
-  // `backend_label` ("GpuOpenCl 0.1.0") starts every error message.
+  // `backend_label` ("GpuOpenCl 0.1.0") starts its other error messages.
   OpenClWorkloadFactory(std::string backend_label, std::shared_ptr<OpenClDevice> device);
 
-  // Throws backplane::Exception: kUnsupported naming the layer's type and name when the op
-  // table cannot run it; whatever the op's create throws (kBackendFailure with the build log
+  // Throws backplane::Exception: kUnsupported "GpuOpenCl cannot run layer '<name>': <why>" when
+  // the op table refuses the layer; whatever the op's create throws (kBackendFailure with the build log
   // for a kernel that does not compile).
   std::unique_ptr<backend::IWorkload> CreateWorkload(const backend::ILayerView& layer) override;
 

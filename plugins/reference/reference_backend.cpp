@@ -1,14 +1,9 @@
 #include "reference_backend.hpp"
 
-#include "reference_layer_support.hpp"
 #include "reference_workload_factory.hpp"
 #include "ops/reference_ops.hpp"
 
 #include <thread>
-
-#ifndef BACKPLANE_BACKEND_VERSION
-#error "BACKPLANE_BACKEND_VERSION is defined by backplane_add_backend() (the plugin version)"
-#endif
 
 namespace backplane::reference {
 
@@ -28,7 +23,7 @@ backend::BackendCapabilities ReferenceBackend::GetCapabilities() const {
   backend::BackendCapabilities capabilities;
   capabilities.device_kind = backend::DeviceKind::kCpu;
   capabilities.data_types = {DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool};
-  capabilities.layer_types = SupportedLayerTypes();
+  capabilities.layer_types = Ops().LayerTypes();
   capabilities.values = {{"ProtectedContentAllocation", false}};
   return capabilities;
 }
@@ -39,16 +34,12 @@ std::vector<backend::OptionSpec> ReferenceBackend::GetOptionSpecs() const {
 }
 
 std::shared_ptr<backend::ILayerSupport> ReferenceBackend::GetLayerSupport() const {
-  return std::make_shared<ReferenceLayerSupport>(Label());
+  return std::make_shared<backend::OpTableLayerSupport<OpKernel>>(Ops());
 }
 
 std::unique_ptr<backend::IWorkloadFactory> ReferenceBackend::CreateWorkloadFactory(
     const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/, backend::IBackendContext* /*context*/) const {
-  return std::make_unique<ReferenceWorkloadFactory>(Label());
-}
-
-std::string ReferenceBackend::Label() {
-  return std::string(kReferenceBackendId) + " " + BACKPLANE_BACKEND_VERSION;
+  return std::make_unique<ReferenceWorkloadFactory>();
 }
 
 }  // namespace backplane::reference

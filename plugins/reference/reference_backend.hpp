@@ -30,9 +30,6 @@ class ReferenceBackend final : public backend::IBackend {
   std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactory(
       const std::shared_ptr<backend::IMemoryManager>& memory_manager,
       backend::IBackendContext* context) const override;
-
-  // "CpuRef 0.1.0": id and plugin version, the prefix of every message the backend writes.
-  static std::string Label();
 };
 
 }  // namespace backplane::reference

@@ -49,7 +49,6 @@ class FakeLayer final : public backplane::backend::ILayerView {
   std::vector<TensorInfo> inputs_, outputs_;
 };
 
-const std::string kLabel = std::string("CpuRef ") + BACKPLANE_BACKEND_VERSION;
 
 // Softmax over [2,3] of `type`.
 FakeLayer SoftmaxLayer(const backplane::SoftmaxDescriptor& descriptor, DataType type, std::string name = "softmax") {
@@ -71,7 +70,6 @@ TEST_CASE("id is CpuRef and the label carries the plugin version") {
   backplane::reference::ReferenceBackend backend;
   CHECK(backend.GetId() == backplane::BackendId("CpuRef"));
   CHECK(backplane::IsWellFormedBackendId(backend.GetId().Get()));
-  CHECK(backplane::reference::ReferenceBackend::Label() == kLabel);
 }
 
 TEST_CASE("options: only the common integer option threads, documented, default 1") {
@@ -88,7 +86,7 @@ TEST_CASE("capabilities: cpu, f32/i32/i64, the 20 layer types of the op table, n
   CHECK(capabilities.device_kind == backplane::backend::DeviceKind::kCpu);
   CHECK(capabilities.data_types == std::vector<DataType>{DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool});
   CHECK(capabilities.layer_types == kOpSet);
-  CHECK(capabilities.layer_types == backplane::reference::SupportedLayerTypes());
+  CHECK(capabilities.layer_types == backplane::reference::Ops().LayerTypes());
   REQUIRE(capabilities.values.count("ProtectedContentAllocation") == 1);
   CHECK_FALSE(capabilities.values.at("ProtectedContentAllocation"));
   CHECK(capabilities.values.size() == 1);
@@ -160,14 +158,14 @@ TEST_CASE("layer support refuses layer types without a kernel and names them in 
     CAPTURE(type_name);
     std::string reason = "stale text";
     CHECK_FALSE(support->IsLayerSupported(FakeLayer(type, "layer"), &reason));
-    CHECK(reason == kLabel + " provides no kernel for " + type_name);
+    CHECK(reason == "CpuRef cannot run layer 'layer': it has no kernel for " + type_name + " layers");
   }
   // Every other type has a kernel.
   for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(LayerType::kCount); ++i) {
     const auto type = static_cast<LayerType>(i);
     const bool in_op_set = std::find(kOpSet.begin(), kOpSet.end(), type) != kOpSet.end();
     CAPTURE(backplane::backend::ToString(type));
-    CHECK((backplane::reference::FindOpKernel(type) != nullptr) == in_op_set);
+    CHECK((backplane::reference::Ops().Find(type) != nullptr) == in_op_set);
   }
 }
 
@@ -176,9 +174,9 @@ TEST_CASE("layer support refuses an f16 Softmax and a layer without a descriptor
   std::string reason;
   const backplane::SoftmaxDescriptor softmax;
   CHECK_FALSE(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kFloat16), &reason));
-  CHECK(reason == "input 0 is f16; CpuRef runs Softmax on f32 only");
+  CHECK(reason == "CpuRef cannot run layer 'softmax': input 0 is f16; CpuRef runs Softmax on f32 only");
   CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kSoftmax, "bare"), &reason));
-  CHECK(reason == "Softmax layer 'bare' has no descriptor");
+  CHECK(reason == "CpuRef cannot run layer 'bare': the layer has no descriptor");
 }
 
 TEST_CASE("layer support accepts a null reason pointer") {
@@ -212,7 +210,7 @@ TEST_CASE("workload factory throws kUnsupported naming the layer and the reason"
     FAIL("CreateWorkload returned instead of throwing");
   } catch (const backplane::Exception& error) {
     CHECK(error.code() == backplane::ErrorCode::kUnsupported);
-    CHECK(std::string(error.what()) == kLabel + " cannot run layer 'fused1': provides no kernel for PreCompiled");
+    CHECK(std::string(error.what()) == "CpuRef cannot run layer 'fused1': it has no kernel for PreCompiled layers");
   }
   const backplane::SoftmaxDescriptor softmax;
   try {
@@ -221,7 +219,7 @@ TEST_CASE("workload factory throws kUnsupported naming the layer and the reason"
   } catch (const backplane::Exception& error) {
     CHECK(error.code() == backplane::ErrorCode::kUnsupported);
     CHECK(std::string(error.what()) ==
-          kLabel + " cannot run layer 'half_softmax': input 0 is f16; CpuRef runs Softmax on f32 only");
+          "CpuRef cannot run layer 'half_softmax': input 0 is f16; CpuRef runs Softmax on f32 only");
   }
 }
 
@@ -233,7 +231,7 @@ TEST_CASE("instances are independent: objects they return outlive them") {
   }
   std::string reason;
   CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kPreCompiled, "fused"), &reason));
-  CHECK(reason == kLabel + " provides no kernel for PreCompiled");
+  CHECK(reason == "CpuRef cannot run layer 'fused': it has no kernel for PreCompiled layers");
   const backplane::SoftmaxDescriptor softmax;
   CHECK(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kFloat32), &reason));
 }

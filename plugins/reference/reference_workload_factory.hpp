@@ -1,25 +1,19 @@
-// Creates CpuRef's workloads for one loaded network. This release has no kernels, so it
-// creates none: every request fails with kUnsupported naming the layer.
+// Creates CpuRef's workloads for one loaded network: each layer's op table row
+// (ops/reference_ops.hpp) builds its workload.
 #pragma once
 
 #include <backplane/backend/workload.hpp>
 
 #include <memory>
-#include <string>
 
 namespace backplane::reference {
 
-// Holds only its label. Not thread-safe (the runtime calls a factory from one thread).
+// Stateless. Not thread-safe by contract (the runtime calls a factory from one thread).
 class ReferenceWorkloadFactory final : public backend::IWorkloadFactory {
  public:
-  // `backend_label` ("CpuRef 0.1.0") starts every error message.
-  explicit ReferenceWorkloadFactory(std::string backend_label);
-
-  // Throws backplane::Exception (ErrorCode::kUnsupported) naming the layer's type and name.
+  // Throws backplane::Exception: kUnsupported "CpuRef cannot run layer '<name>': <why>" when the
+  // op table refuses the layer; whatever the op's create throws.
   std::unique_ptr<backend::IWorkload> CreateWorkload(const backend::ILayerView& layer) override;
-
- private:
-  std::string backend_label_;
 };
 
 }  // namespace backplane::reference

@@ -4,6 +4,7 @@
 #include "discovery/search_paths.hpp"
 #include "execution/compiled_network.hpp"
 #include "graph/optimizer.hpp"
+#include "impl_access.hpp"
 #include "isolation/plugin_isolator.hpp"
 #include "loading/backend_options.hpp"
 #include "loading/backend_registry.hpp"
@@ -85,7 +86,7 @@ std::string DescribeNoBackends(const DiscoveryReport& report) {
 }  // namespace
 
 ManifestValidation ValidateManifestFile(const std::string& path) {
-  discovery::ManifestCheck check = discovery::CheckManifestFile(path, discovery::RuntimeTargetTags());
+  discovery::ManifestCheck check = discovery::CheckManifestFile(path, loading::RuntimeTargetTags());
   ManifestValidation result;
   result.problems = std::move(check.problems);
   result.warnings = std::move(check.warnings);
@@ -130,7 +131,7 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
       return isolator->Check(candidate);
     };
   }
-  discovery::DiscoveryContext context{discovery::RuntimeTargetTags(), kBackendApiVersion,
+  discovery::DiscoveryContext context{loading::RuntimeTargetTags(), kBackendApiVersion,
                                       options.backend_options, *impl->log, impl->log, impl->registry,
                                       impl->report.records, filter};
   if (options.enable_static_backends) discovery::RegisterStaticBackends(context);
@@ -223,7 +224,7 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
   for (const auto& id : ids) describe(id);
   // Pinned backends take part even when not preferred.
   for (const auto& [layer, id] : options.pins) describe(id);
-  for (const auto& layer : network.GetImpl().graph.Layers()) {
+  for (const auto& layer : detail::ImplAccess::Of(network).graph.Layers()) {
     if (!layer.pin.IsEmpty()) describe(layer.pin);
   }
   // Pins were described after the preferences: keep preference order for the preferred ones.
@@ -238,21 +239,21 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
   }
   OptimizeOptions effective = options;
   effective.backends = ids;
-  OptimizedNetwork result = graph::Optimize(network.GetImpl(), effective, ordered, *impl_->log);
+  OptimizedNetwork result = graph::Optimize(detail::ImplAccess::Of(network), effective, ordered, *impl_->log);
   for (const auto& backend : ordered) {
     if (const auto* entry = impl_->registry.Find(backend.id); entry && entry->library) {
-      result.GetImpl()->libraries.push_back(entry->library);
+      detail::ImplAccess::Of(result)->libraries.push_back(entry->library);
     }
   }
   return result;
 }
 
 NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
-  if (!network.GetImpl()) {
+  if (!detail::ImplAccess::Of(network)) {
     throw Exception(ErrorCode::kInvalidArgument,
                     "LoadNetwork was given a moved-from OptimizedNetwork; each can be loaded once");
   }
-  if (network.GetImpl()->outputs.empty()) {
+  if (detail::ImplAccess::Of(network)->outputs.empty()) {
     throw Exception(ErrorCode::kInvalidArgument,
                     "LoadNetwork was given an empty OptimizedNetwork; get one from Runtime::Optimize");
   }

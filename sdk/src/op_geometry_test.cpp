@@ -1,4 +1,5 @@
 #include <backplane/backend/op_geometry.hpp>
+#include <backplane/backend/op_schema.hpp>
 
 #include <doctest/doctest.h>
 
@@ -13,32 +14,19 @@ using namespace backplane;
 using namespace backplane::backend;
 
 // A layer of the descriptor's type with f32 inputs and outputs of the given shapes.
-class Layer final : public ILayerView {
- public:
-  Layer(LayerType type, const LayerDescriptor* descriptor, std::vector<TensorShape> inputs,
-        std::vector<TensorShape> outputs, std::string name = "l")
-      : type_(type), descriptor_(descriptor), name_(std::move(name)) {
-    for (auto& shape : inputs) inputs_.push_back({std::move(shape), DataType::kFloat32});
-    for (auto& shape : outputs) outputs_.push_back({std::move(shape), DataType::kFloat32});
-  }
+struct Layer : LayerValues {
+  Layer(LayerType type, const LayerDescriptor* descriptor, const std::vector<TensorShape>& inputs,
+        const std::vector<TensorShape>& outputs)
+      : LayerValues(type, "l", descriptor, F32(inputs), F32(outputs)) {}
   template <typename Descriptor>
-  Layer(const Descriptor& descriptor, std::vector<TensorShape> inputs, std::vector<TensorShape> outputs)
-      : Layer(Descriptor::kType, &descriptor, std::move(inputs), std::move(outputs)) {}
+  Layer(const Descriptor& descriptor, const std::vector<TensorShape>& inputs, const std::vector<TensorShape>& outputs)
+      : Layer(Descriptor::kType, &descriptor, inputs, outputs) {}
 
-  LayerType GetType() const override { return type_; }
-  const std::string& GetName() const override { return name_; }
-  std::size_t GetNumInputs() const override { return inputs_.size(); }
-  std::size_t GetNumOutputs() const override { return outputs_.size(); }
-  const TensorInfo& GetInputInfo(std::size_t i) const override { return inputs_[i]; }
-  const TensorInfo& GetOutputInfo(std::size_t i) const override { return outputs_[i]; }
-  const LayerDescriptor* GetDescriptor() const override { return descriptor_; }
-  const void* GetConstantInput(std::size_t) const override { return nullptr; }
-
- private:
-  LayerType type_;
-  const LayerDescriptor* descriptor_;
-  std::string name_;
-  std::vector<TensorInfo> inputs_, outputs_;
+  static std::vector<TensorInfo> F32(const std::vector<TensorShape>& shapes) {
+    std::vector<TensorInfo> infos;
+    for (const auto& shape : shapes) infos.push_back({shape, DataType::kFloat32});
+    return infos;
+  }
 };
 
 using Dims = std::vector<std::int64_t>;
@@ -86,13 +74,14 @@ TEST_CASE("op geometry: Convolution2d with pads, strides, dilations and groups")
 
   Layer wrong_output(d, {TensorShape({2, 4, 9, 8}), TensorShape({6, 2, 3, 3})}, {TensorShape({2, 6, 5, 5})});
   CHECK_FALSE(DescribeConvolution(wrong_output, g, reason));
-  CHECK(reason == "Convolution2d layer 'l': output shape [2,6,5,5] should be [2,6,5,6]");
+  CHECK(reason == "output 0 is f32 [2,6,5,5], the op gives f32 [2,6,5,6]");
   Layer bad_groups(d, {TensorShape({2, 3, 9, 8}), TensorShape({6, 2, 3, 3})}, {TensorShape({2, 6, 5, 6})});
   CHECK_FALSE(DescribeConvolution(bad_groups, g, reason));
-  CHECK(reason == "Convolution2d layer 'l': input channels 3 are not divisible by groups 2");
-  Layer no_descriptor(LayerType::kConvolution2d, nullptr, {TensorShape({1, 1, 1, 1})}, {TensorShape({1})});
+  CHECK(reason == "input channels 3 are not divisible by groups 2");
+  Layer no_descriptor(LayerType::kConvolution2d, nullptr, {TensorShape({1, 1, 1, 1}), TensorShape({1, 1, 1, 1})},
+                      {TensorShape({1, 1, 1, 1})});
   CHECK_FALSE(DescribeConvolution(no_descriptor, g, reason));
-  CHECK(reason == "Convolution2d layer 'l': no descriptor");
+  CHECK(reason == "has no descriptor");
 }
 
 TEST_CASE("op geometry: Pooling2d, ceil mode and global") {
@@ -113,7 +102,7 @@ TEST_CASE("op geometry: Pooling2d, ceil mode and global") {
   d.ceil_mode = false;
   Layer floor_mode(d, {TensorShape({1, 3, 5, 4})}, {TensorShape({1, 3, 3, 2})});
   CHECK_FALSE(DescribePooling(floor_mode, g, reason));
-  CHECK(reason == "Pooling2d layer 'l': output shape [1,3,3,2] should be [1,3,2,2]");
+  CHECK(reason == "output 0 is f32 [1,3,3,2], the op gives f32 [1,3,2,2]");
 
   Pooling2dDescriptor global;
   global.global = true;
@@ -126,7 +115,7 @@ TEST_CASE("op geometry: Pooling2d, ceil mode and global") {
   too_big.kernel = {4, 1};
   Layer too_big_layer(too_big, {TensorShape({1, 1, 3, 3})}, {TensorShape({1, 1, 1, 3})});
   CHECK_FALSE(DescribePooling(too_big_layer, g, reason));
-  CHECK(reason == "Pooling2d layer 'l': the dilated kernel does not fit the padded input [1,1,3,3]");
+  CHECK(reason == "the window along H (kernel 4, dilation 1) does not fit the input's 3 padded by 0 and 0");
 }
 
 TEST_CASE("op geometry: MatMul rank-1 promotion and batch broadcasting") {
@@ -156,10 +145,10 @@ TEST_CASE("op geometry: MatMul rank-1 promotion and batch broadcasting") {
 
   Layer bad_k(d, {TensorShape({3, 4}), TensorShape({5, 6})}, {TensorShape({3, 6})});
   CHECK_FALSE(DescribeMatMul(bad_k, g, reason));
-  CHECK(reason == "MatMul layer 'l': A [3,4] has K = 4 but B [5,6] has K = 5");
+  CHECK(reason == "A [3,4] has K = 4 but B [5,6] has K = 5");
   Layer bad_batch(d, {TensorShape({2, 3, 4}), TensorShape({3, 4, 6})}, {TensorShape({3, 3, 6})});
   CHECK_FALSE(DescribeMatMul(bad_batch, g, reason));
-  CHECK(reason.rfind("MatMul layer 'l': batch dimensions: shapes [2] and [3] do not broadcast", 0) == 0);
+  CHECK(reason.rfind("shapes [2] and [3] do not broadcast", 0) == 0);
 }
 
 TEST_CASE("op geometry: FullyConnected transposes and C") {
@@ -180,10 +169,10 @@ TEST_CASE("op geometry: FullyConnected transposes and C") {
   CHECK(g.n == 3);
   Layer bad_c(d, {TensorShape({5, 2}), TensorShape({5, 3}), TensorShape({2})}, {TensorShape({2, 3})});
   CHECK_FALSE(DescribeGemm(bad_c, g, reason));
-  CHECK(reason == "FullyConnected layer 'l': C [2] does not broadcast to [2,3]");
+  CHECK(reason == "C [2] does not broadcast to [2,3]");
   Layer bad_k(d, {TensorShape({4, 2}), TensorShape({5, 3})}, {TensorShape({2, 3})});
   CHECK_FALSE(DescribeGemm(bad_k, g, reason));
-  CHECK(reason == "FullyConnected layer 'l': op(A) of [4,2] has K = 4 but op(B) of [5,3] has K = 5");
+  CHECK(reason == "op(A) of [4,2] has K = 4 but op(B) of [5,3] has K = 5 (transpose_a 1, transpose_b 0)");
 }
 
 TEST_CASE("op geometry: Slice negative steps and clamping") {
@@ -216,14 +205,14 @@ TEST_CASE("op geometry: Slice negative steps and clamping") {
   twice.axes = {1, -1};
   Layer twice_layer(twice, {TensorShape({4, 5})}, {TensorShape({4, 2})});
   CHECK_FALSE(DescribeSlice(twice_layer, g, reason));
-  CHECK(reason == "Slice layer 'l': axis 1 of [4,5] is named twice");
+  CHECK(reason == "axis 1 of [4,5] is sliced twice");
   SliceDescriptor zero;
   zero.starts = {0};
   zero.ends = {1};
   zero.steps = {0};
   Layer zero_layer(zero, {TensorShape({4})}, {TensorShape({1})});
   CHECK_FALSE(DescribeSlice(zero_layer, g, reason));
-  CHECK(reason == "Slice layer 'l': step for axis 0 is 0");
+  CHECK(reason == "the step for axis 0 is 0");
 }
 
 TEST_CASE("op geometry: Transpose, Reshape, Flatten") {
@@ -237,7 +226,7 @@ TEST_CASE("op geometry: Transpose, Reshape, Flatten") {
   t.permutation = {0, 0, 1};
   Layer repeats(t, {TensorShape({2, 3, 4})}, {TensorShape({2, 2, 3})});
   CHECK_FALSE(DescribeTranspose(repeats, tg, reason));
-  CHECK(reason == "Transpose layer 'l': permutation [0,0,1] is not a permutation of 0..2 (axis 0 repeats)");
+  CHECK(reason == "permutation [0,0,1] is not a permutation of 0..2 (axis 0 repeats)");
 
   ReshapeDescriptor r;
   r.shape = {0, -1};
@@ -245,7 +234,7 @@ TEST_CASE("op geometry: Transpose, Reshape, Flatten") {
   CHECK_MESSAGE(CheckReshape(reshape, reason), reason);
   Layer bad_count(r, {TensorShape({2, 3, 4})}, {TensorShape({2, 11})});
   CHECK_FALSE(CheckReshape(bad_count, reason));
-  CHECK(reason == "Reshape layer 'l': output [2,11] has 22 elements, input [2,3,4] has 24");
+  CHECK(reason == "output 0 is f32 [2,11], the op gives f32 [2,12]");
 
   FlattenDescriptor f;
   f.axis = -1;
@@ -258,7 +247,7 @@ TEST_CASE("op geometry: Transpose, Reshape, Flatten") {
   f.axis = 4;
   Layer bad_axis(f, {TensorShape({2, 3, 4})}, {TensorShape({24, 1})});
   CHECK_FALSE(DescribeFlatten(bad_axis, fg, reason));
-  CHECK(reason == "Flatten layer 'l': axis 4 is out of range [-3, 3] for input [2,3,4]");
+  CHECK(reason == "axis 4 is out of range [-3, 3] for input [2,3,4] of rank 3");
 }
 
 TEST_CASE("op geometry: Split and LayerNormalization") {
@@ -269,7 +258,7 @@ TEST_CASE("op geometry: Split and LayerNormalization") {
   std::string reason;
   Layer split(s, {TensorShape({2, 4, 3})}, {TensorShape({2, 4, 1}), TensorShape({2, 4, 3})});
   CHECK_FALSE(DescribeSplit(split, sg, reason));
-  CHECK(reason == "Split layer 'l': sizes [1,3] sum to 4, axis 2 of input [2,4,3] has length 3");
+  CHECK(reason == "sizes [1,3] sum to 4, axis 2 of input [2,4,3] has length 3");
   s.sizes = {1, 2};
   Layer split_ok(s, {TensorShape({2, 4, 3})}, {TensorShape({2, 4, 1}), TensorShape({2, 4, 2})});
   REQUIRE_MESSAGE(DescribeSplit(split_ok, sg, reason), reason);
@@ -296,7 +285,7 @@ TEST_CASE("op geometry: Split and LayerNormalization") {
   Layer bad_scale(n, {TensorShape({2, 3, 4}), TensorShape({4})}, {TensorShape({2, 3, 4})});
   CHECK_FALSE(DescribeLayerNormalization(bad_scale, ng, reason));
   CHECK(reason ==
-        "LayerNormalization layer 'l': scale (input 1) has shape [4], expected the normalized shape [3,4] of "
+        "scale (input 1) has shape [4], expected the normalized shape [3,4] of "
         "[2,3,4] from axis 1");
 }
 
@@ -306,12 +295,12 @@ TEST_CASE("op geometry: arity, axes, and the wrong layer type") {
   Layer one_input(d, {TensorShape({2, 2})}, {TensorShape({2, 2})});
   MatMulGeometry g;
   CHECK_FALSE(DescribeMatMul(one_input, g, reason));
-  CHECK(reason == "MatMul takes 2 inputs, layer 'l' has 1");
+  CHECK(reason == "takes 2 inputs, has 1");
   SliceDescriptor s;
   Layer not_pooling(s, {TensorShape({2})}, {TensorShape({2})});
   PoolingGeometry pg;
   CHECK_FALSE(DescribePooling(not_pooling, pg, reason));
-  CHECK(reason == "Slice layer 'l': expected a Pooling2d layer");
+  CHECK(reason == "expected a Pooling2d layer, not Slice");
   std::size_t axis = 0;
   CHECK(NormalizeAxis(-1, 3, axis));
   CHECK(axis == 2);

@@ -27,7 +27,7 @@ std::filesystem::path ManifestFile() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const backplane::discovery::TargetTags target = backplane::discovery::RuntimeTargetTags();
+  static const backplane::loading::TargetTags target = backplane::loading::RuntimeTargetTags();
   static const std::filesystem::path file = ManifestFile();
   const std::string text(reinterpret_cast<const char*>(data), size);
   const backplane::discovery::ManifestCheck check =

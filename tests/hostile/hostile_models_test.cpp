@@ -234,7 +234,7 @@ std::vector<RefusedCase> RefusedCases() {
          m.Input("x", {1, 1, 3, 3}).Floats("w", {1, 1, 5, 5}).Node("Conv", {"x", "w"}, {"y"}, "conv");
          return m.Output("y").Bytes();
        },
-       {"node 'conv' (Conv)", "larger than the padded input"}},
+       {"node 'conv' (Conv)", "does not fit the input's 3 padded by 0 and 0"}},
       {"a graph cycle",
        [] {
          Model m;

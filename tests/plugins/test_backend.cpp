@@ -60,11 +60,13 @@
 //   LogOnCreate=<message>            the context writes <message> to the runtime's log channel
 //                                    (warning, category plugin) when it is created
 //   threads=<count>                  the common option; accepted and ignored
+#include <backplane/backend/op_table.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 #include <backplane/plugin.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -178,64 +180,74 @@ const char* ActivationFunctionName(ActivationFunction function) {
   return "unknown";
 }
 
-// A partial backend: Activation with function Relu (one f32 input), and ElementwiseBinary with
-// operation Add (two f32 inputs of the same shape: no broadcasting); one output of the input's
-// shape. Everything else is refused with a reason naming what is not supported. The layer's
-// descriptor is required, as the runtime always gives one.
-bool CheckLayer(const ILayerView& layer, std::string* reason) {
-  auto refuse = [&](const std::string& why) {
-    if (reason) *reason = std::string(kId) + " cannot run layer '" + layer.GetName() + "': " + why;
+// One f32 output of the inputs' shape; `inputs` f32 inputs of one shape (no broadcasting).
+bool SameShapeF32(const ILayerView& layer, std::size_t inputs, std::string& why) {
+  if (layer.GetNumInputs() != inputs || layer.GetNumOutputs() != 1) {
+    why = "expected " + Decimal(inputs) + " input(s) and 1 output, got " + Decimal(layer.GetNumInputs()) + " and " +
+          Decimal(layer.GetNumOutputs());
     return false;
-  };
-  std::size_t expected_inputs = 0;
-  switch (layer.GetType()) {
-    case LayerType::kActivation: expected_inputs = 1; break;
-    case LayerType::kElementwiseBinary: expected_inputs = 2; break;
-    default:
-      return refuse(std::string("layer type ") + ToString(layer.GetType()) + " is not supported");
   }
-  const LayerDescriptor* descriptor = layer.GetDescriptor();
-  if (descriptor == nullptr) return refuse("the layer has no descriptor");
-  if (layer.GetType() == LayerType::kActivation) {
-    const auto function = static_cast<const ActivationDescriptor&>(*descriptor).function;
-    if (function != ActivationFunction::kRelu) {
-      return refuse(std::string("activation function ") + ActivationFunctionName(function) +
-                    " is not supported (only Relu)");
-    }
-  } else {
-    const auto operation = static_cast<const ElementwiseBinaryDescriptor&>(*descriptor).operation;
-    if (operation != BinaryOperation::kAdd) {
-      return refuse(std::string("operation ") + BinaryOperationName(operation) +
-                    " is not supported (only Add)");
-    }
-  }
-  if (layer.GetNumInputs() != expected_inputs || layer.GetNumOutputs() != 1) {
-    return refuse("expected " + Decimal(expected_inputs) + " input(s) and 1 output, got " +
-                  Decimal(layer.GetNumInputs()) + " and " +
-                  Decimal(layer.GetNumOutputs()));
-  }
-  for (std::size_t i = 0; i < expected_inputs; ++i) {
+  for (std::size_t i = 0; i < inputs; ++i) {
     const TensorInfo& input = layer.GetInputInfo(i);
     if (input.type != DataType::kFloat32) {
-      return refuse(std::string("data type ") + ToString(input.type) + " is not supported (only f32)");
+      why = std::string("data type ") + ToString(input.type) + " is not supported (only f32)";
+      return false;
     }
   }
-  if (expected_inputs == 2 && layer.GetInputInfo(0).shape != layer.GetInputInfo(1).shape) {
-    return refuse("broadcasting is not supported: input shapes " + ToString(layer.GetInputInfo(0).shape) +
-                  " and " + ToString(layer.GetInputInfo(1).shape) + " differ");
+  if (inputs == 2 && layer.GetInputInfo(0).shape != layer.GetInputInfo(1).shape) {
+    why = "broadcasting is not supported: input shapes " + ToString(layer.GetInputInfo(0).shape) + " and " +
+          ToString(layer.GetInputInfo(1).shape) + " differ";
+    return false;
   }
   const TensorInfo& output = layer.GetOutputInfo(0);
   if (output.type != DataType::kFloat32) {
-    return refuse(std::string("data type ") + ToString(output.type) + " is not supported (only f32)");
+    why = std::string("data type ") + ToString(output.type) + " is not supported (only f32)";
+    return false;
   }
   if (layer.GetInputInfo(0).shape != output.shape) {
-    return refuse("input shape " + ToString(layer.GetInputInfo(0).shape) + " differs from output shape " +
-                  ToString(output.shape));
+    why = "input shape " + ToString(layer.GetInputInfo(0).shape) + " differs from output shape " +
+          ToString(output.shape);
+    return false;
   }
-  if (reason) reason->clear();
   return true;
 }
 
+bool IsReluSupported(const ILayerView& layer, std::string& why) {
+  const auto function = static_cast<const ActivationDescriptor&>(*layer.GetDescriptor()).function;
+  if (function != ActivationFunction::kRelu) {
+    why = std::string("activation function ") + ActivationFunctionName(function) + " is not supported (only Relu)";
+    return false;
+  }
+  return SameShapeF32(layer, 1, why);
+}
+
+bool IsAddSupported(const ILayerView& layer, std::string& why) {
+  const auto operation = static_cast<const ElementwiseBinaryDescriptor&>(*layer.GetDescriptor()).operation;
+  if (operation != BinaryOperation::kAdd) {
+    why = std::string("operation ") + BinaryOperationName(operation) + " is not supported (only Add)";
+    return false;
+  }
+  return SameShapeF32(layer, 2, why);
+}
+
+// A partial backend: Activation with function Relu (one f32 input), and ElementwiseBinary with
+// operation Add (two f32 inputs of the same shape: no broadcasting); one output of the input's
+// shape. Everything else is refused with a reason naming what is not supported. The workload
+// factory picks the workload by type.
+struct TestOp {
+  LayerType type;
+  bool (*is_supported)(const ILayerView& layer, std::string& why);
+};
+const std::array<TestOp, 2> kOps{{
+    {LayerType::kActivation, IsReluSupported},
+    {LayerType::kElementwiseBinary, IsAddSupported},
+}};
+const OpTable<TestOp>& Ops() {
+  static const OpTable<TestOp> table(kId, kOps);
+  return table;
+}
+
+// The op table's answer, or (variants) a layer support that throws.
 class TestLayerSupport final : public ILayerSupport {
  public:
   bool IsLayerSupported(const ILayerView& layer, std::string* reason) const override {
@@ -245,8 +257,11 @@ class TestLayerSupport final : public ILayerSupport {
     throw std::runtime_error(std::string(kId) + " layer support failed on '" + layer.GetName() +
                              "': deliberate test failure");
 #endif
-    return CheckLayer(layer, reason);
+    return table_.IsLayerSupported(layer, reason);
   }
+
+ private:
+  OpTableLayerSupport<TestOp> table_{Ops()};
 };
 
 // ---- Memory ----------------------------------------------------------------------------------
@@ -507,8 +522,7 @@ class TestWorkloadFactory final : public IWorkloadFactory {
 
   std::unique_ptr<IWorkload> CreateWorkload(const ILayerView& layer) override {
     if (layer.GetType() == LayerType::kPreCompiled) return CreateFused(layer);
-    std::string reason;
-    if (!CheckLayer(layer, &reason)) throw Exception(ErrorCode::kUnsupported, reason);
+    Ops().SupportingOrThrow(layer);
     const TensorInfo& output = layer.GetOutputInfo(0);
     if (layer.GetType() == LayerType::kActivation) {
       return std::make_unique<ReluWorkload>(layer.GetName(), 1, output, memory_);
@@ -655,7 +669,7 @@ class TestBackend final : public IBackend {
     BackendCapabilities capabilities;
     capabilities.device_kind = DeviceKind::kCpu;
     capabilities.data_types = {DataType::kFloat32};
-    capabilities.layer_types = {LayerType::kActivation, LayerType::kElementwiseBinary};
+    capabilities.layer_types = Ops().LayerTypes();
     capabilities.values = {{"ProtectedContentAllocation", false}, {"TestCapability", true}};
     return capabilities;
   }
@@ -678,8 +692,8 @@ class TestBackend final : public IBackend {
 #if defined(TEST_FUSE_ADD_RELU)
       const ILayerView* next = i + 1 < subgraph.layers.size() ? subgraph.layers[i + 1] : nullptr;
       if (layer != nullptr && next != nullptr && layer->GetType() == LayerType::kElementwiseBinary &&
-          next->GetType() == LayerType::kActivation && CheckLayer(*layer, &reason) &&
-          CheckLayer(*next, &reason) && layer->GetOutputInfo(0) == next->GetInputInfo(0)) {
+          next->GetType() == LayerType::kActivation && Ops().Supporting(*layer, reason) &&
+          Ops().Supporting(*next, reason) && layer->GetOutputInfo(0) == next->GetInputInfo(0)) {
         auto* descriptor = new FusedAddReluDescriptor();
         descriptor->add = layer->GetName();
         descriptor->relu = next->GetName();
@@ -692,7 +706,7 @@ class TestBackend final : public IBackend {
         continue;
       }
 #endif
-      if (layer != nullptr && CheckLayer(*layer, &reason)) {
+      if (layer != nullptr && Ops().Supporting(*layer, reason)) {
         run.layers.push_back(layer);
         continue;
       }

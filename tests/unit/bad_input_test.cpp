@@ -126,7 +126,7 @@ TEST_CASE("bad input: shapes that do not fit fail Optimize naming the layer; so 
   net.AddOutput("y", net.Add(ElementwiseBinaryDescriptor{}, {a, b}, "add"));
   const Exception error = ThrowsException([&] { runtime->Optimize(net, On({"TestValidA"})); });
   CHECK(error.code() == ErrorCode::kInvalidArgument);
-  CHECK(ContainsAll(error.what(), {"layer 'add' (ElementwiseBinary)", "[2,3,4]", "[5]", "cannot be broadcast"}));
+  CHECK(ContainsAll(error.what(), {"layer 'add' (ElementwiseBinary)", "[2,3,4]", "[5]", "do not broadcast"}));
 
   Network silent;
   silent.Add(ActivationDescriptor{}, {silent.AddInput("a", kAddReluInfo)}, "relu");
@@ -180,7 +180,7 @@ TEST_CASE("bad input: a network whose layers no allowed backend runs is kUnsuppo
   const Exception error = ThrowsException([&] { runtime->Optimize(net, On({"TestValidA"})); });
   CHECK(error.code() == ErrorCode::kUnsupported);
   CHECK(ContainsAll(error.what(), {"'softmax' (Softmax): TestValidA: TestValidA cannot run layer 'softmax': "
-                                   "layer type Softmax is not supported"}));
+                                   "it has no kernel for Softmax layers"}));
   CHECK(ThrowsException([&] { runtime->GetNetworkSignature(1); }).code() == ErrorCode::kNotFound);
   CheckStillWorks(*runtime);
 }

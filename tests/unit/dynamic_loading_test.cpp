@@ -1,10 +1,12 @@
 // Spec 000 "Test Strategy": the twelve unit tests of dynamic backend loading, mapped onto
 // Backplane's public API (Runtime::Create over a temporary backend folder, the discovery
-// report, the registered backends). Finer-grained cases of the same features live in
+// report, the registered backends; backend instances through the runtime's internal
+// impl_access.hpp). Finer-grained cases of the same features live in
 // naming_scheme_test.cpp, manifest_validation_test.cpp and plugin_validation_test.cpp.
 #include "backend_test_doubles.hpp"
 #include "capturing_log_sink.hpp"
 #include "discovery_records.hpp"
+#include "impl_access.hpp"  // runtime/src: backend instances outside a network
 #include "plugin_trace.hpp"
 #include "scoped_environment.hpp"
 #include "test_folder.hpp"
@@ -75,7 +77,7 @@ TEST_CASE("spec 000 test 1: a valid backend with a manifest is loaded and regist
 
   CHECK(runtime->HasBackend("TestValidA"));
   CHECK_FALSE(runtime->HasBackend("TestValidB"));
-  auto backend = runtime->CreateBackend("TestValidA");
+  auto backend = detail::ImplAccess::CreateBackend(*runtime, "TestValidA");
   REQUIRE(backend != nullptr);
   CHECK(backend->GetId() == BackendId("TestValidA"));
 }
@@ -112,7 +114,7 @@ TEST_CASE("spec 000 test 1: an unknown backend id is a clear error, not a crash"
 
   CHECK(runtime->GetBackendContext("NoSuchBackend") == nullptr);
   try {
-    runtime->CreateBackend("NoSuchBackend");
+    detail::ImplAccess::CreateBackend(*runtime, "NoSuchBackend");
     FAIL("CreateBackend of an unknown id did not throw");
   } catch (const Exception& error) {
     CHECK(error.code() == ErrorCode::kNotFound);
@@ -257,7 +259,7 @@ TEST_CASE("spec 000 test 5: several different backends are loaded, in a determin
   CHECK(backends[2].id == BackendId("TestValidC"));
   CHECK(backends[2].found_by == FoundBy::kNamingScheme);
   for (const char* id : {"TestValidA", "TestValidB", "TestValidC"}) {
-    auto backend = runtime->CreateBackend(id);
+    auto backend = detail::ImplAccess::CreateBackend(*runtime, id);
     REQUIRE(backend != nullptr);
     CHECK(backend->GetId() == BackendId(id));
   }
@@ -381,7 +383,7 @@ TEST_CASE("spec 000 test 8: destroying the runtime unloads every backend library
   auto runtime = Runtime::Create(OptionsFor({folder.path()}, false));
   REQUIRE(runtime->GetBackends().size() == 2);
   {
-    auto backend = runtime->CreateBackend("TestValidA");
+    auto backend = detail::ImplAccess::CreateBackend(*runtime, "TestValidA");
     CHECK(backend->GetLayerSupport() != nullptr);
   }
   INFO(trace.Text());
@@ -425,7 +427,7 @@ TEST_CASE("spec 000 test 9: every method of a loaded backend can be called") {
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
   auto runtime = Runtime::Create(OptionsFor({folder.path()}, false));
   // Everything below comes from the plugin and is destroyed before the runtime.
-  std::unique_ptr<backend::IBackend> backend = runtime->CreateBackend("TestValidA");
+  std::unique_ptr<backend::IBackend> backend = detail::ImplAccess::CreateBackend(*runtime, "TestValidA");
   REQUIRE(backend != nullptr);
 
   SUBCASE("identity, availability, devices, capabilities") {
@@ -848,8 +850,8 @@ TEST_CASE("spec 000 test 11: several runtimes use the same backends at once, eac
 
   // Each CreateBackend calls the factory: a new instance every time.
   const std::size_t created_before = trace.Count("created TestValidA");
-  auto from_first = first->CreateBackend("TestValidA");
-  auto from_second = second->CreateBackend("TestValidA");
+  auto from_first = detail::ImplAccess::CreateBackend(*first, "TestValidA");
+  auto from_second = detail::ImplAccess::CreateBackend(*second, "TestValidA");
   CHECK(from_first.get() != from_second.get());
   CHECK(trace.Count("created TestValidA") == created_before + 2);
 

@@ -1,4 +1,4 @@
-// Network building (sdk/include/backplane/network.hpp): unique names, constants, connections,
+// Network building (runtime/include/backplane/network.hpp): unique names, constants, connections,
 // pins, and shape inference for every op family. No backend is involved.
 #include "test_runtime.hpp"
 
@@ -175,7 +175,7 @@ TEST_CASE("network: GetOutputInfo infers shapes for every op family") {
     const Exception channels = InferError(conv, [](Network& fresh, OutputSlot x) {
       return std::vector<OutputSlot>{x, fresh.AddConstant("bad_w", {12, 4, 3, 3}, std::vector<float>(12 * 4 * 9))};
     });
-    CHECK(ContainsAll(channels.what(), {"(Convolution2d)", "6 channels", "3 groups expect 12"}));
+    CHECK(ContainsAll(channels.what(), {"(Convolution2d)", "weights [12,4,3,3] need C/groups = 2", "3 groups"}));
   }
   SUBCASE("fully connected (Gemm) with transposes and bias; MatMul with broadcast batches") {
     const auto a = net.AddInput("a", F32({3, 5}));
@@ -196,7 +196,7 @@ TEST_CASE("network: GetOutputInfo infers shapes for every op family") {
       return std::vector<OutputSlot>{fresh.AddInput("a", F32({3, 5})),
                                      fresh.AddConstant("w", {7, 5}, std::vector<float>(35))};
     });
-    CHECK(ContainsAll(k.what(), {"(FullyConnected)", "A [3,5] and B [7,5]", "disagree on K: 3 vs 7"}));
+    CHECK(ContainsAll(k.what(), {"(FullyConnected)", "op(A) of [3,5] has K = 3 but op(B) of [7,5] has K = 7"}));
   }
   SUBCASE("pooling: window, ceil mode, global") {
     Pooling2dDescriptor pool;
@@ -220,7 +220,7 @@ TEST_CASE("network: GetOutputInfo infers shapes for every op family") {
     const Exception broadcast = InferError(ElementwiseBinaryDescriptor{}, [](Network& fresh, OutputSlot x) {
       return std::vector<OutputSlot>{x, fresh.AddInput("bad", F32({5, 1, 1}))};
     });
-    CHECK(ContainsAll(broadcast.what(), {"(ElementwiseBinary)", "[2,6,9,10]", "[5,1,1]", "cannot be broadcast"}));
+    CHECK(ContainsAll(broadcast.what(), {"(ElementwiseBinary)", "[2,6,9,10]", "[5,1,1]", "do not broadcast"}));
     const Exception types = InferError(ElementwiseBinaryDescriptor{}, [](Network& fresh, OutputSlot x) {
       return std::vector<OutputSlot>{x, fresh.AddInput("ints", TensorInfo{{6, 1, 10}, DataType::kInt32})};
     });
@@ -243,10 +243,10 @@ TEST_CASE("network: GetOutputInfo infers shapes for every op family") {
     const Exception scale = InferError(ln, [](Network& fresh, OutputSlot x) {
       return std::vector<OutputSlot>{x, fresh.AddConstant("scale", {6}, std::vector<float>(6))};
     });
-    CHECK(ContainsAll(scale.what(), {"(LayerNormalization)", "input 1 [6] must have 90 elements"}));
+    CHECK(ContainsAll(scale.what(), {"(LayerNormalization)", "scale (input 1) has shape [6], expected the normalized shape [9,10]"}));
     softmax.axis = 4;
     const Exception axis = InferError(softmax, [](Network&, OutputSlot x) { return std::vector<OutputSlot>{x}; });
-    CHECK(ContainsAll(axis.what(), {"(Softmax)", "axis 4 is out of range for rank 4"}));
+    CHECK(ContainsAll(axis.what(), {"(Softmax)", "axis 4 is out of range [-4, 3] for input [2,6,9,10] of rank 4"}));
   }
   SUBCASE("reduce with and without keep_dims") {
     ReduceDescriptor reduce;
@@ -306,7 +306,7 @@ TEST_CASE("network: GetOutputInfo infers shapes for every op family") {
 
     reshape.shape = {7, -1};
     const Exception reshape_error = InferError(reshape, [](Network&, OutputSlot x) { return std::vector<OutputSlot>{x}; });
-    CHECK(ContainsAll(reshape_error.what(), {"(Reshape)", "cannot reshape [2,6,9,10] to [7,-1]"}));
+    CHECK(ContainsAll(reshape_error.what(), {"(Reshape)", "cannot reshape [2,6,9,10] (1080 elements) to [7,-1]"}));
   }
 }
 

@@ -113,7 +113,7 @@ TEST_CASE("placement: the small CNN split across a partial backend and CpuRef gi
       CHECK(PlacementOf(network, "add1").backend == partial);
       CHECK(PlacementOf(network, "conv1").backend == kCpuRef);
       CHECK(PlacementOf(network, "conv1").reason ==
-            RefusedThenCpuRef(variant.plugin, "conv1", "layer type Convolution2d is not supported"));
+            RefusedThenCpuRef(variant.plugin, "conv1", "it has no kernel for Convolution2d layers"));
       for (const char* layer : {"pool1", "conv2", "gap", "flatten", "fc", "softmax"}) {
         CHECK_MESSAGE(PlacementOf(network, layer).backend == kCpuRef, layer);
       }
@@ -210,7 +210,7 @@ TEST_CASE("placement: a pin to a backend that cannot run the layer fails naming 
   CHECK(std::string(error.what()) ==
         "1 layer cannot be placed on any allowed backend:\n"
         "  'conv2' (Convolution2d): pinned, and TestValidA: TestValidA cannot run layer 'conv2': "
-        "layer type Convolution2d is not supported");
+        "it has no kernel for Convolution2d layers");
 
   // The same through Network::PinLayer.
   Network net = MakeAddRelu();
@@ -279,7 +279,7 @@ TEST_CASE("placement: strict mode fails listing every layer the first backend re
   const std::string text = error.what();
   CHECK(text.rfind("7 layers cannot be placed on any allowed backend:", 0) == 0);
   CHECK(ContainsAll(text, {"'conv1' (Convolution2d): strict mode allows only TestValidA, and TestValidA: "
-                           "TestValidA cannot run layer 'conv1': layer type Convolution2d is not supported",
+                           "TestValidA cannot run layer 'conv1': it has no kernel for Convolution2d layers",
                            "'pool1' (Pooling2d)", "'conv2' (Convolution2d)", "'gap' (Pooling2d)",
                            "'flatten' (Flatten): strict mode allows only TestValidA",
                            "'fc' (FullyConnected)", "'softmax' (Softmax)"}));
@@ -310,7 +310,7 @@ TEST_CASE("placement: without strict mode a failure still lists every unsupporte
   const std::string text = error.what();
   CHECK(text.rfind("4 layers cannot be placed on any allowed backend:", 0) == 0);
   CHECK(ContainsAll(text, {"'fc1' (FullyConnected): TestValidA: TestValidA cannot run layer 'fc1': "
-                           "layer type FullyConnected is not supported",
+                           "it has no kernel for FullyConnected layers",
                            "'gelu' (Activation): TestValidA: TestValidA cannot run layer 'gelu': "
                            "activation function Gelu is not supported (only Relu)",
                            "'fc2' (FullyConnected)", "'norm' (LayerNormalization)"}));

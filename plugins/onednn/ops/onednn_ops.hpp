@@ -9,6 +9,7 @@
 
 #include <backplane/backend/layer.hpp>
 #include <backplane/backend/op_geometry.hpp>
+#include <backplane/backend/op_table.hpp>
 #include <backplane/backend/workload.hpp>
 #include <backplane/descriptors.hpp>
 
@@ -76,20 +77,22 @@ OpSpec SpecOf(const backend::ILayerView& layer);
 
 using ExecutionPtr = std::shared_ptr<const Execution>;
 
+// One row of the op table (backplane/backend/op_table.hpp).
 struct OpKernel {
   backend::LayerType type;
-  // True when this op can run `layer` as described; otherwise false with `reason`. Never throws.
-  bool (*is_supported)(const backend::ILayerView& layer, std::string& reason);
+  // True when this op can run `layer` as described; otherwise false with the plain `why` (no
+  // backend or layer name). Runs only for layers with a descriptor. Should not throw (the table
+  // turns an exception into a refusal).
+  bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload (primitives, packed weights). Throws backplane::Exception.
   std::unique_ptr<backend::IWorkload> (*create)(const OpSpec& spec, const ExecutionPtr& execution);
   // Whether post-ops may be fused into it (OptimizeSubgraph).
   bool takes_post_ops;
 };
 
-// The row for `type`, or null.
-const OpKernel* FindOpKernel(backend::LayerType type);
-bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason);
-std::vector<backend::LayerType> SupportedLayerTypes();
+// CpuOneDnn's op table: a row per layer type it runs (PreCompiled layers, which fusion.cpp
+// makes, go to CreateFusedWorkload instead). A static; thread-safe.
+const backend::OpTable<OpKernel>& Ops();
 
 // ---- shared helpers (op_table.cpp) ----------------------------------------------------------
 

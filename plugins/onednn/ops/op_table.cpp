@@ -2,9 +2,8 @@
 
 #include "primitive_workload.hpp"
 #include "../dnnl_compat.hpp"
+#include "../onednn_backend.hpp"
 #include "../onednn_tensor_handle.hpp"
-
-#include <backplane/backend/op_table.hpp>
 
 #include <array>
 
@@ -33,19 +32,10 @@ const std::array<OpKernel, 15> kOps{{
 }};
 }  // namespace
 
-const OpKernel* FindOpKernel(backend::LayerType type) { return backend::FindRow(kOps, type); }
-
-bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason) {
-  if (!backend::HasDescriptor(layer, reason)) return false;
-  try {
-    return op.is_supported(layer, reason);
-  } catch (const std::exception& error) {
-    reason = std::string("support check failed: ") + error.what();
-    return false;
-  }
+const backend::OpTable<OpKernel>& Ops() {
+  static const backend::OpTable<OpKernel> table(kOneDnnBackendId, kOps);
+  return table;
 }
-
-std::vector<backend::LayerType> SupportedLayerTypes() { return backend::LayerTypesOf(kOps); }
 
 TensorRef InputRef(const backend::ILayerView& layer, std::size_t input) {
   TensorRef ref;

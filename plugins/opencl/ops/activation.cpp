@@ -13,8 +13,8 @@ bool IsActivationSupported(const backend::ILayerView& layer, std::string& reason
   if (!HasArity(layer, 1, 1, 1, reason)) return false;
   const auto function = DescriptorOf<ActivationDescriptor>(layer).function;
   if (static_cast<std::uint32_t>(function) > static_cast<std::uint32_t>(ActivationFunction::kHardSigmoid)) {
-    return Fail(reason, layer, "activation function " + std::to_string(static_cast<std::uint32_t>(function)) +
-                                   " is not one GpuOpenCl knows");
+    return Fail(reason, "activation function " + std::to_string(static_cast<std::uint32_t>(function)) +
+                            " is not one GpuOpenCl knows");
   }
   return SameShape(layer, reason);
 }

@@ -53,20 +53,20 @@ bool IsCastSupported(const backend::ILayerView& layer, std::string& reason) {
   const TensorInfo& out = layer.GetOutputInfo(0);
   const DataType to = DescriptorOf<CastDescriptor>(layer).to;
   if (out.type != to) {
-    return Fail(reason, layer, "output type " + std::string(ToString(out.type)) + " is not the target type " +
-                                   ToString(to));
+    return Fail(reason, "output type " + std::string(ToString(out.type)) + " is not the target type " +
+                            ToString(to));
   }
   for (const DataType type : {in.type, out.type}) {
     if (!KernelTypeName(type)) {
-      return Fail(reason, layer, std::string(ToString(type)) + " is not supported; GpuOpenCl casts between f32, "
-                                                               "i32, i64 and bool");
+      return Fail(reason, std::string(ToString(type)) + " is not supported; GpuOpenCl casts between f32, "
+                                                        "i32, i64 and bool");
     }
   }
   if (in.shape != out.shape) {
-    return Fail(reason, layer, "output shape " + ToString(out.shape) + " differs from input shape " +
-                                   ToString(in.shape));
+    return Fail(reason, "output shape " + ToString(out.shape) + " differs from input shape " +
+                            ToString(in.shape));
   }
-  return FitsKernelIndexing(layer, in.shape, reason);
+  return FitsKernelIndexing(in.shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateCastWorkload(const backend::ILayerView& layer, OpenClDevice& device) {

@@ -27,7 +27,7 @@ using backend::ConvGeometry;
 bool CheckConvolution(const backend::ILayerView& layer, ConvGeometry& g, std::string& reason) {
   if (!backend::DescribeConvolution(layer, g, reason)) return false;
   const TensorShape y{g.batch, g.out_channels, g.out_height, g.out_width};
-  return AllFitKernelIndexing(layer, {layer.GetInputInfo(0).shape, y, layer.GetInputInfo(1).shape}, reason);
+  return AllFitKernelIndexing({layer.GetInputInfo(0).shape, y, layer.GetInputInfo(1).shape}, reason);
 }
 
 class Convolution2dWorkload final : public OpenClWorkload {

@@ -82,26 +82,26 @@ bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string&
   if (!HasArity(layer, 2, 2, 1, reason)) return false;
   const auto operation = DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation;
   if (static_cast<std::uint32_t>(operation) > static_cast<std::uint32_t>(BinaryOperation::kPow)) {
-    return Fail(reason, layer, "binary operation " + std::to_string(static_cast<std::uint32_t>(operation)) +
-                                   " is not one GpuOpenCl knows");
+    return Fail(reason, "binary operation " + std::to_string(static_cast<std::uint32_t>(operation)) +
+                            " is not one GpuOpenCl knows");
   }
   TensorShape broadcast;
   std::string why;
   if (!BroadcastShapes(layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, broadcast, why)) {
-    return Fail(reason, layer, "inputs " + why);
+    return Fail(reason, "inputs " + why);
   }
   if (broadcast != layer.GetOutputInfo(0).shape) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not the broadcast " +
-                                   ToString(broadcast) + " of the inputs");
+    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not the broadcast " +
+                            ToString(broadcast) + " of the inputs");
   }
   std::vector<std::int64_t> dims, sa, sb;
   Collapse(broadcast, layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, dims, sa, sb);
   if (dims.size() > kMaxKernelRank) {
-    return Fail(reason, layer, "the broadcast of " + ToString(layer.GetInputInfo(0).shape) + " and " +
-                                   ToString(layer.GetInputInfo(1).shape) + " needs " + std::to_string(dims.size()) +
-                                   " dimensions; GpuOpenCl walks at most " + std::to_string(kMaxKernelRank));
+    return Fail(reason, "the broadcast of " + ToString(layer.GetInputInfo(0).shape) + " and " +
+                            ToString(layer.GetInputInfo(1).shape) + " needs " + std::to_string(dims.size()) +
+                            " dimensions; GpuOpenCl walks at most " + std::to_string(kMaxKernelRank));
   }
-  return FitsKernelIndexing(layer, TensorShape{broadcast.NumElements()}, reason);
+  return FitsKernelIndexing(TensorShape{broadcast.NumElements()}, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView& layer,

@@ -13,8 +13,8 @@ bool IsElementwiseUnarySupported(const backend::ILayerView& layer, std::string& 
   if (!HasArity(layer, 1, 1, 1, reason)) return false;
   const auto operation = DescriptorOf<ElementwiseUnaryDescriptor>(layer).operation;
   if (static_cast<std::uint32_t>(operation) > static_cast<std::uint32_t>(UnaryOperation::kReciprocal)) {
-    return Fail(reason, layer, "unary operation " + std::to_string(static_cast<std::uint32_t>(operation)) +
-                                   " is not one GpuOpenCl knows");
+    return Fail(reason, "unary operation " + std::to_string(static_cast<std::uint32_t>(operation)) +
+                            " is not one GpuOpenCl knows");
   }
   return SameShape(layer, reason);
 }

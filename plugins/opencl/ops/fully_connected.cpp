@@ -21,8 +21,8 @@ using GemmShape = backend::GemmGeometry;
 // The SDK's checks (op_geometry.hpp), then the kernels' 32-bit indexing.
 bool CheckGemm(const backend::ILayerView& layer, GemmShape& shape, std::string& reason) {
   return backend::DescribeGemm(layer, shape, reason) &&
-         AllFitKernelIndexing(layer, {layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, {shape.m, shape.n}},
-                              reason);
+         AllFitKernelIndexing({layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, {shape.m, shape.n}},
+                       reason);
 }
 
 // B is constant and transposed: uploaded as [K, N] by the workload, not as given.

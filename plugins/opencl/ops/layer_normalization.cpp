@@ -59,7 +59,7 @@ class LayerNormalizationWorkload final : public OpenClWorkload {
 bool IsLayerNormalizationSupported(const backend::ILayerView& layer, std::string& reason) {
   backend::LayerNormGeometry g;
   return backend::DescribeLayerNormalization(layer, g, reason) &&
-         FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason);
+         FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView& layer,
@@ -67,7 +67,7 @@ std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backe
   std::string reason;
   backend::LayerNormGeometry g;
   if (!backend::DescribeLayerNormalization(layer, g, reason) ||
-      !FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason)) {
+      !FitsKernelIndexing(layer.GetInputInfo(0).shape, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
   return std::make_unique<LayerNormalizationWorkload>(layer, device, g.rows, g.size);

@@ -20,7 +20,7 @@ using MatMulShape = backend::MatMulGeometry;
 // The SDK's checks (op_geometry.hpp), then the kernels' 32-bit indexing.
 bool CheckMatMul(const backend::ILayerView& layer, MatMulShape& shape, std::string& reason) {
   return backend::DescribeMatMul(layer, shape, reason) &&
-         AllFitKernelIndexing(layer, {layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, shape.output}, reason);
+         AllFitKernelIndexing({layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, shape.output}, reason);
 }
 
 class MatMulWorkload final : public OpenClWorkload {

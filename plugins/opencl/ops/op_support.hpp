@@ -27,8 +27,9 @@ const Descriptor& DescriptorOf(const backend::ILayerView& layer) {
 using backend::HasArity;
 using backend::NormalizeAxis;
 
-// "Convolution2d layer 'conv1': <what>"; always returns false.
-bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what);
+// Sets the support check's plain `why` to `what` (the op table prefixes the backend and the
+// layer's name); always returns false.
+bool Fail(std::string& why, std::string what);
 
 // The SDK's shape arithmetic (backplane/backend/broadcast.hpp), used unqualified by the ops.
 using backend::BroadcastShapes;
@@ -38,9 +39,8 @@ using backend::DenseStrides;
 
 // False with a reason when `shape` has more than kMaxKernelRank dimensions or more than 2^31-1
 // elements (the kernels index with 32-bit integers).
-bool FitsKernelIndexing(const backend::ILayerView& layer, const TensorShape& shape, std::string& reason);
+bool FitsKernelIndexing(const TensorShape& shape, std::string& reason);
 // FitsKernelIndexing for each of `shapes`, the first that does not fit giving the reason.
-bool AllFitKernelIndexing(const backend::ILayerView& layer, std::initializer_list<TensorShape> shapes,
-                          std::string& reason);
+bool AllFitKernelIndexing(std::initializer_list<TensorShape> shapes, std::string& reason);
 
 }  // namespace backplane::opencl

@@ -1,6 +1,6 @@
 #include "op_kernels.hpp"
 
-#include <backplane/backend/op_table.hpp>
+#include "../opencl_backend.hpp"
 
 #include <array>
 
@@ -45,16 +45,14 @@ bool TypesSupported(const backend::ILayerView& layer, std::string& reason) {
       return false;
     }
     if (t != DataType::kFloat32) {
-      reason = "input " + std::to_string(i) + " of " + op + " layer '" + layer.GetName() + "' is " + ToString(t) +
-               "; GpuOpenCl runs " + op + " on f32 only";
+      reason = "input " + std::to_string(i) + " is " + ToString(t) + "; GpuOpenCl runs " + op + " on f32 only";
       return false;
     }
   }
   for (std::size_t i = 0; i < layer.GetNumOutputs(); ++i) {
     const DataType t = layer.GetOutputInfo(i).type;
     if (t != DataType::kFloat32) {
-      reason = "output " + std::to_string(i) + " of " + op + " layer '" + layer.GetName() + "' is " + ToString(t) +
-               "; GpuOpenCl runs " + op + " on f32 only";
+      reason = "output " + std::to_string(i) + " is " + ToString(t) + "; GpuOpenCl runs " + op + " on f32 only";
       return false;
     }
   }
@@ -63,14 +61,9 @@ bool TypesSupported(const backend::ILayerView& layer, std::string& reason) {
 
 }  // namespace
 
-const OpKernel* FindOpKernel(backend::LayerType type) { return backend::FindRow(kOps, type); }
-
-bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason) {
-  if (!backend::HasDescriptor(layer, reason)) return false;
-  if (!TypesSupported(layer, reason)) return false;
-  return op.is_supported(layer, reason);
+const backend::OpTable<OpKernel>& Ops() {
+  static const backend::OpTable<OpKernel> table(kOpenClBackendId, kOps, TypesSupported);
+  return table;
 }
-
-std::vector<backend::LayerType> SupportedLayerTypes() { return backend::LayerTypesOf(kOps); }
 
 }  // namespace backplane::opencl

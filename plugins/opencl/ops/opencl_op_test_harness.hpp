@@ -70,13 +70,8 @@ class GpuView final : public OpenClDevice {
 template <typename Descriptor>
 bool Supported(const Descriptor& descriptor, const std::vector<HostTensor>& inputs,
                const std::vector<TensorInfo>& outputs, std::string& reason) {
-  const OpKernel* op = FindOpKernel(Descriptor::kType);
-  if (!op) {
-    reason = "no kernel";
-    return false;
-  }
   reference::testing::TestLayer layer(Descriptor::kType, &descriptor, inputs, outputs);
-  return opencl::IsSupported(*op, layer, reason);
+  return Ops().Supporting(layer, reason) != nullptr;
 }
 
 // Checks support (throws with the reason if unsupported), creates the workload, runs it once
@@ -85,12 +80,8 @@ template <typename Descriptor>
 std::vector<HostTensor> RunOpenClOp(const std::shared_ptr<OpenClDevice>& device, const Descriptor& descriptor,
                                     const std::vector<HostTensor>& inputs, const std::vector<TensorInfo>& outputs,
                                     int runs = 1) {
-  const OpKernel* op = FindOpKernel(Descriptor::kType);
-  if (!op) throw Exception(ErrorCode::kUnsupported, "no GpuOpenCl kernel for this layer type");
   reference::testing::TestLayer layer(Descriptor::kType, &descriptor, inputs, outputs);
-  std::string reason;
-  if (!opencl::IsSupported(*op, layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  const auto workload = op->create(layer, *device);
+  const auto workload = Ops().SupportingOrThrow(layer).create(layer, *device);
 
   std::vector<std::unique_ptr<backend::ITensorHandle>> input_handles, output_handles;
   for (const auto& input : inputs) {
@@ -130,7 +121,7 @@ std::vector<std::vector<HostTensor>> RunConcurrently(const std::shared_ptr<OpenC
                                                      const Descriptor& descriptor,
                                                      const std::vector<HostTensor>& inputs,
                                                      const std::vector<TensorInfo>& outputs, int threads, int runs) {
-  const OpKernel* op = FindOpKernel(Descriptor::kType);
+  const OpKernel* op = Ops().Find(Descriptor::kType);
   REQUIRE(op != nullptr);
   reference::testing::TestLayer layer(Descriptor::kType, &descriptor, inputs, outputs);
   const auto workload = op->create(layer, *device);

@@ -12,33 +12,30 @@
 #include "../opencl_device.hpp"
 
 #include <backplane/backend/layer.hpp>
+#include <backplane/backend/op_table.hpp>
 #include <backplane/backend/workload.hpp>
 
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace backplane::opencl {
 
+// One row of the op table (backplane/backend/op_table.hpp).
 struct OpKernel {
   backend::LayerType type;
   // True when this op can run `layer` exactly as described (shapes, types, descriptor);
-  // otherwise false with `reason` saying what is not supported. Never throws.
-  bool (*is_supported)(const backend::ILayerView& layer, std::string& reason);
+  // otherwise false with the plain `why` (no backend or layer name; see Fail in op_support.hpp).
+  // Runs only for layers with a descriptor whose tensor types the table accepted. Never throws.
+  bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload: compiles (or fetches) its programs, creates its kernels, uploads
   // constant inputs (weights) to device buffers once. Called only for layers is_supported
   // accepted. Throws backplane::Exception on failure.
   std::unique_ptr<backend::IWorkload> (*create)(const backend::ILayerView& layer, OpenClDevice& device);
 };
 
-// The row for `type`, or null when there is none (Input, Output and Constant need none).
-const OpKernel* FindOpKernel(backend::LayerType type);
-
-// Whether `op` can run `layer`: f32 tensors only (i64 only where an op needs indices, as
-// Gather), a descriptor present, then the op's own check. Never throws.
-bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason);
-
-// The layer types in the table, in table order.
-std::vector<backend::LayerType> SupportedLayerTypes();
+// GpuOpenCl's op table: a row per layer type it runs (Input, Output and Constant need none).
+// Before a row's own check, the table requires f32 tensors (i32 or i64 Gather indices; Cast
+// checks its own types). A static; thread-safe.
+const backend::OpTable<OpKernel>& Ops();
 
 }  // namespace backplane::opencl

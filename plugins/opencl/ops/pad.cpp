@@ -52,33 +52,33 @@ bool IsPadSupported(const backend::ILayerView& layer, std::string& reason) {
   const auto& d = DescriptorOf<PadDescriptor>(layer);
   const TensorShape& in = layer.GetInputInfo(0).shape;
   if (d.mode != PadMode::kConstant && d.mode != PadMode::kEdge && d.mode != PadMode::kReflect) {
-    return Fail(reason, layer, "mode " + std::to_string(static_cast<std::uint32_t>(d.mode)) +
-                                   " is not one GpuOpenCl knows");
+    return Fail(reason, "mode " + std::to_string(static_cast<std::uint32_t>(d.mode)) +
+                            " is not one GpuOpenCl knows");
   }
   const std::size_t rank = in.Rank();
   if (d.pads.size() != 2 * rank) {
-    return Fail(reason, layer, std::to_string(d.pads.size()) + " pads " + ToString(TensorShape(d.pads)) +
-                                   ", input " + ToString(in) + " needs " + std::to_string(2 * rank) +
-                                   " (begins, then ends)");
+    return Fail(reason, std::to_string(d.pads.size()) + " pads " + ToString(TensorShape(d.pads)) +
+                            ", input " + ToString(in) + " needs " + std::to_string(2 * rank) +
+                            " (begins, then ends)");
   }
   std::vector<std::int64_t> expected(rank);
   for (std::size_t i = 0; i < rank; ++i) {
     expected[i] = in[i] + d.pads[i] + d.pads[rank + i];
     if (expected[i] < 0) {
-      return Fail(reason, layer, "pads " + ToString(TensorShape(d.pads)) + " crop axis " + std::to_string(i) +
-                                     " of " + ToString(in) + " below zero length");
+      return Fail(reason, "pads " + ToString(TensorShape(d.pads)) + " crop axis " + std::to_string(i) +
+                              " of " + ToString(in) + " below zero length");
     }
     if (d.mode != PadMode::kConstant && in[i] == 0 && expected[i] > 0) {
-      return Fail(reason, layer, "cannot " + std::string(d.mode == PadMode::kEdge ? "edge" : "reflect") +
-                                     "-pad axis " + std::to_string(i) + " of " + ToString(in) + ": it is empty");
+      return Fail(reason, "cannot " + std::string(d.mode == PadMode::kEdge ? "edge" : "reflect") +
+                              "-pad axis " + std::to_string(i) + " of " + ToString(in) + ": it is empty");
     }
   }
   if (layer.GetOutputInfo(0).shape != TensorShape(expected)) {
-    return Fail(reason, layer, "output " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
-                                   ToString(TensorShape(expected)) + ", input " + ToString(in) + " padded by " +
-                                   ToString(TensorShape(d.pads)));
+    return Fail(reason, "output " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
+                            ToString(TensorShape(expected)) + ", input " + ToString(in) + " padded by " +
+                            ToString(TensorShape(d.pads)));
   }
-  return FitsKernelIndexing(layer, in, reason) && FitsKernelIndexing(layer, TensorShape(expected), reason);
+  return FitsKernelIndexing(in, reason) && FitsKernelIndexing(TensorShape(expected), reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreatePadWorkload(const backend::ILayerView& layer, OpenClDevice& device) {

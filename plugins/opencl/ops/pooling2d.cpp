@@ -19,7 +19,7 @@ using backend::PoolAxis;
 
 // The SDK's checks (op_geometry.hpp), then the kernel's 32-bit indexing.
 bool CheckPooling(const backend::ILayerView& layer, backend::PoolingGeometry& g, std::string& reason) {
-  return backend::DescribePooling(layer, g, reason) && FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason);
+  return backend::DescribePooling(layer, g, reason) && FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
 }
 
 class Pooling2dWorkload final : public OpenClWorkload {

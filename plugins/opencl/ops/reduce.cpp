@@ -16,18 +16,18 @@ namespace backplane::opencl {
 
 namespace {
 
-bool ReducedAxes(const backend::ILayerView& layer, const ReduceDescriptor& d, const TensorShape& shape,
-                 std::vector<bool>& reduced, std::string& reason) {
+bool ReducedAxes(const ReduceDescriptor& d, const TensorShape& shape, std::vector<bool>& reduced,
+                 std::string& reason) {
   reduced.assign(shape.Rank(), d.axes.empty());
   for (const std::int32_t axis : d.axes) {
     std::size_t a = 0;
     if (!NormalizeAxis(axis, shape.Rank(), a)) {
-      return Fail(reason, layer, "axis " + std::to_string(axis) + " is out of range for input " + ToString(shape) +
-                                     " of rank " + std::to_string(shape.Rank()));
+      return Fail(reason, "axis " + std::to_string(axis) + " is out of range for input " + ToString(shape) +
+                              " of rank " + std::to_string(shape.Rank()));
     }
     if (reduced[a]) {
-      return Fail(reason, layer, "axis " + std::to_string(axis) + " names axis " + std::to_string(a) + " of " +
-                                     ToString(shape) + " twice");
+      return Fail(reason, "axis " + std::to_string(axis) + " names axis " + std::to_string(a) + " of " +
+                              ToString(shape) + " twice");
     }
     reduced[a] = true;
   }
@@ -111,12 +111,12 @@ bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!HasArity(layer, 1, 1, 1, reason)) return false;
   const auto& d = DescriptorOf<ReduceDescriptor>(layer);
   if (d.operation != ReduceOperation::kMean && d.operation != ReduceOperation::kSum) {
-    return Fail(reason, layer, "operation " + std::to_string(static_cast<std::uint32_t>(d.operation)) +
-                                   " is not one GpuOpenCl knows");
+    return Fail(reason, "operation " + std::to_string(static_cast<std::uint32_t>(d.operation)) +
+                            " is not one GpuOpenCl knows");
   }
   const TensorShape& shape = layer.GetInputInfo(0).shape;
   std::vector<bool> reduced;
-  if (!ReducedAxes(layer, d, shape, reduced, reason)) return false;
+  if (!ReducedAxes(d, shape, reduced, reason)) return false;
   std::vector<std::int64_t> expected;
   for (std::size_t i = 0; i < shape.Rank(); ++i) {
     if (!reduced[i]) {
@@ -126,18 +126,18 @@ bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
     }
   }
   if (layer.GetOutputInfo(0).shape != TensorShape(expected)) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
-                                   ToString(TensorShape(expected)) + ", the reduction of " + ToString(shape) +
-                                   (d.keep_dims ? " keeping" : " dropping") + " the reduced axes");
+    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
+                            ToString(TensorShape(expected)) + ", the reduction of " + ToString(shape) +
+                            (d.keep_dims ? " keeping" : " dropping") + " the reduced axes");
   }
-  return FitsKernelIndexing(layer, shape, reason);
+  return FitsKernelIndexing(shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   std::string reason;
   if (!IsReduceSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   std::vector<bool> reduced;
-  ReducedAxes(layer, DescriptorOf<ReduceDescriptor>(layer), layer.GetInputInfo(0).shape, reduced, reason);
+  ReducedAxes(DescriptorOf<ReduceDescriptor>(layer), layer.GetInputInfo(0).shape, reduced, reason);
   return std::make_unique<ReduceWorkload>(layer, device, reduced);
 }
 

@@ -17,7 +17,7 @@ namespace {
 bool Plan(const backend::ILayerView& layer, CopyPlan& plan, std::string& reason) {
   backend::SliceGeometry g;
   const TensorShape& in = layer.GetInputInfo(0).shape;
-  if (!backend::DescribeSlice(layer, g, reason) || !FitsKernelIndexing(layer, in, reason)) return false;
+  if (!backend::DescribeSlice(layer, g, reason) || !FitsKernelIndexing(in, reason)) return false;
   MakeCopyPlan(g.output.Dims(), g.first, g.read_strides, 0, DenseStrides(g.output), plan);
   return true;
 }

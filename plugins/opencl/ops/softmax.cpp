@@ -66,14 +66,14 @@ bool IsSoftmaxSupported(const backend::ILayerView& layer, std::string& reason) {
   const auto& d = DescriptorOf<SoftmaxDescriptor>(layer);
   std::size_t axis = 0;
   if (!NormalizeAxis(d.axis, shape.Rank(), axis)) {
-    return Fail(reason, layer, "axis " + std::to_string(d.axis) + " is out of range for input " + ToString(shape) +
-                                   " of rank " + std::to_string(shape.Rank()));
+    return Fail(reason, "axis " + std::to_string(d.axis) + " is out of range for input " + ToString(shape) +
+                            " of rank " + std::to_string(shape.Rank()));
   }
   if (layer.GetOutputInfo(0).shape != shape) {
-    return Fail(reason, layer, "output shape " + ToString(layer.GetOutputInfo(0).shape) +
-                                   " differs from input shape " + ToString(shape));
+    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) +
+                            " differs from input shape " + ToString(shape));
   }
-  return FitsKernelIndexing(layer, shape, reason);
+  return FitsKernelIndexing(shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerView& layer, OpenClDevice& device) {

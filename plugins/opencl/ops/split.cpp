@@ -46,13 +46,13 @@ class SplitWorkload final : public OpenClWorkload {
 // The SDK's checks and parts (op_geometry.hpp), then the kernel's 32-bit indexing.
 bool IsSplitSupported(const backend::ILayerView& layer, std::string& reason) {
   backend::SplitGeometry g;
-  return backend::DescribeSplit(layer, g, reason) && FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason);
+  return backend::DescribeSplit(layer, g, reason) && FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   backend::SplitGeometry g;
   std::string reason;
-  if (!backend::DescribeSplit(layer, g, reason) || !FitsKernelIndexing(layer, layer.GetInputInfo(0).shape, reason)) {
+  if (!backend::DescribeSplit(layer, g, reason) || !FitsKernelIndexing(layer.GetInputInfo(0).shape, reason)) {
     throw Exception(ErrorCode::kUnsupported, reason);
   }
   return std::make_unique<SplitWorkload>(layer, device, g);

@@ -17,10 +17,10 @@ namespace {
 bool Plan(const backend::ILayerView& layer, CopyPlan& plan, std::string& reason) {
   backend::TransposeGeometry g;
   const TensorShape& in = layer.GetInputInfo(0).shape;
-  if (!backend::DescribeTranspose(layer, g, reason) || !FitsKernelIndexing(layer, in, reason)) return false;
+  if (!backend::DescribeTranspose(layer, g, reason) || !FitsKernelIndexing(in, reason)) return false;
   const TensorShape& out = layer.GetOutputInfo(0).shape;
   if (!MakeCopyPlan(out.Dims(), 0, g.read_strides, 0, DenseStrides(out), plan)) {
-    return Fail(reason, layer, "the permutation needs more than 8 dimensions");
+    return Fail(reason, "the permutation needs more than 8 dimensions");
   }
   return true;
 }

@@ -44,7 +44,7 @@ class ConcatWorkload final : public backend::IWorkload {
 
 bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason) {
   if (layer.GetNumInputs() == 0) {
-    reason = "Concat takes at least 1 input, layer '" + layer.GetName() + "' has none";
+    reason = "takes at least 1 input, has none";
     return false;
   }
   if (!HasArity(layer, 1, layer.GetNumInputs(), 1, reason)) return false;

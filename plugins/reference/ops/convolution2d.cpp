@@ -217,15 +217,9 @@ class Convolution2dWorkload final : public backend::IWorkload {
   std::int64_t gemm_floats_ = 0;
 };
 
-bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what) {
-  reason = "Convolution2d layer '" + layer.GetName() + "': " + what;
-  return false;
-}
-
 }  // namespace
 
 bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!layer.GetDescriptor()) return Fail(reason, layer, "no descriptor");
   if (!HasArity(layer, 2, 3, 1, reason) || !AllFloat32(layer, reason)) return false;
   ConvGeometry geometry{};
   return backend::DescribeConvolution(layer, geometry, reason);

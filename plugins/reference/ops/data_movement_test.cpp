@@ -135,7 +135,7 @@ TEST_CASE("reshape: input and output sharing memory is left as it is") {
   const std::vector<HostTensor> inputs{HostTensor::F32({2, 3}, Iota(6))};
   const auto descriptor = Reshape({6});
   const TestLayer layer(backplane::backend::LayerType::kReshape, &descriptor, inputs, {{{6}, DataType::kFloat32}});
-  const auto workload = backplane::reference::FindOpKernel(backplane::backend::LayerType::kReshape)->create(layer);
+  const auto workload = backplane::reference::Ops().Find(backplane::backend::LayerType::kReshape)->create(layer);
   auto shared = Iota(6, 10.0f);
   HostTensorHandle in_handle(inputs[0].info, shared.data());
   HostTensorHandle out_handle({{6}, DataType::kFloat32}, shared.data());
@@ -148,15 +148,15 @@ TEST_CASE("reshape: support checks the element count and the requested shape") {
   std::string reason;
   const auto x = HostTensor::F32({2, 3}, Iota(6));
   CHECK_FALSE(IsSupported(Reshape({4}), {x}, {{{4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape layer 'test_layer': output [4] has 4 elements, input [2,3] has 6");
+  CHECK(reason == "cannot reshape [2,3] (6 elements) to [4] (4)");
   CHECK_FALSE(IsSupported(Reshape({3, 2}), {x}, {{{6}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape layer 'test_layer': output [6] does not have the rank of the requested shape [3,2]");
+  CHECK(reason == "output 0 is f32 [6], the op gives f32 [3,2]");
   CHECK_FALSE(IsSupported(Reshape({0, -1}), {x}, {{{3, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape layer 'test_layer': output [3,2] does not match the requested shape [0,-1] of input [2,3] at dimension 0");
+  CHECK(reason == "output 0 is f32 [3,2], the op gives f32 [2,3]");
   CHECK_FALSE(IsSupported(Reshape({-1, -1}), {x}, {{{2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Reshape layer 'test_layer': output [2,3] does not match the requested shape [-1,-1] of input [2,3] at dimension 1");
+  CHECK(reason == "target [-1,-1] has more than one -1");
   CHECK_FALSE(IsSupported(Reshape({6}), {x}, {{{6}, DataType::kInt32}}, reason));
-  CHECK(reason == "Reshape output type i32 differs from input type f32");
+  CHECK(reason == "output 0 is i32 [6], the op gives f32 [6]");
   CHECK(IsSupported(Reshape({-1, 2}), {x}, {{{3, 2}, DataType::kFloat32}}, reason));
 }
 
@@ -176,11 +176,11 @@ TEST_CASE("flatten: support rejects an axis out of range and a wrong output shap
   std::string reason;
   const auto x = HostTensor::F32({2, 3, 4}, Iota(24));
   CHECK_FALSE(IsSupported(Flatten(4), {x}, {{{24, 1}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Flatten layer 'test_layer': axis 4 is out of range [-3, 3] for input [2,3,4]");
+  CHECK(reason == "axis 4 is out of range [-3, 3] for input [2,3,4] of rank 3");
   CHECK_FALSE(IsSupported(Flatten(-4), {x}, {{{1, 24}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Flatten layer 'test_layer': axis -4 is out of range [-3, 3] for input [2,3,4]");
+  CHECK(reason == "axis -4 is out of range [-3, 3] for input [2,3,4] of rank 3");
   CHECK_FALSE(IsSupported(Flatten(2), {x}, {{{2, 12}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Flatten layer 'test_layer': output [2,12] is not [6,4], input [2,3,4] flattened at axis 2");
+  CHECK(reason == "output 0 is f32 [2,12], the op gives f32 [6,4]");
 }
 
 // ---- Transpose ----
@@ -239,13 +239,13 @@ TEST_CASE("transpose: support rejects a repeated or out-of-range axis, a wrong l
   std::string reason;
   const auto x = HostTensor::F32({2, 3, 4}, Iota(24));
   CHECK_FALSE(IsSupported(Transpose({0, 0, 1}), {x}, {{{2, 2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose layer 'test_layer': permutation [0,0,1] is not a permutation of 0..2 (axis 0 repeats)");
+  CHECK(reason == "permutation [0,0,1] is not a permutation of 0..2 (axis 0 repeats)");
   CHECK_FALSE(IsSupported(Transpose({0, 3, 1}), {x}, {{{2, 4, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose layer 'test_layer': permutation [0,3,1] is not a permutation of 0..2 (axis 3 is out of range)");
+  CHECK(reason == "permutation [0,3,1] is not a permutation of 0..2 (axis 3 is out of range)");
   CHECK_FALSE(IsSupported(Transpose({1, 0}), {x}, {{{3, 2, 4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose layer 'test_layer': permutation [1,0] has 2 entries, input [2,3,4] has rank 3");
+  CHECK(reason == "permutation [1,0] has 2 entries, input [2,3,4] has rank 3");
   CHECK_FALSE(IsSupported(Transpose({2, 1, 0}), {x}, {{{2, 3, 4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Transpose layer 'test_layer': output [2,3,4] is not [4,3,2], input [2,3,4] permuted by [2,1,0]");
+  CHECK(reason == "output 0 is f32 [2,3,4], the op gives f32 [4,3,2]");
 }
 
 // ---- Concat and Split ----
@@ -273,17 +273,17 @@ TEST_CASE("concat: support rejects mismatched shapes, types, an axis out of rang
   std::string reason;
   CHECK_FALSE(IsSupported(Concat(0), {HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({1, 3}, {1, 2, 3})},
                           {{{2, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Concat input 1 [1,3] differs from output [2,2] in a dimension other than axis 0");
+  CHECK(reason == "input 1 f32 [1,3] does not fit input 0 f32 [1,2] outside axis 0");
   CHECK_FALSE(IsSupported(Concat(0), {HostTensor::F32({1, 2}, {1, 2}), HostTensor::I32({1, 2}, {1, 2})},
                           {{{2, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Concat input 1 is i32, the output is f32");
+  CHECK(reason == "input 1 i32 [1,2] does not fit input 0 f32 [1,2] outside axis 0");
   CHECK_FALSE(IsSupported(Concat(2), {HostTensor::F32({1, 2}, {1, 2})}, {{{1, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Concat axis 2 is out of range for output [1,2] of rank 2");
+  CHECK(reason == "axis 2 is out of range [-2, 1] for input [1,2] of rank 2");
   CHECK_FALSE(IsSupported(Concat(0), {HostTensor::F32({1, 2}, {1, 2}), HostTensor::F32({1, 2}, {1, 2})},
                           {{{3, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Concat inputs sum to 2 along axis 0, the output [3,2] has 3");
+  CHECK(reason == "output 0 is f32 [3,2], the op gives f32 [2,2]");
   CHECK_FALSE(IsSupported(Concat(0), {}, {{{3, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Concat takes at least 1 input, layer 'test_layer' has none");
+  CHECK(reason == "takes at least 1 input, has none");
 }
 
 TEST_CASE("split: sizes along the middle axis, and back through concat") {
@@ -312,15 +312,15 @@ TEST_CASE("split: support rejects sizes that do not fit and wrong outputs") {
   std::string reason;
   const auto x = HostTensor::F32({2, 3}, Iota(6));
   CHECK_FALSE(IsSupported(Split(1, {1, 1}), {x}, {{{2, 1}, DataType::kFloat32}, {{2, 1}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split layer 'test_layer': sizes [1,1] sum to 2, axis 1 of input [2,3] has length 3");
+  CHECK(reason == "sizes [1,1] sum to 2, axis 1 of input [2,3] has length 3");
   CHECK_FALSE(IsSupported(Split(1, {1, 2}), {x}, {{{2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split layer 'test_layer': 2 sizes [1,2] for 1 outputs");
+  CHECK(reason == "2 sizes [1,2] for 1 output");
   CHECK_FALSE(IsSupported(Split(1, {}), {x}, {{{2, 1}, DataType::kFloat32}, {{2, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split layer 'test_layer': without sizes, axis 1 of length 3 (input [2,3]) does not divide into 2 equal parts");
+  CHECK(reason == "without sizes, axis 1 of length 3 (input [2,3]) does not divide into 2 equal parts");
   CHECK_FALSE(IsSupported(Split(2, {3}), {x}, {{{2, 3}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split layer 'test_layer': axis 2 is out of range for input [2,3] of rank 2");
+  CHECK(reason == "axis 2 is out of range [-2, 1] for input [2,3] of rank 2");
   CHECK_FALSE(IsSupported(Split(0, {1, 1}), {x}, {{{1, 3}, DataType::kFloat32}, {{1, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Split layer 'test_layer': output 1 [1,2] is not [1,3], part 1 of [2,3] along axis 0");
+  CHECK(reason == "output 1 is f32 [1,2], the op gives f32 [1,3]");
 }
 
 // ---- Slice ----
@@ -362,15 +362,15 @@ TEST_CASE("slice: support rejects a zero step, repeated axes, mismatched lists a
   std::string reason;
   const auto x = HostTensor::F32({4, 5}, Iota(20));
   CHECK_FALSE(IsSupported(Slice({0}, {4}, {0}, {0}), {x}, {{{4, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice layer 'test_layer': step for axis 0 is 0");
+  CHECK(reason == "the step for axis 0 is 0");
   CHECK_FALSE(IsSupported(Slice({0, 1}, {4, 3}, {1, -1}), {x}, {{{4, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice layer 'test_layer': axis 1 of [4,5] is named twice");
+  CHECK(reason == "axis 1 of [4,5] is sliced twice");
   CHECK_FALSE(IsSupported(Slice({0, 1}, {4}), {x}, {{{4, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice layer 'test_layer': 2 starts, 1 ends, 0 axes and 0 steps; ends, and axes and steps when given, need one per start");
+  CHECK(reason == "2 starts, 1 ends, 0 axes and 0 steps; ends, and axes and steps when given, need one per start");
   CHECK_FALSE(IsSupported(Slice({0}, {1}, {2}), {x}, {{{4, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice layer 'test_layer': axis 2 is out of range for input [4,5] of rank 2");
+  CHECK(reason == "axis 2 is out of range [-2, 1] for input [4,5] of rank 2");
   CHECK_FALSE(IsSupported(Slice({1}, {3}), {x}, {{{3, 5}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Slice layer 'test_layer': output [3,5] is not [2,5], the slice of input [4,5]");
+  CHECK(reason == "output 0 is f32 [3,5], the op gives f32 [2,5]");
 }
 
 // ---- Gather ----
@@ -429,11 +429,11 @@ TEST_CASE("gather: support rejects float indices, a bad axis and a wrong output 
   std::string reason;
   const auto data = HostTensor::F32({3, 2}, Iota(6));
   CHECK_FALSE(IsSupported(Gather(0), {data, HostTensor::F32({1}, {0})}, {{{1, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Gather indices (input 1) are f32; they must be i32 or i64");
+  CHECK(reason == "indices must be i32 or i64, not f32");
   CHECK_FALSE(IsSupported(Gather(2), {data, HostTensor::I64({1}, {0})}, {{{1, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Gather axis 2 is out of range for data [3,2] of rank 2");
+  CHECK(reason == "axis 2 is out of range [-2, 1] for input [3,2] of rank 2");
   CHECK_FALSE(IsSupported(Gather(0), {data, HostTensor::I64({2}, {0, 1})}, {{{2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Gather output [2] is not [2,2], data [3,2] gathered along axis 0 by indices [2]");
+  CHECK(reason == "output 0 is f32 [2], the op gives f32 [2,2]");
 }
 
 // ---- Pad ----
@@ -496,7 +496,7 @@ TEST_CASE("pad: support rejects a wrong pads length, an inexact constant and edg
   std::string reason;
   CHECK_FALSE(IsSupported(Pad({1, 1}, PadMode::kConstant), {HostTensor::F32({2, 2}, Iota(4))},
                           {{{4, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "Pad has 2 pads [1,1], input [2,2] needs 4 (begins, then ends)");
+  CHECK(reason == "2 pads for rank 2; need 4 (all begins, then all ends)");
   CHECK_FALSE(IsSupported(Pad({1, 1}, PadMode::kConstant, 0.5f), {HostTensor::I32({2}, {1, 2})},
                           {{{4}, DataType::kInt32}}, reason));
   CHECK(reason == "Pad value 0.500000 cannot be represented exactly as i32");
@@ -504,10 +504,10 @@ TEST_CASE("pad: support rejects a wrong pads length, an inexact constant and edg
   CHECK(reason == "Pad cannot edge-pad axis 0 of [0]: it is empty");
   CHECK_FALSE(IsSupported(Pad({-2, -1}, PadMode::kConstant), {HostTensor::F32({2}, {1, 2})}, {{{0}, DataType::kFloat32}},
                           reason));
-  CHECK(reason == "Pad pads [-2,-1] crop axis 0 of [2] below zero length");
+  CHECK(reason == "pads [-2,-1] make axis 0 of [2] negative");
   CHECK_FALSE(IsSupported(Pad({1, 1}, PadMode::kConstant), {HostTensor::F32({2}, {1, 2})}, {{{3}, DataType::kFloat32}},
                           reason));
-  CHECK(reason == "Pad output [3] is not [4], input [2] padded by [1,1]");
+  CHECK(reason == "output 0 is f32 [3], the op gives f32 [4]");
 }
 
 // ---- Cast ----
@@ -561,7 +561,7 @@ TEST_CASE("cast: support rejects f16 and an output type other than the descripto
   CHECK_FALSE(IsSupported(Cast(DataType::kFloat16), {HostTensor::F32({1}, {1})}, {{{1}, DataType::kFloat16}}, reason));
   CHECK(reason == "Cast from f32 to f16: CpuRef casts between f32, i32, i64 and bool only");
   CHECK_FALSE(IsSupported(Cast(DataType::kInt32), {HostTensor::F32({1}, {1})}, {{{1}, DataType::kInt64}}, reason));
-  CHECK(reason == "Cast output is i64, the descriptor casts to i32");
+  CHECK(reason == "output 0 is i64 [1], the op gives i32 [1]");
   CHECK_FALSE(IsSupported(Cast(DataType::kInt32), {HostTensor::F32({2}, {1, 2})}, {{{1, 2}, DataType::kInt32}}, reason));
-  CHECK(reason == "Cast output shape [1,2] differs from input shape [2]");
+  CHECK(reason == "output 0 is i32 [1,2], the op gives i32 [2]");
 }

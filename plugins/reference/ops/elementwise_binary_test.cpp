@@ -172,22 +172,22 @@ TEST_CASE("elementwise_binary: support rejects shapes that do not broadcast and 
   const auto add = Operation(BinaryOperation::kAdd);
   CHECK_FALSE(IsSupported(add, {HostTensor::F32({2, 3}, Ramp(6, 0, 1)), HostTensor::F32({4}, Ramp(4, 0, 1))},
                           {{{2, 4}, DataType::kFloat32}}, reason));
-  CHECK(reason == "ElementwiseBinary input shapes [2,3] and [4] do not broadcast: dimension 3 against 4 (1 from the last)");
+  CHECK(reason == "shapes [2,3] and [4] do not broadcast: dimension 3 against 4 (1 from the last)");
 
   CHECK_FALSE(IsSupported(add, {HostTensor::F32({3, 1, 5}, Ramp(15, 0, 1)), HostTensor::F32({4, 1}, Ramp(4, 0, 1))},
                           {{{3, 4, 1}, DataType::kFloat32}}, reason));
   CHECK(reason ==
-        "ElementwiseBinary output shape [3,4,1] is not the broadcast [3,4,5] of the inputs [3,1,5] and [4,1]");
+        "output 0 is f32 [3,4,1], the op gives f32 [3,4,5]");
 
   CHECK_FALSE(IsSupported(add, {HostTensor::F32({2}, {1, 2}), HostTensor::I64({2}, {1, 2})},
                           {{{2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "input 1 is i64; CpuRef runs ElementwiseBinary on f32 only");
+  CHECK(reason == "inputs have different types: f32 and i64");
 
   CHECK_FALSE(IsSupported(add, {HostTensor::F32({2}, {1, 2})}, {{{2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "ElementwiseBinary takes 2 inputs, layer 'test_layer' has 1");
+  CHECK(reason == "takes 2 inputs, has 1");
 
   CHECK_FALSE(IsSupported(Operation(static_cast<BinaryOperation>(42)),
                           {HostTensor::F32({2}, {1, 2}), HostTensor::F32({2}, {1, 2})}, {{{2}, DataType::kFloat32}},
                           reason));
-  CHECK(reason == "ElementwiseBinary operation 42 is not one CpuRef knows");
+  CHECK(reason == "unknown binary operation 42");
 }

@@ -92,15 +92,9 @@ class FullyConnectedWorkload final : public backend::IWorkload {
   std::int64_t c_row_stride_ = 0, c_col_stride_ = 0;  // C's strides when read as [M, N]
 };
 
-bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what) {
-  reason = "FullyConnected layer '" + layer.GetName() + "': " + what;
-  return false;
-}
-
 }  // namespace
 
 bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!layer.GetDescriptor()) return Fail(reason, layer, "no descriptor");
   if (!HasArity(layer, 2, 3, 1, reason) || !AllFloat32(layer, reason)) return false;
   GemmShape shape{};
   return backend::DescribeGemm(layer, shape, reason);

@@ -1,6 +1,6 @@
 #include "reference_ops.hpp"
 
-#include <backplane/backend/op_table.hpp>
+#include "../reference_backend.hpp"
 
 #include <array>
 
@@ -33,13 +33,9 @@ const std::array<OpKernel, 20> kOps{{
 }};
 }  // namespace
 
-const OpKernel* FindOpKernel(backend::LayerType type) { return backend::FindRow(kOps, type); }
-
-bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason) {
-  if (!backend::HasDescriptor(layer, reason)) return false;
-  return op.is_supported(layer, reason);
+const backend::OpTable<OpKernel>& Ops() {
+  static const backend::OpTable<OpKernel> table(kReferenceBackendId, kOps);
+  return table;
 }
-
-std::vector<backend::LayerType> SupportedLayerTypes() { return backend::LayerTypesOf(kOps); }
 
 }  // namespace backplane::reference

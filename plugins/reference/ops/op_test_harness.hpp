@@ -77,13 +77,8 @@ using backend::HostTensorHandle;
 template <typename Descriptor>
 bool IsSupported(const Descriptor& descriptor, const std::vector<HostTensor>& inputs,
                  const std::vector<TensorInfo>& outputs, std::string& reason) {
-  const OpKernel* op = FindOpKernel(Descriptor::kType);
-  if (!op) {
-    reason = "no kernel";
-    return false;
-  }
   TestLayer layer(Descriptor::kType, &descriptor, inputs, outputs);
-  return reference::IsSupported(*op, layer, reason);
+  return Ops().Supporting(layer, reason) != nullptr;
 }
 
 // Checks support (throws with the reason if unsupported), creates the workload and runs it
@@ -91,12 +86,8 @@ bool IsSupported(const Descriptor& descriptor, const std::vector<HostTensor>& in
 template <typename Descriptor>
 std::vector<HostTensor> RunOp(const Descriptor& descriptor, const std::vector<HostTensor>& inputs,
                               const std::vector<TensorInfo>& outputs) {
-  const OpKernel* op = FindOpKernel(Descriptor::kType);
-  if (!op) throw Exception(ErrorCode::kUnsupported, "no kernel for this layer type");
   TestLayer layer(Descriptor::kType, &descriptor, inputs, outputs);
-  std::string reason;
-  if (!reference::IsSupported(*op, layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  const auto workload = op->create(layer);
+  const auto workload = Ops().SupportingOrThrow(layer).create(layer);
 
   std::vector<HostTensor> results;
   for (const auto& info : outputs) results.push_back({info, std::vector<std::uint8_t>(info.NumBytes())});

@@ -76,15 +76,9 @@ class Pooling2dWorkload final : public backend::IWorkload {
   PoolAxis rows_, cols_;
 };
 
-bool Fail(std::string& reason, const backend::ILayerView& layer, const std::string& what) {
-  reason = "Pooling2d layer '" + layer.GetName() + "': " + what;
-  return false;
-}
-
 }  // namespace
 
 bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!layer.GetDescriptor()) return Fail(reason, layer, "no descriptor");
   if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
   backend::PoolingGeometry geometry;
   return backend::DescribePooling(layer, geometry, reason);

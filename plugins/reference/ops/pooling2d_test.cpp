@@ -152,7 +152,7 @@ TEST_CASE("pool2d: ceil_mode drops a window that would start in the trailing pad
   CHECK(Run(pool, {1, 1, 1, 5}, x, {1, 1, 1, 3}) == std::vector<float>{1, 3, 5});
   std::string reason;
   CHECK_FALSE(IsSupported(pool, {HostTensor::F32({1, 1, 1, 5}, x)}, {{{1, 1, 1, 4}, DataType::kFloat32}}, reason));
-  CHECK(reason.find("should be [1,1,1,3]") != std::string::npos);
+  CHECK(reason.find("the op gives f32 [1,1,1,3]") != std::string::npos);
   const auto average = Pool(PoolingType::kAverage, {1, 2}, {1, 2}, {0, 1, 0, 1}, true, true);
   CHECK(Run(average, {1, 1, 1, 5}, x, {1, 1, 1, 3}) == std::vector<float>{0.5f, 2.5f, 4.5f});
 }
@@ -188,9 +188,9 @@ TEST_CASE("pool2d: odd shapes, strides, dilations and asymmetric pads against th
 
 TEST_CASE("pool2d: unsupported layers say why") {
   const auto max = Pool(PoolingType::kMax, {2, 2}, {2, 2});
-  CHECK(Reason(max, {1, 1, 4, 4}, {1, 1, 3, 3}).find("should be [1,1,2,2]") != std::string::npos);
+  CHECK(Reason(max, {1, 1, 4, 4}, {1, 1, 3, 3}).find("the op gives f32 [1,1,2,2]") != std::string::npos);
   CHECK(Reason(max, {1, 4, 4}, {1, 2, 2}).find("[N, C, H, W]") != std::string::npos);
-  CHECK(Reason(max, {1, 1, 4, 4}, {1, 1, 2, 2}, DataType::kInt64).find("input 0 is i64") != std::string::npos);
+  CHECK(Reason(max, {1, 1, 4, 4}, {1, 1, 2, 2}, DataType::kInt64).find("i64") != std::string::npos);
   CHECK(Reason(Pool(PoolingType::kMax, {0, 2}, {1, 1}), {1, 1, 4, 4}, {1, 1, 4, 3}).find("at least 1") !=
         std::string::npos);
   CHECK(Reason(Pool(PoolingType::kMax, {2, 2}, {0, 1}), {1, 1, 4, 4}, {1, 1, 4, 3}).find("at least 1") !=

@@ -4,34 +4,29 @@
 #pragma once
 
 #include <backplane/backend/layer.hpp>
+#include <backplane/backend/op_table.hpp>
 #include <backplane/backend/workload.hpp>
 
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace backplane::reference {
 
+// One row of the op table (backplane/backend/op_table.hpp).
 struct OpKernel {
   backend::LayerType type;
   // True when this op can run `layer` exactly as described (shapes, types, descriptor);
-  // otherwise false with `reason` saying what is not supported. Never throws.
-  bool (*is_supported)(const backend::ILayerView& layer, std::string& reason);
+  // otherwise false with the plain `why` ("input 0 is f16; CpuRef runs Softmax on f32 only").
+  // Runs only for layers with a descriptor. Never throws.
+  bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload; may read (and repack) constant inputs. Called only for layers
   // is_supported accepted. Throws backplane::Exception on failure.
   std::unique_ptr<backend::IWorkload> (*create)(const backend::ILayerView& layer);
 };
 
-// The row for `type`, or null when the reference backend has no kernel for it (Input, Output
-// and Constant layers need none: the runtime binds them).
-const OpKernel* FindOpKernel(backend::LayerType type);
-
-// Whether `op` can run `layer`: the layer must carry a descriptor (every op of the table has
-// one), then the op's own check decides. Never throws.
-bool IsSupported(const OpKernel& op, const backend::ILayerView& layer, std::string& reason);
-
-// The layer types in the table, in table order.
-std::vector<backend::LayerType> SupportedLayerTypes();
+// CpuRef's op table: a row per layer type it runs (Input, Output and Constant layers need none:
+// the runtime binds them). A static; thread-safe.
+const backend::OpTable<OpKernel>& Ops();
 
 // One pair per op, each defined in ops/<op>.cpp.
 bool IsConvolution2dSupported(const backend::ILayerView&, std::string&);

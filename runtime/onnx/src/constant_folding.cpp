@@ -1,6 +1,10 @@
 #include "constant_folding.hpp"
 
+#include <backplane/backend/broadcast.hpp>
+#include <backplane/backend/op_geometry.hpp>
+#include <backplane/backend/op_schema.hpp>
 #include <backplane/checked_size.hpp>
+#include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
 #include <algorithm>
@@ -26,10 +30,40 @@ std::shared_ptr<std::vector<std::uint8_t>> Allocate(const Dims& dims, DataType t
 }
 
 // Row-major strides of `dims`.
-Dims Strides(const Dims& dims) {
-  Dims strides(dims.size(), 1);
-  for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
-  return strides;
+Dims Strides(const Dims& dims) { return backend::DenseStrides(TensorShape(dims)); }
+
+// The output shapes op set v1's schema gives a layer of `descriptor`'s type with inputs of
+// `inputs` (and `num_outputs` outputs): folding computes what that layer would, so it takes its
+// shape rules from the one owner. Throws Exception (kInvalidArgument) with the schema's reason.
+template <typename Descriptor>
+std::vector<Dims> SchemaShapes(const Descriptor& descriptor, const std::vector<const ConstantTensor*>& inputs,
+                               std::size_t num_outputs = 1) {
+  std::vector<TensorInfo> infos;
+  for (const ConstantTensor* input : inputs) infos.push_back(input->info());
+  const backend::LayerValues layer(Descriptor::kType, "", &descriptor, std::move(infos),
+                                   std::vector<TensorInfo>(num_outputs));
+  std::vector<TensorInfo> outputs;
+  std::string why;
+  if (!backend::InferOutputs(layer, outputs, why)) Invalid(why);
+  std::vector<Dims> shapes;
+  for (const TensorInfo& output : outputs) shapes.push_back(output.shape.Dims());
+  return shapes;
+}
+
+// An ONNX axis or permutation entry as op set v1's 32-bit field.
+template <typename Field>
+Field Narrow(std::int64_t value, const char* what) {
+  if (value < std::numeric_limits<Field>::min() || value > std::numeric_limits<Field>::max()) {
+    Invalid(std::string(what) + " " + std::to_string(value) + " is out of range");
+  }
+  return static_cast<Field>(value);
+}
+
+template <typename Field>
+std::vector<Field> Narrow(const Dims& values, const char* what) {
+  std::vector<Field> narrowed;
+  for (const std::int64_t value : values) narrowed.push_back(Narrow<Field>(value, what));
+  return narrowed;
 }
 
 // For every element of `out` (row-major), the flat index into a tensor of `in` broadcast to it.
@@ -51,15 +85,6 @@ std::vector<std::size_t> BroadcastIndex(const Dims& in, const Dims& out) {
     }
   }
   return index;
-}
-
-// Elements of a slice from `first` toward `last` (exclusive, both already clamped to
-// [-1, dim]) by `step` (non-zero, any int64: INT64_MIN too), without overflow.
-std::int64_t SliceLength(std::int64_t first, std::int64_t last, std::int64_t step) {
-  const std::int64_t span = step > 0 ? last - first : first - last;
-  if (span <= 0) return 0;
-  const std::uint64_t magnitude = step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
-  return static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude + 1);
 }
 
 bool IsInteger(DataType type) {
@@ -132,21 +157,18 @@ double FloatBinary(Binary op, double a, double b) {
 }  // namespace
 
 Dims BroadcastShapes(const Dims& a, const Dims& b) {
-  const std::size_t rank = std::max(a.size(), b.size());
-  Dims out(rank);
-  for (std::size_t i = 0; i < rank; ++i) {
-    const std::int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    const std::int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) Invalid("shapes " + Str(a) + " and " + Str(b) + " do not broadcast");
-    out[i] = da == 1 ? db : da;
-  }
-  return out;
+  TensorShape out;
+  std::string why;
+  if (!backend::BroadcastShapes(TensorShape(a), TensorShape(b), out, why)) Invalid(why);
+  return out.Dims();
 }
 
 std::size_t NormalizeAxis(std::int64_t axis, std::size_t rank) {
-  const auto r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r) Invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
+  std::size_t normalized = 0;
+  if (!backend::NormalizeAxis(axis, rank, normalized)) {
+    Invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  }
+  return normalized;
 }
 
 ConstantTensor ElementwiseBinary(Binary op, const ConstantTensor& a, const ConstantTensor& b, std::uint64_t max_bytes) {
@@ -252,12 +274,11 @@ ConstantTensor Cast(const ConstantTensor& a, DataType to) {
 
 ConstantTensor Gather(const ConstantTensor& data, const ConstantTensor& indices, std::int64_t axis,
                       std::uint64_t max_bytes) {
-  if (indices.type() != DataType::kInt32 && indices.type() != DataType::kInt64) Invalid("Gather's indices must be i32 or i64");
+  GatherDescriptor descriptor;
+  descriptor.axis = Narrow<std::int32_t>(axis, "Gather axis");
+  const Dims out = SchemaShapes(descriptor, {&data, &indices})[0];
   const Dims& x = data.shape().Dims();
   const std::size_t a = NormalizeAxis(axis, x.size());
-  Dims out(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(a));
-  out.insert(out.end(), indices.shape().Dims().begin(), indices.shape().Dims().end());
-  out.insert(out.end(), x.begin() + static_cast<std::ptrdiff_t>(a) + 1, x.end());
   auto bytes = Allocate(out, data.type(), max_bytes);
   std::int64_t outer = 1, inner = 1;
   for (std::size_t i = 0; i < a; ++i) outer *= x[i];
@@ -278,30 +299,20 @@ ConstantTensor Gather(const ConstantTensor& data, const ConstantTensor& indices,
 
 ConstantTensor Slice(const ConstantTensor& data, const Dims& starts, const Dims& ends, const Dims& axes,
                      const Dims& steps) {
+  SliceDescriptor descriptor;
+  descriptor.starts = starts;
+  descriptor.ends = ends;
+  descriptor.axes = Narrow<std::int32_t>(axes, "Slice axis");
+  descriptor.steps = steps;
+  const Dims out = SchemaShapes(descriptor, {&data})[0];
   const Dims& x = data.shape().Dims();
   const std::size_t rank = x.size();
-  if (ends.size() != starts.size() || (!axes.empty() && axes.size() != starts.size()) ||
-      (!steps.empty() && steps.size() != starts.size())) {
-    Invalid("starts, ends, axes and steps must have the same length");
-  }
-  Dims begin(rank, 0), step(rank, 1), out = x;
-  std::vector<bool> seen(rank, false);
+  Dims begin(rank, 0), step(rank, 1);
   for (std::size_t i = 0; i < starts.size(); ++i) {
     const std::size_t a = NormalizeAxis(axes.empty() ? static_cast<std::int64_t>(i) : axes[i], rank);
-    if (seen[a]) Invalid("axis " + std::to_string(a) + " is sliced twice");
-    seen[a] = true;
-    const std::int64_t s = steps.empty() ? 1 : steps[i];
-    if (s == 0) Invalid("a slice step must not be 0");
-    const std::int64_t dim = x[a];
-    auto clamp = [&](std::int64_t v, std::int64_t lo, std::int64_t hi) {
-      if (v < 0) v += dim;
-      return std::min(std::max(v, lo), hi);
-    };
-    const std::int64_t first = s > 0 ? clamp(starts[i], 0, dim) : clamp(starts[i], -1, dim - 1);
-    const std::int64_t last = s > 0 ? clamp(ends[i], 0, dim) : clamp(ends[i], -1, dim - 1);
-    out[a] = SliceLength(first, last, s);
-    begin[a] = first;
-    step[a] = s;
+    const backend::SliceAxis window = backend::SliceWindow(x[a], starts[i], ends[i], steps.empty() ? 1 : steps[i]);
+    begin[a] = window.start;
+    step[a] = window.step;
   }
   const std::size_t size = SizeOf(data.type());
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(TensorShape(out).NumElements()) * size);
@@ -320,18 +331,11 @@ ConstantTensor Slice(const ConstantTensor& data, const Dims& starts, const Dims&
 }
 
 ConstantTensor Concat(const std::vector<const ConstantTensor*>& inputs, std::int64_t axis, std::uint64_t max_bytes) {
-  if (inputs.empty()) Invalid("Concat needs at least one input");
+  ConcatDescriptor descriptor;
+  descriptor.axis = Narrow<std::int32_t>(axis, "Concat axis");
+  const Dims out = SchemaShapes(descriptor, inputs)[0];
   const Dims& first = inputs[0]->shape().Dims();
   const std::size_t a = NormalizeAxis(axis, first.size());
-  Dims out = first;
-  out[a] = 0;
-  for (const auto* input : inputs) {
-    const Dims& d = input->shape().Dims();
-    bool fits = d.size() == first.size() && input->type() == inputs[0]->type();
-    for (std::size_t i = 0; fits && i < d.size(); ++i) fits = i == a || d[i] == first[i];
-    if (!fits) Invalid("Concat inputs " + Str(first) + " and " + Str(d) + " do not fit along axis " + std::to_string(a));
-    out[a] = CheckedAddDims(out[a], d[a], "the Concat axis " + std::to_string(a));
-  }
   auto bytes = Allocate(out, inputs[0]->type(), max_bytes);
   std::int64_t outer = 1;
   for (std::size_t i = 0; i < a; ++i) outer *= first[i];
@@ -348,17 +352,13 @@ ConstantTensor Concat(const std::vector<const ConstantTensor*>& inputs, std::int
 
 ConstantTensor Transpose(const ConstantTensor& a, const Dims& permutation) {
   const Dims& x = a.shape().Dims();
+  TransposeDescriptor descriptor;
+  descriptor.permutation = Narrow<std::uint32_t>(permutation, "Transpose perm entry");
+  const Dims out = SchemaShapes(descriptor, {&a})[0];
   Dims perm = permutation;
   if (perm.empty()) {
     for (std::size_t i = x.size(); i-- > 0;) perm.push_back(static_cast<std::int64_t>(i));
   }
-  Dims sorted = perm;
-  std::sort(sorted.begin(), sorted.end());
-  bool valid = perm.size() == x.size();
-  for (std::size_t i = 0; valid && i < sorted.size(); ++i) valid = sorted[i] == static_cast<std::int64_t>(i);
-  if (!valid) Invalid("perm is not a permutation of the " + std::to_string(x.size()) + " axes");
-  Dims out;
-  for (auto p : perm) out.push_back(x[static_cast<std::size_t>(p)]);
   const Dims in_strides = Strides(x);
   const std::size_t size = SizeOf(a.type());
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(a.bytes()->size());
@@ -409,17 +409,15 @@ ConstantTensor Tile(const ConstantTensor& a, const Dims& repeats, std::uint64_t 
 }
 
 std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, const Dims& sizes) {
-  const Dims& x = a.shape().Dims();
-  const std::size_t ax = NormalizeAxis(axis, x.size());
-  std::int64_t total = 0;
-  for (const std::int64_t size : sizes) total = CheckedAddDims(total, size, "the split sizes " + Str(sizes));
-  if (total != x[ax]) {
-    Invalid("split sizes do not add up to the length " + std::to_string(x[ax]) + " of axis " + std::to_string(ax));
-  }
+  SplitDescriptor descriptor;
+  descriptor.axis = Narrow<std::int32_t>(axis, "Split axis");
+  descriptor.sizes = sizes;
+  if (sizes.empty()) Invalid("Split needs its sizes when folded");
+  SchemaShapes(descriptor, {&a}, sizes.size());  // the rules only: the slices below are the parts
+  const std::size_t ax = NormalizeAxis(axis, a.shape().Rank());
   std::vector<ConstantTensor> outputs;
   std::int64_t offset = 0;
   for (const std::int64_t size : sizes) {
-    if (size < 0) Invalid("negative split size");
     Dims axes{static_cast<std::int64_t>(ax)};
     outputs.push_back(Slice(a, {offset}, {offset + size}, axes, {}));
     offset += size;
@@ -428,15 +426,16 @@ std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, co
 }
 
 ConstantTensor ReduceSum(const ConstantTensor& a, const Dims& axes, bool keep_dims, bool mean) {
+  ReduceDescriptor descriptor;
+  descriptor.operation = mean ? ReduceOperation::kMean : ReduceOperation::kSum;
+  descriptor.axes = Narrow<std::int32_t>(axes, "Reduce axis");
+  descriptor.keep_dims = keep_dims;
+  const Dims out = SchemaShapes(descriptor, {&a})[0];
   const Dims& x = a.shape().Dims();
   std::vector<bool> reduced(x.size(), axes.empty());
   for (const auto axis : axes) reduced[NormalizeAxis(axis, x.size())] = true;
-  Dims out, kept;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    kept.push_back(reduced[i] ? 1 : x[i]);
-    if (!reduced[i]) out.push_back(x[i]);
-    else if (keep_dims) out.push_back(1);
-  }
+  Dims kept;
+  for (std::size_t i = 0; i < x.size(); ++i) kept.push_back(reduced[i] ? 1 : x[i]);
   const auto count = static_cast<std::size_t>(TensorShape(kept).NumElements());
   const std::int64_t per_output = std::max<std::int64_t>(1, a.shape().NumElements() / std::max<std::int64_t>(1, static_cast<std::int64_t>(count)));
   // Each input element's output index: broadcast `kept` to `x` backwards.
@@ -497,31 +496,14 @@ ConstantTensor ConstantOfShape(const Dims& shape, const ConstantTensor& value, s
 }
 
 Dims ReshapeTarget(const Dims& input, const Dims& target) {
-  Dims out = target;
-  std::int64_t known = 1;
-  int inferred = -1;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == 0) {
-      if (i >= input.size()) Invalid("Reshape dimension " + std::to_string(i) + " is 0 but the input has rank " + std::to_string(input.size()));
-      out[i] = input[i];
-    }
-    if (out[i] == -1) {
-      if (inferred >= 0) Invalid("the Reshape target " + Str(target) + " has more than one -1");
-      inferred = static_cast<int>(i);
-    } else if (out[i] < 0) {
-      Invalid("the Reshape target " + Str(target) + " has an invalid dimension");
-    } else {
-      known = CheckedMulDims(known, out[i], "the Reshape target " + Str(target));
-    }
-  }
-  const std::int64_t n = CheckedNumElements(input, "the Reshape input");
-  if (inferred >= 0) {
-    if (known == 0 || n % known != 0) Invalid("cannot reshape " + Str(input) + " to " + Str(target));
-    out[static_cast<std::size_t>(inferred)] = n / known;
-  } else if (known != n) {
-    Invalid("cannot reshape " + Str(input) + " (" + std::to_string(n) + " elements) to " + Str(target));
-  }
-  return out;
+  ReshapeDescriptor descriptor;
+  descriptor.shape = target;
+  const backend::LayerValues layer(LayerType::kReshape, "", &descriptor, {{TensorShape(input), DataType::kFloat32}},
+                                   {TensorInfo{}});
+  std::vector<TensorInfo> outputs;
+  std::string why;
+  if (!backend::InferOutputs(layer, outputs, why)) Invalid(why);
+  return outputs[0].shape.Dims();
 }
 
 }  // namespace backplane::onnx::folding

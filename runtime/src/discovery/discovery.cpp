@@ -1,12 +1,12 @@
 #include "discovery/discovery.hpp"
 
-#include "discovery/api_version.hpp"
-#include "discovery/message_text.hpp"
 #include "discovery/naming_scheme.hpp"
+#include "loading/api_version.hpp"
 #include "loading/backend_options.hpp"
 #include "loading/library_header.hpp"
 #include "loading/plugin_library.hpp"
 #include "log.hpp"
+#include "platform/message_text.hpp"
 #include "platform/regular_file.hpp"
 
 #include <backplane/backend_id.hpp>
@@ -105,7 +105,7 @@ class Scanner {
     const std::string file = !start.manifest_path.empty() ? start.manifest_path : start.library_path;
     const ReasonCode code = BackstopCode(start.stage);
     std::string message = file + ": discovery failed at stage " + ToString(start.stage) +
-                          ": unexpected error: " + Bounded(what, 200);
+                          ": unexpected error: " + platform::Bounded(what, 200);
     Reject(std::move(start), code, std::move(message));
   }
 
@@ -185,7 +185,7 @@ class Scanner {
       } catch (const std::bad_alloc&) {
         throw;
       } catch (const std::exception& error) {
-        refusal = "RuntimeOptions::library_filter threw for " + path.string() + ": " + Bounded(error.what(), 200);
+        refusal = "RuntimeOptions::library_filter threw for " + path.string() + ": " + platform::Bounded(error.what(), 200);
       } catch (...) {
         refusal = "RuntimeOptions::library_filter threw something that is not a std::exception for " +
                   path.string();
@@ -195,13 +195,23 @@ class Scanner {
       }
     }
 
-    loading::PluginCheck check = loading::OpenAndCheckPlugin(canonical, manifest, context_.target,
-                                                             context_.api, file->Identity());
+    loading::PluginCheck check =
+        loading::OpenAndCheckPlugin(canonical, context_.target, context_.api, file->Identity());
     if (!check.plugin) {
       record.stage = check.rejection.stage;
       return Reject(std::move(record), check.rejection.code, check.rejection.message);
     }
     loading::CheckedPlugin& plugin = *check.plugin;
+    if (manifest) {
+      // The library is closed again when `check` goes, as for the loading checks above.
+      const std::string mismatches =
+          ManifestMismatches(*manifest, plugin.id.Get(), plugin.api_version, *plugin.identity);
+      if (!mismatches.empty()) {
+        record.stage = DiscoveryStage::kBackendChecked;
+        return Reject(std::move(record), ReasonCode::kManifestMismatch,
+                      manifest->file.string() + " does not describe " + canonical.string() + ": " + mismatches);
+      }
+    }
     record.backend_id = plugin.id.Get();
     record.stage = DiscoveryStage::kBackendChecked;
     if (const auto* existing = context_.registry.Find(plugin.id)) {
@@ -314,7 +324,7 @@ void RegisterStaticBackends(DiscoveryContext& context) {
                      "static backend id \"" + id + "\" is not 1 to 64 letters or digits");
       continue;
     }
-    if (std::string problem = ApiVersionProblem(version, context.api); !problem.empty()) {
+    if (std::string problem = loading::ApiVersionProblem(version, context.api); !problem.empty()) {
       scanner.Reject(std::move(record), ReasonCode::kApiVersionIncompatible,
                      "static backend " + id + " was " + problem);
       continue;

@@ -16,7 +16,7 @@ namespace backplane::discovery {
 
 // Everything one scan needs; owned by the caller for the duration of the scan.
 struct DiscoveryContext {
-  TargetTags target;
+  loading::TargetTags target;
   BackendApiVersion api;
   const std::map<BackendId, backend::BackendOptions>& backend_options;
   ILogSink& log;

@@ -1,8 +1,8 @@
 #include "discovery/manifest.hpp"
 
-#include "discovery/api_version.hpp"
-#include "discovery/message_text.hpp"
 #include "discovery/sha256.hpp"
+#include "loading/api_version.hpp"
+#include "platform/message_text.hpp"
 #include "platform/regular_file.hpp"
 
 #include <backplane/backend_id.hpp>
@@ -87,10 +87,10 @@ std::string Lower(std::string text) {
 // as written, arrays and objects by kind and size (never serialized: they may be large).
 std::string ValueText(const json& value) {
   switch (value.type()) {
-    case json::value_t::string: return Quoted(value.get_ref<const std::string&>());
+    case json::value_t::string: return platform::Quoted(value.get_ref<const std::string&>());
     case json::value_t::array: return "an array of " + std::to_string(value.size()) + " items";
     case json::value_t::object: return "an object of " + std::to_string(value.size()) + " fields";
-    default: return Bounded(value.dump());
+    default: return platform::Bounded(value.dump());
   }
 }
 
@@ -127,7 +127,7 @@ class FieldReader {
     if (!field) return std::nullopt;
     std::string value = field->get<std::string>();
     if (valid && !valid(value)) {
-      Add(ReasonCode::kManifestFieldInvalid, "field \"" + name + "\" is " + Quoted(value) + ": " + rule);
+      Add(ReasonCode::kManifestFieldInvalid, "field \"" + name + "\" is " + platform::Quoted(value) + ": " + rule);
       return std::nullopt;
     }
     return value;
@@ -173,7 +173,7 @@ void ReadCapabilities(const json& object, FieldReader& reader, Manifest& manifes
       }
       const auto type = backend::LayerTypeFromString(item.get<std::string>());
       if (!type || *type == backend::LayerType::kCount) {
-        warnings.push_back(file + ": unknown layer type " + Quoted(item.get<std::string>()) +
+        warnings.push_back(file + ": unknown layer type " + platform::Quoted(item.get<std::string>()) +
                            " in capabilities.layer_types is ignored");
         continue;
       }
@@ -184,7 +184,7 @@ void ReadCapabilities(const json& object, FieldReader& reader, Manifest& manifes
     for (const auto& [name, value] : values->items()) {
       if (!value.is_boolean()) {
         reader.Add(ReasonCode::kManifestFieldInvalid,
-                   "capabilities.values." + Bounded(name) + " must be true or false, not " + ValueText(value));
+                   "capabilities.values." + platform::Bounded(name) + " must be true or false, not " + ValueText(value));
         continue;
       }
       out.values[name] = value.get<bool>();
@@ -267,7 +267,7 @@ std::string ParseDocument(const std::string& text, json& root) {
         break;
       case json::parse_event_t::key:
         if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second) {
-          throw ParseRefusal{"not valid: key " + Quoted(parsed.get<std::string>()) +
+          throw ParseRefusal{"not valid: key " + platform::Quoted(parsed.get<std::string>()) +
                              " appears twice in one object"};
         }
         break;
@@ -287,9 +287,9 @@ std::string ParseDocument(const std::string& text, json& root) {
       return "not valid JSON: unexpected bytes after the JSON document at byte " +
              std::to_string(TrailingBytePosition(document));
     }
-    return std::string("not valid JSON: ") + Bounded(error.what(), 200);
+    return std::string("not valid JSON: ") + platform::Bounded(error.what(), 200);
   } catch (const json::exception& error) {  // out_of_range: a number too large ("1e400")
-    return std::string("not valid JSON: ") + Bounded(error.what(), 200);
+    return std::string("not valid JSON: ") + platform::Bounded(error.what(), 200);
   }
   if (nul != std::string::npos) {
     // The text before the NUL byte is a complete document: the NUL is what follows it.
@@ -326,7 +326,7 @@ std::optional<ManifestProblem> LibraryFileProblem(const fs::path& library, const
 }
 
 ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& text,
-                                       const TargetTags& target) {
+                                       const loading::TargetTags& target) {
   ManifestCheck check;
   const std::string name = file.string();
 
@@ -402,7 +402,7 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
   if (api) {
     BackendApiVersion declared;
     if (ParseBackendApiVersion(*api, declared)) {
-      if (std::string problem = ApiVersionProblem(declared, target.api); !problem.empty()) {
+      if (std::string problem = loading::ApiVersionProblem(declared, target.api); !problem.empty()) {
         reader.Add(ReasonCode::kApiVersionIncompatible, "the plugin was " + problem);
       }
     }
@@ -411,9 +411,9 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
   // The library file: form, then existence.
   if (library) {
     if (const auto problem = LibraryNameProblem(*library); !problem.empty()) {
-      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + Quoted(*library) + " " + problem);
+      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + platform::Quoted(*library) + " " + problem);
     } else if (library->size() > kMaxFileNameBytes) {
-      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + Quoted(*library) + " is longer than " +
+      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + platform::Quoted(*library) + " is longer than " +
                                                       std::to_string(kMaxFileNameBytes) + " bytes, the longest file name");
     } else {
       manifest.library_path = file.parent_path() / *library;
@@ -425,11 +425,11 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
     }
   }
   if (platform && *platform != target.platform) {
-    reader.Add(ReasonCode::kPlatformMismatch, "built for platform " + Bounded(*platform) +
+    reader.Add(ReasonCode::kPlatformMismatch, "built for platform " + platform::Bounded(*platform) +
                                                   ", but this runtime is " + target.platform);
   }
   if (abi && *abi != target.abi) {
-    reader.Add(ReasonCode::kAbiMismatch, "built with C++ ABI " + Bounded(*abi) +
+    reader.Add(ReasonCode::kAbiMismatch, "built with C++ ABI " + platform::Bounded(*abi) +
                                              ", but this runtime uses " + target.abi);
   }
   if (sha256) check.sha256 = Lower(*sha256);
@@ -450,9 +450,24 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
 
 }  // namespace
 
-TargetTags RuntimeTargetTags() { return {BACKPLANE_PLATFORM_TAG, BACKPLANE_ABI_TAG, kBackendApiVersion}; }
+std::string ManifestMismatches(const Manifest& manifest, const std::string& backend_id,
+                               BackendApiVersion api_version, const BackplanePluginIdentity& identity) {
+  std::string mismatches;
+  auto compare = [&](const char* what, const std::string& in_manifest, const char* in_library) {
+    const std::string library_value = in_library ? in_library : "(null)";
+    if (in_manifest == library_value) return;
+    mismatches += (mismatches.empty() ? "" : "; ") + std::string(what) + " is " +
+                  platform::Quoted(in_manifest) + " in the manifest but " + platform::Quoted(library_value) +
+                  " in the library";
+  };
+  compare("id", manifest.id, backend_id.c_str());
+  compare("api_version", ToString(manifest.api_version), ToString(api_version).c_str());
+  compare("version", manifest.version, identity.plugin_version);
+  compare("vendor", manifest.vendor, identity.vendor);
+  return mismatches;
+}
 
-ManifestCheck CheckManifestFile(const fs::path& file, const TargetTags& target) {
+ManifestCheck CheckManifestFile(const fs::path& file, const loading::TargetTags& target) {
   auto unreadable = [&](const std::string& why) {
     ManifestCheck check;
     check.stage = DiscoveryStage::kFound;
@@ -482,12 +497,12 @@ ManifestCheck CheckManifestFile(const fs::path& file, const TargetTags& target) 
   } catch (const std::bad_alloc&) {
     throw;  // a broken invariant: the scan stops
   } catch (const std::exception& error) {
-    return unreadable("cannot be checked: " + Bounded(error.what(), 200));
+    return unreadable("cannot be checked: " + platform::Bounded(error.what(), 200));
   }
 }
 
 ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
-                                const TargetTags& target) {
+                                const loading::TargetTags& target) {
   try {
     return CheckManifestTextOrThrow(file, text, target);
   } catch (const std::bad_alloc&) {
@@ -496,7 +511,7 @@ ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
     ManifestCheck check;
     check.stage = DiscoveryStage::kManifestChecked;
     check.problems.push_back({ReasonCode::kManifestInvalidJson,
-                              file.string() + ": cannot be checked: " + Bounded(error.what(), 200)});
+                              file.string() + ": cannot be checked: " + platform::Bounded(error.what(), 200)});
     return check;
   }
 }

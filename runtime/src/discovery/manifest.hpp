@@ -4,8 +4,10 @@
 
 #include <backplane/backend/capabilities.hpp>
 #include <backplane/discovery_report.hpp>
+#include <backplane/plugin.hpp>
 #include <backplane/version.hpp>
 
+#include "loading/target_tags.hpp"
 #include "platform/regular_file.hpp"
 
 #include <filesystem>
@@ -41,15 +43,6 @@ struct Manifest {
   backend::BackendCapabilities capabilities;
 };
 
-// What this process can load; manifests are compared against it.
-struct TargetTags {
-  std::string platform;  // e.g. "linux-x86_64"
-  std::string abi;       // "c" since Backend API 2.0
-  BackendApiVersion api = kBackendApiVersion;  // the Backend API it implements
-};
-// The tags of this build of the runtime (plugin.hpp's macros).
-TargetTags RuntimeTargetTags();
-
 // The outcome of checking one manifest file. `problems` lists every problem found, first the
 // one that decides the record's code; `manifest` is set only when there is none.
 struct ManifestCheck {
@@ -70,15 +63,23 @@ struct ManifestCheck {
 // never read from) of at most kMaxManifestBytes, one JSON document (depth at most
 // kMaxManifestDepth, no key twice in an object, nothing after it), format version, fields,
 // library file name and existence (a symlink must stay in the manifest's folder), Backend API
-// version (discovery/api_version.hpp; checked before the library and the tags, so a plugin of
+// version (loading/api_version.hpp; checked before the library and the tags, so a plugin of
 // another API is told so first), platform and ABI against `target`. Does not hash or open the library. Every failure becomes a problem;
-// throws nothing but std::bad_alloc. Messages quote manifest values bounded (message_text.hpp).
+// throws nothing but std::bad_alloc. Messages quote manifest values bounded (platform/message_text.hpp).
 // Thread-safe.
-ManifestCheck CheckManifestFile(const std::filesystem::path& file, const TargetTags& target);
+ManifestCheck CheckManifestFile(const std::filesystem::path& file, const loading::TargetTags& target);
 
 // The same for text already read (`file` names it in messages and gives the folder).
 ManifestCheck CheckManifestText(const std::filesystem::path& file, const std::string& text,
-                                const TargetTags& target);
+                                const loading::TargetTags& target);
+
+// Whether `manifest` describes the library it names as opened and checked: id (`backend_id`,
+// from GetBackendId), Backend API version (`api_version`, from GetVersion), plugin version and
+// vendor (from `identity`). Returns "" when all match, else one "<field> is "x" in the manifest
+// but "y" in the library" per mismatch, joined by "; " (values quoted bounded). Never throws
+// except std::bad_alloc.
+std::string ManifestMismatches(const Manifest& manifest, const std::string& backend_id,
+                               BackendApiVersion api_version, const BackplanePluginIdentity& identity);
 
 // Opens the library file `library` for checking (platform::RegularFile: only a regular file,
 // checked on the handle). Returns nullopt and sets `opened`, or the problem: kLibraryMissing

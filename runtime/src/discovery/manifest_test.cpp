@@ -16,7 +16,7 @@ using json = nlohmann::json;
 
 namespace {
 
-const TargetTags kTarget{"linux-x86_64", "c", BackendApiVersion{2, 0}};
+const loading::TargetTags kTarget{"linux-x86_64", "c", BackendApiVersion{2, 0}};
 
 // A folder with a (fake) library file, and a valid manifest for it to mutate.
 struct ManifestFixture {
@@ -355,11 +355,6 @@ TEST_CASE("manifest: a library symlink must stay in the manifest's folder") {
   REQUIRE(check.problems.size() == 1);
   CHECK(check.problems[0].code == ReasonCode::kLibraryMissing);
   CHECK(Contains(check.problems[0].message, "Acme_Loop1_backend.so is a symlink loop"));
-}
-
-TEST_CASE("manifest: the runtime's own tags are those of plugin.hpp") {
-  CHECK(RuntimeTargetTags().platform == BACKPLANE_PLATFORM_TAG);
-  CHECK(RuntimeTargetTags().abi == BACKPLANE_ABI_TAG);
 }
 
 }  // namespace backplane::discovery

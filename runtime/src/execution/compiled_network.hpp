@@ -98,6 +98,29 @@ class CompiledNetwork {
  private:
   CompiledNetwork() = default;
   struct BackendState;
+  class StepBuilder;
+
+  // Load's jobs, in the order Load runs them. Each throws Exception naming the backend (and the
+  // layer, where there is one); Load's rollback (Unload) then undoes what the earlier ones did,
+  // so none of them cleans up after itself beyond what its comment says.
+
+  // The state of backend `id` in this network, created on first use from `backends`: the
+  // instance, its memory manager, workload factory and tensor-handle factories (owned by
+  // backends_; the library, if any, kept in libraries_). Throws kNotFound for a backend not in
+  // `backends`, else what the backend throws (Rethrow: "loading network N on B: ...").
+  BackendState& BackendFor(const BackendId& id, const std::map<BackendId, LoadBackend>& backends);
+  // Creates the state of every backend a layer is placed on and tells each one's context
+  // BeforeLoadNetwork, before any workload exists (BackendState::notified records who heard
+  // it). Throws kBackendFailure when a context refuses, with its reason.
+  void NotifyBeforeLoad(const OptimizedNetwork::Impl& network, const std::map<BackendId, LoadBackend>& backends);
+  // Gives every arena tensor its offset (memory_plan.hpp) by its lifetime over steps_;
+  // `producer_step` per tensor: the step that writes it, or SIZE_MAX. Sets arena_size_.
+  // Throws only std::bad_alloc.
+  void PlanArena(const std::vector<std::size_t>& producer_step);
+  // Acquires each backend's memory manager and tells its context AfterLoadNetwork
+  // (BackendState::acquired records whose manager to release). Throws kBackendFailure (or
+  // what the backend throws) naming the backend.
+  void AcquireMemoryAndNotifyAfterLoad();
 
   // Declared first so they are destroyed last: the backends' code must outlive every object
   // it created.

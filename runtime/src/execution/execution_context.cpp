@@ -1,6 +1,7 @@
 // The per-run state of one loaded network (spec 004): arena, scratch, handles, bindings.
 #include "execution/compiled_network.hpp"
-#include "execution/host_tensor.hpp"
+#include "execution/mapped_handle.hpp"
+#include "graph/host_tensor.hpp"
 #include "loading/plugin_call.hpp"
 #include "log.hpp"
 
@@ -53,8 +54,8 @@ class Context final : public ExecutionContext {
       : network_(std::move(network)), options_(options) {
     std::shared_lock<std::shared_mutex> lock(network_->LifetimeMutex());
     if (network_->IsUnloaded()) Unloaded();
-    arena_ = AlignedBuffer(network_->ArenaSize());
-    scratch_ = AlignedBuffer(network_->ScratchSize());
+    arena_ = graph::AlignedBuffer(network_->ArenaSize());
+    scratch_ = graph::AlignedBuffer(network_->ScratchSize());
     auto* arena = static_cast<std::uint8_t*>(arena_.data());
     const auto& tensors = network_->Tensors();
     handles_.reserve(tensors.size());
@@ -63,15 +64,15 @@ class Context final : public ExecutionContext {
       const TensorSlot& slot = tensors[t];
       switch (slot.kind) {
         case TensorSlot::Kind::kArena:
-          handles_.push_back(std::make_unique<HostTensorHandle>(
+          handles_.push_back(std::make_unique<backend::HostTensorHandle>(
               slot.info, slot.offset == SIZE_MAX ? nullptr : arena + slot.offset));
           break;
         case TensorSlot::Kind::kConstant:
-          handles_.push_back(std::make_unique<HostTensorHandle>(slot.info, const_cast<void*>(slot.constant)));
+          handles_.push_back(std::make_unique<backend::HostTensorHandle>(slot.info, const_cast<void*>(slot.constant)));
           break;
         case TensorSlot::Kind::kInput:
         case TensorSlot::Kind::kOutput: {
-          auto handle = std::make_unique<HostTensorHandle>(slot.info, nullptr);
+          auto handle = std::make_unique<backend::HostTensorHandle>(slot.info, nullptr);
           bound_[t] = handle.get();
           handles_.push_back(std::move(handle));
           break;
@@ -112,6 +113,8 @@ class Context final : public ExecutionContext {
     Bind(signature.outputs, network_->OutputTensors(), outputs, "output");
 
     const auto& steps = network_->Steps();
+    // The producers' handles mapped for kImport steps; unmapped when Run returns or throws.
+    std::vector<MappedHandle> imported;
     profile_.clear();
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -123,16 +126,15 @@ class Context final : public ExecutionContext {
             step.workload->Execute({step_inputs_[s], step_outputs_[s], scratch_.data()});
             break;
           case Step::Kind::kCopy: {
-            backend::ITensorHandle* from = step_inputs_[s][0];
-            backend::ITensorHandle* to = step_outputs_[s][0];
-            std::memcpy(to->Map(), from->Map(), from->GetInfo().NumBytes());
-            from->Unmap();
-            to->Unmap();
+            backend::ITensorHandle& from = *step_inputs_[s][0];
+            CopyThroughHost(from, *step_outputs_[s][0], from.GetInfo().NumBytes());
             break;
           }
           case Step::Kind::kImport: {
-            backend::ITensorHandle* from = step_inputs_[s][0];
-            if (!step_outputs_[s][0]->Import(from->Map(), backend::MemorySource::kHost)) {
+            // The consumer reads the producer's memory for the rest of the run: mapped until
+            // Run returns or throws (`imported`).
+            imported.emplace_back(*step_inputs_[s][0]);
+            if (!step_outputs_[s][0]->Import(imported.back().data(), backend::MemorySource::kHost)) {
               throw Exception(ErrorCode::kBackendFailure, "the consumer's tensor handle refused to import the memory");
             }
             break;
@@ -213,11 +215,11 @@ class Context final : public ExecutionContext {
 
   std::shared_ptr<CompiledNetwork> network_;
   ExecutionOptions options_;
-  AlignedBuffer arena_;
-  AlignedBuffer scratch_;
+  graph::AlignedBuffer arena_;
+  graph::AlignedBuffer scratch_;
   // Handles come from the backends' factories: destroyed before network_ releases their code.
   std::vector<std::unique_ptr<backend::ITensorHandle>> handles_;
-  std::vector<HostTensorHandle*> bound_;  // per tensor: the handle a binding points, or null
+  std::vector<backend::HostTensorHandle*> bound_;  // per tensor: the handle a binding points, or null
   std::vector<std::vector<backend::ITensorHandle*>> step_inputs_;
   std::vector<std::vector<backend::ITensorHandle*>> step_outputs_;
   std::vector<void*> pending_;

@@ -1,7 +1,8 @@
 #include "graph/optimizer.hpp"
 
-#include "execution/host_tensor.hpp"
+#include "graph/host_tensor.hpp"
 #include "graph/passes.hpp"
+#include "impl_access.hpp"
 #include "loading/plugin_call.hpp"
 #include "log.hpp"
 
@@ -327,7 +328,7 @@ backend::TensorHandleFactoryProperties PropertiesOf(const std::vector<PlacementB
     const auto it = backend.factories.find(factory);
     if (it != backend.factories.end()) return it->second;
   }
-  return execution::HostFactoryProperties();
+  return HostFactoryProperties();
 }
 
 // Spec 002: every tensor lives in one factory's handles, chosen so that as many consumers as
@@ -424,7 +425,7 @@ PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend
     for (const auto& [factory, unused] : backend.factories) backend.preferences.push_back(factory);
     backend.preferences.push_back(backend::kHostFactoryId);
   }
-  backend.factories.emplace(backend::kHostFactoryId, execution::HostFactoryProperties());
+  backend.factories.emplace(backend::kHostFactoryId, HostFactoryProperties());
   backend.instance = std::move(instance);
   return backend;
 }
@@ -457,7 +458,7 @@ OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& o
     impl->placement.push_back({layer.name, layer.type, layer.backend, layer.placement_reason});
   }
   for (const auto& line : impl->pass_log) Log(log, LogLevel::kInfo, LogCategory::kOptimize, line);
-  OptimizedNetwork result(std::move(impl));
+  OptimizedNetwork result = backplane::detail::ImplAccess::Wrap(std::move(impl));
   Log(log, LogLevel::kDebug, LogCategory::kOptimize, result.Describe());
   return result;
 }
@@ -486,7 +487,7 @@ const OptimizedNetwork::Impl& Checked(const std::unique_ptr<OptimizedNetwork::Im
 }  // namespace
 
 OptimizedNetwork::OptimizedNetwork() : impl_(std::make_unique<Impl>()) {}
-OptimizedNetwork::OptimizedNetwork(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OptimizedNetwork::OptimizedNetwork(std::unique_ptr<Impl>&& impl) : impl_(std::move(impl)) {}
 OptimizedNetwork::~OptimizedNetwork() = default;
 OptimizedNetwork::OptimizedNetwork(OptimizedNetwork&&) noexcept = default;
 OptimizedNetwork& OptimizedNetwork::operator=(OptimizedNetwork&&) noexcept = default;

@@ -1,6 +1,6 @@
 #include "graph/passes.hpp"
 
-#include "execution/host_tensor.hpp"
+#include "graph/host_tensor.hpp"
 #include "loading/plugin_call.hpp"
 
 #include <backplane/descriptors.hpp>
@@ -54,7 +54,7 @@ std::vector<std::vector<std::uint8_t>> RunOnHost(PlacementBackend& backend, cons
     const auto workload = factory->CreateWorkload(layer);
     std::vector<std::vector<std::uint8_t>> outputs;
     for (const auto& info : layer.output_infos) outputs.emplace_back(info.NumBytes());
-    std::vector<execution::HostTensorHandle> handles;
+    std::vector<HostTensorHandle> handles;
     handles.reserve(layer.inputs.size() + outputs.size());
     std::vector<backend::ITensorHandle*> inputs, results;
     for (std::size_t i = 0; i < layer.inputs.size(); ++i) {
@@ -65,7 +65,7 @@ std::vector<std::vector<std::uint8_t>> RunOnHost(PlacementBackend& backend, cons
       handles.emplace_back(layer.output_infos[i], outputs[i].data());
       results.push_back(&handles.back());
     }
-    execution::AlignedBuffer scratch(workload->GetScratchSize());
+    AlignedBuffer scratch(workload->GetScratchSize());
     if (memory_manager) memory_manager->Acquire();
     workload->Execute({inputs, results, scratch.data()});
     if (memory_manager) memory_manager->Release();

@@ -1,6 +1,6 @@
 #include "loading/backend_options.hpp"
 
-#include "discovery/message_text.hpp"
+#include "platform/message_text.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -39,8 +39,8 @@ const char* Expected(OptionSpec::Type type) {
 
 void CheckValue(const BackendId& id, const OptionSpec& spec, const std::string& value, const char* given_for) {
   if (ParsesAs(spec.type, value)) return;
-  throw OptionError("backend " + id.Get() + ": option " + discovery::Quoted(spec.key) + " = " +
-                    discovery::Quoted(value) + given_for + " is not a valid " + ToString(spec.type) + "; it must be " +
+  throw OptionError("backend " + id.Get() + ": option " + platform::Quoted(spec.key) + " = " +
+                    platform::Quoted(value) + given_for + " is not a valid " + ToString(spec.type) + "; it must be " +
                     Expected(spec.type));
 }
 
@@ -91,8 +91,8 @@ backend::BackendOptions SelectOptions(const BackendId& id, const std::vector<Opt
     for (const auto& [key, value] : *own) {
       const OptionSpec* spec = Find(specs, key);
       if (spec == nullptr) {
-        throw OptionError("backend " + id.Get() + " has no option " + discovery::Quoted(key) + " (given the value " +
-                          discovery::Quoted(value) + "); it accepts " + Accepted(specs));
+        throw OptionError("backend " + id.Get() + " has no option " + platform::Quoted(key) + " (given the value " +
+                          platform::Quoted(value) + "); it accepts " + Accepted(specs));
       }
       CheckValue(id, *spec, value, "");
       selected[key] = value;
@@ -110,7 +110,7 @@ void CheckAllBackendsOptions(const backend::BackendOptions& all, const std::vect
     for (const auto& backend : backends) {
       accepted += (accepted.empty() ? "" : "; ") + backend.id.Get() + ": " + Accepted(backend.options);
     }
-    throw OptionError("option " + discovery::Quoted(key) + " = " + discovery::Quoted(value) +
+    throw OptionError("option " + platform::Quoted(key) + " = " + platform::Quoted(value) +
                       " was given for all backends (\"*\"), but no registered backend has it; they accept: " +
                       (accepted.empty() ? std::string("(no backend is registered)") : accepted));
   }

@@ -1,9 +1,9 @@
 #include "loading/backend_registry.hpp"
 
-#include "discovery/message_text.hpp"
 #include "loading/backend_options.hpp"
 #include "loading/c_backend.hpp"
 #include "loading/plugin_call.hpp"
+#include "platform/message_text.hpp"
 
 namespace backplane::loading {
 
@@ -17,7 +17,7 @@ class BackendLogChannel final : public ILogSink {
       : sink_(std::move(sink)), prefix_(id.Get() + ": ") {}
   bool IsEnabled(LogLevel level, LogCategory category) const override { return sink_->IsEnabled(level, category); }
   void Write(LogLevel level, LogCategory category, std::string_view message) override {
-    sink_->Write(level, category, prefix_ + discovery::Bounded(message, kMaxMessageBytes));
+    sink_->Write(level, category, prefix_ + platform::Bounded(message, kMaxMessageBytes));
   }
 
  private:

@@ -1,8 +1,8 @@
 #include "loading/c_backend.hpp"
 
-#include "discovery/message_text.hpp"
 #include "loading/c_layer.hpp"
 #include "loading/c_tensor_handle.hpp"
+#include "platform/message_text.hpp"
 
 #include <backplane/backend/c_status.hpp>
 #include <backplane/backend/op_attributes.hpp>
@@ -273,9 +273,9 @@ BackendInfoValues ReadInfo(const BpBackendInfoData* data, const PluginOrigin& or
       std::string key = FromC(spec.key);
       if (key.empty()) throw bad("option " + std::to_string(i) + " has an empty key");
       if (spec.type > BP_OPTION_BOOLEAN) {
-        throw bad("option " + discovery::Quoted(key) + " has unknown type " + std::to_string(spec.type));
+        throw bad("option " + platform::Quoted(key) + " has unknown type " + std::to_string(spec.type));
       }
-      if (!keys.insert(key).second) throw bad("option " + discovery::Quoted(key) + " is declared twice");
+      if (!keys.insert(key).second) throw bad("option " + platform::Quoted(key) + " is declared twice");
       values.options.push_back({std::move(key), static_cast<backend::OptionSpec::Type>(spec.type),
                                 FromC(spec.default_value), FromC(spec.doc)});
     }
@@ -337,7 +337,7 @@ backend::OptimizationViews ReadOptimization(Owned<BpOptimization, BpOptimization
 
   // Which list claimed each layer so far, for the overlap check.
   std::vector<std::string> claimed(layer_count);
-  auto name_of = [&](std::size_t index) { return discovery::Quoted(subgraph.layers[index]->GetName()); };
+  auto name_of = [&](std::size_t index) { return platform::Quoted(subgraph.layers[index]->GetName()); };
   auto check = [&](const BpLayerIndices& list, const std::string& where) {
     if (list.count != 0 && list.indices == nullptr) {
       throw bad(where + " with " + std::to_string(list.count) + " layers but no indices");
@@ -364,7 +364,7 @@ backend::OptimizationViews ReadOptimization(Owned<BpOptimization, BpOptimization
   for (std::size_t i = 0; i < substitution_count; ++i) {
     const std::string name = FromC(read[i].name);
     if (name.empty()) throw bad("substitution " + std::to_string(i) + " without a name");
-    const std::string where = "substitution " + std::to_string(i) + " (" + discovery::Quoted(name) + ")";
+    const std::string where = "substitution " + std::to_string(i) + " (" + platform::Quoted(name) + ")";
     replaced.push_back(check(read[i].replaced, where));
     if (replaced.back().layers.empty()) throw bad(where + " replacing no layer");
   }

@@ -1,17 +1,13 @@
 // The runtime's side of the C boundary (c_backend.hpp) against a backend written by hand in
 // C-style C++ (no adapter): tables with missing functions, statuses of every code, "no"
-// answers, garbage from optimize_subgraph, tensor handles both ways, and the optimizer's check
-// that a substitution does not fuse around a layer outside it.
+// answers, garbage from optimize_subgraph and tensor handles both ways. (The optimizer's check of
+// what a backend's substitutions may fuse is graph/optimizer_test.cpp's.)
 #include "loading/c_backend.hpp"
-
-#include "graph/graph.hpp"
-#include "graph/optimizer.hpp"
 
 #include <backplane/backend/c_status.hpp>
 #include <backplane/backend/host_tensor_handle.hpp>
 #include <backplane/backend/op_attributes.hpp>
 #include <backplane/descriptors.hpp>
-#include <backplane/network.hpp>
 
 #include <doctest/doctest.h>
 
@@ -632,59 +628,6 @@ TEST_CASE("c_backend: execute gets the plugin's own handles back and views of th
   const std::vector<backend::ITensorHandle*> two{&host[0], &host[1]};
   workload->Execute({two, outputs, nullptr});
   CHECK(y == std::vector<float>{2, 4, 6, 8});
-}
-
-// ---- The optimizer's graph check --------------------------------------------------------------------
-
-class NullSink final : public ILogSink {
- public:
-  bool IsEnabled(LogLevel, LogCategory) const override { return false; }
-  void Write(LogLevel, LogCategory, std::string_view) override {}
-};
-
-TEST_CASE("c_backend: a substitution fusing around a layer outside it is refused naming the backend and layer") {
-  // x -> r1 -> add (pinned to Other) -> m ; r1 -> m. Hand gets {r1, m}, connected directly, and
-  // fuses both although m also reads add, which reads r1.
-  Network network;
-  const auto x = network.AddInput("x", View::kInfo);
-  const auto r1 = network.Add(ActivationDescriptor{}, {x}, "r1");
-  const auto add = network.Add(ElementwiseBinaryDescriptor{}, {r1, r1}, "add");
-  const auto m = network.Add(ElementwiseBinaryDescriptor{}, {r1, add}, "m");
-  network.AddOutput("y", m);
-
-  Script hand;
-  hand.table = FullTable();
-  hand.substitutions = {{{0, 1}, "r1+m"}};
-  Script other;
-  other.id = "Other";
-  other.table = FullTable();
-  other.table.optimize_subgraph = nullptr;
-  std::vector<graph::PlacementBackend> backends;
-  backends.push_back(graph::DescribeBackend("Hand", Wrap(hand), true, ""));
-  backends.push_back(graph::DescribeBackend("Other", Wrap(other), true, ""));
-  OptimizeOptions options;
-  options.pins["add"] = "Other";
-  NullSink log;
-  const Exception error = Thrown([&] { graph::Optimize(network.GetImpl(), options, backends, log); });
-  INFO(error.what());
-  CHECK(hand.offered == std::vector<std::string>{"r1", "m"});
-  CHECK(error.code() == ErrorCode::kBackendFailure);
-  CHECK(Contains(error.what(), "backend Hand: optimize_subgraph returned substitution 'r1+m' whose layers are "
-                               "connected through layer 'add' outside it"));
-
-  // Fusing only m is fine: the PreCompiled layer reads r1 and add by their producers.
-  hand.substitutions = {{{1}, "m'"}};
-  hand.offered.clear();
-  const OptimizedNetwork optimized = graph::Optimize(network.GetImpl(), options, backends, log);
-  bool fused = false;
-  for (const auto& placement : optimized.GetPlacement()) {
-    if (placement.type == backend::LayerType::kPreCompiled) {
-      fused = true;
-      CHECK(placement.layer == "m'");
-      CHECK(placement.backend == BackendId("Hand"));
-    }
-  }
-  CHECK(fused);
 }
 
 }  // namespace

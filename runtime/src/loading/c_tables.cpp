@@ -1,6 +1,6 @@
 #include "loading/c_tables.hpp"
 
-#include "discovery/message_text.hpp"
+#include "platform/message_text.hpp"
 
 #include <backplane/backend/c_status.hpp>
 
@@ -67,7 +67,7 @@ std::string TakeMessage(BpStatus* status, std::size_t max) {
   backend::StatusPtr owned(status);
   std::string message = BP_HAS_FIELD(status, BpStatus, message) ? backend::MessageOf(status) : std::string();
   if (message.empty()) return "(no message)";
-  return discovery::Bounded(message, max);
+  return platform::Bounded(message, max);
 }
 }  // namespace
 

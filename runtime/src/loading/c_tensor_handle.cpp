@@ -73,6 +73,8 @@ void* CTensorHandle::Map() {
   void* data = nullptr;
   CheckStatus(handle_.table().map(handle_.get(), &data), *origin_, "BpTensorHandle map");
   if (data == nullptr) {
+    // It reported success, so it counts as mapped: unmapped again before failing.
+    handle_.table().unmap(handle_.get());
     throw PluginError(ErrorCode::kBackendFailure, DescribeCall(*origin_, "BpTensorHandle map") + ": returned no memory");
   }
   return data;

@@ -1,6 +1,6 @@
 #include "loading/plugin_call.hpp"
 
-#include "discovery/message_text.hpp"
+#include "platform/message_text.hpp"
 
 #include <exception>
 
@@ -28,7 +28,7 @@ std::string DescribePluginFailure(const PluginFailure& failure, const BackendId&
   std::string text = "backend " + backend.Get() + " threw " +
                      (failure.standard ? "" : "a non-standard exception ") + "from " + function;
   if (!layer.empty()) text += " for layer '" + layer + "'";
-  if (failure.standard) text += ": " + discovery::Bounded(failure.what);
+  if (failure.standard) text += ": " + platform::Bounded(failure.what);
   return text;
 }
 

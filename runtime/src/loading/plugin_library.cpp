@@ -1,8 +1,8 @@
 #include "loading/plugin_library.hpp"
 
-#include "discovery/api_version.hpp"
-#include "discovery/message_text.hpp"
+#include "loading/api_version.hpp"
 #include "loading/plugin_call.hpp"
+#include "platform/message_text.hpp"
 
 #include <backplane/backend_id.hpp>
 
@@ -21,7 +21,7 @@ PluginCheck Reject(DiscoveryStage stage, ReasonCode code, std::string message) {
 }
 
 // A string a plugin returned or holds in its identity, bounded for messages.
-std::string Quote(const char* text) { return text ? discovery::Quoted(text) : "null"; }
+std::string Quote(const char* text) { return text ? platform::Quoted(text) : "null"; }
 
 // Calls `call`, which calls into the plugin. Returns "" when it returned, else what it threw
 // ("threw an exception: ...", "threw something that is not a std::exception"), so that no
@@ -34,7 +34,7 @@ std::string CallEntryPoint(Call&& call) {
     return {};
   } catch (...) {
     const PluginFailure failure = CurrentPluginFailure();
-    return failure.standard ? "threw an exception: " + discovery::Bounded(failure.what, 200)
+    return failure.standard ? "threw an exception: " + platform::Bounded(failure.what, 200)
                             : "threw something that is not a std::exception";
   }
 }
@@ -43,7 +43,7 @@ std::string CallEntryPoint(Call&& call) {
 
 std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* identity,
                                              const std::string& where,
-                                             const discovery::TargetTags& target, BackendApiVersion api) {
+                                             const TargetTags& target, BackendApiVersion api) {
   auto reject = [&](ReasonCode code, const std::string& why) {
     return PluginRejection{DiscoveryStage::kIdentity, code, where + ": " + why};
   };
@@ -71,7 +71,7 @@ std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* iden
   // GetVersion's check below.
   if (identity->api_major != api.major) {
     return reject(ReasonCode::kApiVersionIncompatible,
-                  discovery::ApiVersionProblem({identity->api_major, identity->api_minor}, api));
+                  ApiVersionProblem({identity->api_major, identity->api_minor}, api));
   }
   if (identity->platform == nullptr || target.platform != identity->platform) {
     return reject(ReasonCode::kPlatformMismatch, "built for platform " + Quote(identity->platform) +
@@ -85,8 +85,7 @@ std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* iden
 }
 
 PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
-                               const discovery::Manifest* manifest,
-                               const discovery::TargetTags& target, BackendApiVersion api,
+                               const TargetTags& target, BackendApiVersion api,
                                const std::optional<platform::FileIdentity>& checked_file) {
   const std::string where = library_path.string();
   std::shared_ptr<SharedLibrary> library;
@@ -147,7 +146,7 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
     return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kEntryPointFailed,
                   where + ": GetVersion() " + thrown + "; entry points must not throw");
   }
-  if (std::string problem = discovery::ApiVersionProblem(version, api); !problem.empty()) {
+  if (std::string problem = ApiVersionProblem(version, api); !problem.empty()) {
     return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kApiVersionIncompatible,
                   where + ": backend " + raw_id + " was " + problem);
   }
@@ -156,25 +155,6 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
                   where + ": GetVersion() reports Backend API " + ToString(version) +
                       " but the identity descriptor says " +
                       ToString(BackendApiVersion{identity->api_major, identity->api_minor}));
-  }
-
-  if (manifest) {
-    std::string mismatches;
-    auto compare = [&](const char* what, const std::string& in_manifest, const char* in_library) {
-      const std::string library_value = in_library ? in_library : "(null)";
-      if (in_manifest == library_value) return;
-      mismatches += (mismatches.empty() ? "" : "; ") + std::string(what) + " is " +
-                    discovery::Quoted(in_manifest) + " in the manifest but " +
-                    discovery::Quoted(library_value) + " in the library";
-    };
-    compare("id", manifest->id, raw_id);
-    compare("api_version", ToString(manifest->api_version), ToString(version).c_str());
-    compare("version", manifest->version, identity->plugin_version);
-    compare("vendor", manifest->vendor, identity->vendor);
-    if (!mismatches.empty()) {
-      return Reject(DiscoveryStage::kBackendChecked, ReasonCode::kManifestMismatch,
-                    manifest->file.string() + " does not describe " + where + ": " + mismatches);
-    }
   }
 
   CheckedPlugin plugin;

@@ -1,9 +1,10 @@
 // Opening a plugin library and checking it, in the order of docs/backend-discovery.md:
-// entry points, identity/ABI descriptor, backend id, API version, manifest cross-check.
+// entry points, identity/ABI descriptor, backend id, API version. (The manifest cross-check
+// that follows is discovery's: discovery/manifest.hpp, ManifestMismatches.)
 #pragma once
 
-#include "discovery/manifest.hpp"
 #include "loading/shared_library.hpp"
+#include "loading/target_tags.hpp"
 #include "platform/regular_file.hpp"
 
 #include <backplane/discovery_report.hpp>
@@ -37,8 +38,7 @@ struct PluginCheck {
   PluginRejection rejection{DiscoveryStage::kFound, ReasonCode::kOk, {}};
 };
 
-// Opens `library_path` (absolute) and checks it against this runtime (`target`, `api`) and,
-// when given, against its manifest. Calls GetBackendId and GetVersion only after the identity
+// Opens `library_path` (absolute) and checks it against this runtime (`target`, `api`). Calls GetBackendId and GetVersion only after the identity
 // descriptor was accepted, and never BackendFactory; whatever they throw (a std::exception or
 // anything else) becomes an entry_point_failed rejection naming the library and the function.
 // Never throws for a bad library.
@@ -53,8 +53,7 @@ struct PluginCheck {
 // plugin folder, and such a one can put any code there anyway; the checks are against
 // accidents (a half-copied file, a stray FIFO), not against the folder's owner.
 PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
-                               const discovery::Manifest* manifest,
-                               const discovery::TargetTags& target, BackendApiVersion api,
+                               const TargetTags& target, BackendApiVersion api,
                                const std::optional<platform::FileIdentity>& checked_file = std::nullopt);
 
 // Checks an identity descriptor (from a library or a static backend) against this runtime
@@ -65,6 +64,6 @@ PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
 // rejection, or nullopt when acceptable.
 std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* identity,
                                              const std::string& where,
-                                             const discovery::TargetTags& target, BackendApiVersion api);
+                                             const TargetTags& target, BackendApiVersion api);
 
 }  // namespace backplane::loading

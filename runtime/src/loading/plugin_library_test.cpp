@@ -9,7 +9,7 @@
 namespace backplane::loading {
 namespace {
 
-const discovery::TargetTags kTarget{"linux-x86_64", "c", BackendApiVersion{2, 0}};
+const TargetTags kTarget{"linux-x86_64", "c", BackendApiVersion{2, 0}};
 
 const char* NoError() { return ""; }
 

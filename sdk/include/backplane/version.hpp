@@ -18,7 +18,7 @@ struct SdkVersion {
   std::uint32_t minor;
   std::uint32_t patch;
 };
-inline constexpr SdkVersion kSdkVersion{0, 1, 0};
+inline constexpr SdkVersion kSdkVersion{0, 2, 0};
 
 // A Backend API version. Plain value type.
 struct BackendApiVersion {

@@ -236,7 +236,10 @@ class TensorHandleProxy final : public ITensorHandle {
     void* data = nullptr;
     // The context string is made only on failure: Map runs per execute.
     if (BpStatus* status = handle_->table->map(handle_, &data)) ThrowIfFailed(status, "mapping a tensor handle");
-    if (data == nullptr) throw Exception(ErrorCode::kBackendFailure, "mapping a tensor handle gave a null pointer");
+    if (data == nullptr) {
+      Unmap();  // the map succeeded: pair it before reporting the null pointer
+      throw Exception(ErrorCode::kBackendFailure, "mapping a tensor handle gave a null pointer");
+    }
     return data;
   }
   void Unmap() override {

@@ -1,4 +1,4 @@
-// Layer support: how a backend tells the optimizer which layers it can run.
+// Layer support: how a backend tells the optimizer which layers it can run, and why not.
 #pragma once
 
 #include <backplane/backend/layer.hpp>
@@ -13,7 +13,9 @@ class ILayerSupport {
  public:
   virtual ~ILayerSupport();
   // True when this backend can run `layer` as described. When false, `reason` (never null)
-  // receives a short explanation naming what is unsupported ("dilation 2 not supported").
+  // receives "<backend> cannot run layer '<name>': <why>" (CannotRunReason in op_table.hpp), the
+  // why naming what is unsupported ("dilation 2 is not supported"). A backend with an op table
+  // uses OpTableLayerSupport (op_table.hpp), which writes exactly that.
   virtual bool IsLayerSupported(const ILayerView& layer, std::string* reason) const = 0;
 };
 

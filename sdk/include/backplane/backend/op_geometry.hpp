@@ -1,14 +1,13 @@
-// Shape checks and geometry of the ops whose rules do not depend on the backend: what a
-// backend's support function must refuse and what its workload needs to know (output extents,
-// GEMM sizes, slice windows, permuted strides ...), in one place so that every backend accepts
-// the same layers for the same reasons. Backend-specific limits (index widths, rank limits,
-// data types) stay in the backend and are applied after these checks.
+// Geometry of the ops whose workloads need more than their shapes: output extents, GEMM sizes,
+// slice windows, permuted strides ... derived once, so every backend walks a layer the same
+// way. The rules themselves (what a layer of each type may be) are the op schema's
+// (backplane/backend/op_schema.hpp): each DescribeX first runs CheckLayer, so it never reads an
+// input or output the layer does not have and never derives geometry from a broken layer.
+// Backend-specific limits (index widths, rank limits, data types) stay in the backend.
 //
-// Each DescribeX takes a layer of type X (the descriptor is read after checking GetType() and
-// that there is one) and returns true with `out` filled in, or false with `reason` set to
-// "<LayerType> layer '<name>': <what is wrong>" and `out` unspecified. The layer's arity is
-// checked too, so a DescribeX never reads an input or output the layer does not have. Data
-// types are not looked at.
+// Each DescribeX takes a layer of type X and returns true with `out` filled in, or false with
+// `reason` set to the plain "what is wrong" (the op schema's, or "expected a MatMul layer") and
+// `out` unspecified. Data types are not looked at.
 //
 // Thread safety: pure functions of their arguments; safe to call concurrently.
 #pragma once
@@ -36,9 +35,20 @@ bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
 // padded by `pad_begin` and `pad_end`, a kernel of `kernel` taps `dilation` apart, moved by
 // `stride`. ceil_mode (pooling) keeps a last partial window, except one that would start past
 // the input and the leading padding. False when the dilated kernel does not fit the padded
-// input. `kernel`, `stride` and `dilation` must be at least 1.
+// input (or the arithmetic would overflow). `kernel`, `stride` and `dilation` must be at least 1.
 bool WindowOutputExtent(std::int64_t size, std::int64_t pad_begin, std::int64_t pad_end, std::int64_t kernel,
                         std::int64_t stride, std::int64_t dilation, bool ceil_mode, std::int64_t& out);
+
+// One axis of an ONNX Slice: the window from `start` toward `end` by `step` (not 0). Negative
+// starts and ends count from the end; then, for a positive step, both are clamped to [0, dim],
+// for a negative step start to [0, dim-1] and end to [-1, dim-1]; the axis keeps
+// ceil((end - start) / step) elements, none if that is negative. Exact for any int64 values.
+struct SliceAxis {
+  std::int64_t start = 0;  // first selected index (0 when none is)
+  std::int64_t step = 1;
+  std::int64_t count = 0;  // elements kept
+};
+SliceAxis SliceWindow(std::int64_t dim, std::int64_t start, std::int64_t end, std::int64_t step);
 
 // Convolution2d, NCHW: x [N, C, H, W], weights [M, C/groups, kH, kW], optional bias [M],
 // y [N, M, Ho, Wo].
@@ -112,10 +122,8 @@ struct GemmGeometry {
 // after the descriptor's transposes, C (when given) broadcasting to [M, N], output [M, N].
 bool DescribeGemm(const ILayerView& layer, GemmGeometry& out, std::string& reason);
 
-// Slice (ONNX): per axis, where the window starts, how it steps and how many elements it keeps.
-// Negative starts and ends count from the end; then, for a positive step, both are clamped to
-// [0, dim], for a negative step start to [0, dim-1] and end to [-1, dim-1]; the axis keeps
-// ceil((end - start) / step) elements, none if that is negative.
+// Slice (ONNX): per axis, where the window starts, how it steps and how many elements it keeps
+// (SliceWindow).
 struct SliceGeometry {
   std::vector<std::int64_t> start;  // per input axis: first selected index (0 when none is)
   std::vector<std::int64_t> step;   // per input axis: 1 where not sliced

@@ -1,8 +1,8 @@
-#include "execution/host_tensor.hpp"
+#include "graph/host_tensor.hpp"
 
 #include <new>
 
-namespace backplane::execution {
+namespace backplane::graph {
 
 backend::TensorHandleFactoryProperties HostFactoryProperties() {
   backend::TensorHandleFactoryProperties properties;
@@ -23,4 +23,4 @@ void AlignedBuffer::Free::operator()(void* p) const {
   ::operator delete(p, std::align_val_t(64));
 }
 
-}  // namespace backplane::execution
+}  // namespace backplane::graph

@@ -9,6 +9,7 @@
 #include <backplane/logging.hpp>
 #include <backplane/network.hpp>
 #include <backplane/optimized_network.hpp>
+#include <backplane/runtime_export.hpp>
 #include <backplane/version.hpp>
 
 #include <functional>
@@ -114,7 +115,7 @@ struct BackendInfo {
 
 // Thrown by Runtime::Create when no backend could be registered. what() says where the runtime
 // looked and why each candidate was rejected; report() holds the same as data.
-class NoBackendsError : public Exception {
+class BACKPLANE_RUNTIME_API NoBackendsError : public Exception {
  public:
   NoBackendsError(const std::string& message, DiscoveryReport report);
   ~NoBackendsError() override;
@@ -135,13 +136,13 @@ struct ManifestValidation {
 // JSON, format version, every field, library file name and presence, platform, ABI and sha256.
 // Reports every problem, not only the first, for backend authors' CI. Never opens the library.
 // Thread-safe; never throws for bad content.
-ManifestValidation ValidateManifestFile(const std::string& path);
+BACKPLANE_RUNTIME_API ManifestValidation ValidateManifestFile(const std::string& path);
 
 // Owns the libraries it loaded, the backends registered in it and their contexts. Several
 // runtimes may exist at once over the same plugins; each opens them and creates its own
 // backend instances. Destroying a runtime destroys its backend contexts first and closes its
 // libraries last. Const methods are thread-safe.
-class Runtime {
+class BACKPLANE_RUNTIME_API Runtime {
  public:
   // Discovers and registers backends (see README "How backends are found"). One bad plugin
   // never makes this fail: it is recorded in the report and skipped. Throws NoBackendsError
@@ -158,9 +159,6 @@ class Runtime {
   // Registered backends in registration order.
   std::vector<BackendInfo> GetBackends() const;
   bool HasBackend(const BackendId& id) const;
-  // A new instance from the backend's factory; throws Exception (kNotFound) for an unknown id,
-  // (kBackendFailure) when the factory fails. The instance must not outlive this runtime.
-  std::unique_ptr<backend::IBackend> CreateBackend(const BackendId& id) const;
   // The context this runtime holds for `id`, or null if the backend made none.
   backend::IBackendContext* GetBackendContext(const BackendId& id) const;
 
@@ -188,7 +186,13 @@ class Runtime {
   struct Impl;
 
  private:
+  friend struct detail::ImplAccess;  // the runtime's own code and tests (runtime/src/impl_access.hpp)
+
   explicit Runtime(std::unique_ptr<Impl> impl);
+  // A new instance from the backend's factory; throws Exception (kNotFound) for an unknown id,
+  // (kBackendFailure) when the factory fails. The instance must not outlive this runtime.
+  std::unique_ptr<backend::IBackend> CreateBackend(const BackendId& id) const;
+
   std::unique_ptr<Impl> impl_;
 };
 

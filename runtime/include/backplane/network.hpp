@@ -13,6 +13,7 @@
 
 #include <backplane/backend_id.hpp>
 #include <backplane/descriptors.hpp>
+#include <backplane/runtime_export.hpp>
 #include <backplane/types.hpp>
 
 #include <cstdint>
@@ -23,6 +24,10 @@
 #include <vector>
 
 namespace backplane {
+
+namespace detail {
+struct ImplAccess;  // defined inside the runtime only (runtime/src/impl_access.hpp)
+}  // namespace detail
 
 using LayerId = std::uint32_t;
 
@@ -42,7 +47,7 @@ struct InputSlot {
 // to modify; const methods may be called concurrently. Every method that takes a layer id,
 // slot or name throws backplane::Exception (kInvalidArgument / kNotFound) naming it when it
 // is out of range or unknown; the network is unchanged then.
-class Network {
+class BACKPLANE_RUNTIME_API Network {
  public:
   Network();
   ~Network();
@@ -100,11 +105,11 @@ class Network {
   std::vector<std::string> GetInputNames() const;
   std::vector<std::string> GetOutputNames() const;
 
-  // For the runtime (and the importer): the implementation is runtime-private.
+  // Runtime-private (defined in runtime/src/graph/graph.hpp).
   struct Impl;
-  const Impl& GetImpl() const { return *impl_; }
 
  private:
+  friend struct detail::ImplAccess;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1,4 +1,5 @@
-// Host memory for tensors: the host factory's properties and aligned buffers.
+// Host memory for tensors: the host factory's properties (the tensor-handle strategy) and aligned
+// buffers (constant folding here; the execution context's arena and scratch above).
 #pragma once
 
 #include <backplane/backend/host_tensor_handle.hpp>
@@ -6,7 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace backplane::execution {
+namespace backplane::graph {
 
 using backend::HostTensorHandle;
 
@@ -29,4 +30,4 @@ class AlignedBuffer {
   std::size_t size_ = 0;
 };
 
-}  // namespace backplane::execution
+}  // namespace backplane::graph

@@ -1,6 +1,6 @@
-#include "discovery/message_text.hpp"
+#include "platform/message_text.hpp"
 
-namespace backplane::discovery {
+namespace backplane::platform {
 
 namespace {
 
@@ -51,4 +51,4 @@ std::string Quoted(std::string_view text, std::size_t max) {
   return out + "\"";
 }
 
-}  // namespace backplane::discovery
+}  // namespace backplane::platform

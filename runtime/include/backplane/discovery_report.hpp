@@ -4,6 +4,8 @@
 // the NoBackendsError thrown when nothing could be registered.
 #pragma once
 
+#include <backplane/runtime_export.hpp>
+
 #include <string>
 #include <vector>
 
@@ -66,10 +68,10 @@ enum class ReasonCode {
   kEntryPointFailed,          // GetBackendId or GetVersion threw instead of returning
 };
 
-const char* ToString(FoundBy value);         // "manifest", "naming_scheme", "static"
-const char* ToString(DiscoveryStage value);  // "found", "manifest_read", ...
-const char* ToString(Verdict value);         // "registered", "rejected", "duplicate"
-const char* ToString(ReasonCode value);      // "ok", "manifest_invalid_json", ...
+BACKPLANE_RUNTIME_API const char* ToString(FoundBy value);         // "manifest", "naming_scheme", "static"
+BACKPLANE_RUNTIME_API const char* ToString(DiscoveryStage value);  // "found", "manifest_read", ...
+BACKPLANE_RUNTIME_API const char* ToString(Verdict value);         // "registered", "rejected", "duplicate"
+BACKPLANE_RUNTIME_API const char* ToString(ReasonCode value);      // "ok", "manifest_invalid_json", ...
 
 struct DiscoveryRecord {
   std::string manifest_path;  // empty when found by naming scheme or static

@@ -1,10 +1,10 @@
-#include "discovery/message_text.hpp"
+#include "platform/message_text.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
-namespace backplane::discovery {
+namespace backplane::platform {
 
 TEST_CASE("message text: short values are shown whole, quoted or not") {
   CHECK(Quoted("f64") == "\"f64\"");
@@ -28,4 +28,4 @@ TEST_CASE("message text: control characters cannot forge lines") {
   CHECK(Quoted(std::string("a\nb\tc\0d\x1b", 8)) == "\"a\\nb\\tc\\x00d\\x1b\"");
 }
 
-}  // namespace backplane::discovery
+}  // namespace backplane::platform

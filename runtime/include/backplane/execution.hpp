@@ -6,6 +6,7 @@
 #pragma once
 
 #include <backplane/backend_id.hpp>
+#include <backplane/runtime_export.hpp>
 #include <backplane/types.hpp>
 
 #include <cstdint>
@@ -53,12 +54,12 @@ struct ProfileEvent {
 
 // Writes `events` (of one or more runs, each given by the run's start offset) as a Chrome
 // trace ("chrome://tracing", Perfetto): {"traceEvents": [...]} with one complete event each.
-void WriteChromeTrace(const std::vector<ProfileEvent>& events, std::ostream& out);
+BACKPLANE_RUNTIME_API void WriteChromeTrace(const std::vector<ProfileEvent>& events, std::ostream& out);
 
 // Owns the working memory of one run at a time. Not thread-safe: use one context per thread.
 // Keeps the loaded network's code and constants alive; once the network is unloaded, Run
 // throws. Destroy contexts before the runtime for an orderly shutdown (they stay safe if not).
-class ExecutionContext {
+class BACKPLANE_RUNTIME_API ExecutionContext {
  public:
   virtual ~ExecutionContext();
 

@@ -4,6 +4,7 @@
 #include <backplane/backend/layer.hpp>
 #include <backplane/backend/tensor_handle.hpp>
 #include <backplane/backend_id.hpp>
+#include <backplane/runtime_export.hpp>
 
 #include <map>
 #include <memory>
@@ -11,6 +12,10 @@
 #include <vector>
 
 namespace backplane {
+
+namespace detail {
+struct ImplAccess;  // defined inside the runtime only (runtime/src/impl_access.hpp)
+}  // namespace detail
 
 struct OptimizeOptions {
   // Backends in order of preference. Empty: every registered, available backend, in
@@ -40,7 +45,7 @@ enum class EdgeStrategy {
   kExportImport,  // the producer's memory is imported by the consumer: no copy
   kCopy,          // a copy between two handles
 };
-const char* ToString(EdgeStrategy strategy);  // "direct", "export_import", "copy"
+BACKPLANE_RUNTIME_API const char* ToString(EdgeStrategy strategy);  // "direct", "export_import", "copy"
 
 struct EdgeReport {
   std::string producer;           // layer name
@@ -51,7 +56,7 @@ struct EdgeReport {
 
 // Move-only value. Holds the placed graph until Runtime::LoadNetwork takes it. A moved-from
 // object throws Exception (kInvalidArgument) from every method.
-class OptimizedNetwork {
+class BACKPLANE_RUNTIME_API OptimizedNetwork {
  public:
   OptimizedNetwork();
   ~OptimizedNetwork();
@@ -67,14 +72,13 @@ class OptimizedNetwork {
   // A readable multi-line report of all of the above.
   std::string Describe() const;
 
+  // Runtime-private (defined in runtime/src/graph/optimizer.hpp).
   struct Impl;
-  explicit OptimizedNetwork(std::unique_ptr<Impl> impl);
-  // Null after a move.
-  Impl* GetImpl() { return impl_.get(); }
-  const Impl* GetImpl() const { return impl_.get(); }
 
  private:
-  std::unique_ptr<Impl> impl_;
+  friend struct detail::ImplAccess;
+  explicit OptimizedNetwork(std::unique_ptr<Impl>&& impl);
+  std::unique_ptr<Impl> impl_;  // null after a move
 };
 
 }  // namespace backplane

@@ -1,6 +1,6 @@
-#include "discovery/api_version.hpp"
+#include "loading/api_version.hpp"
 
-namespace backplane::discovery {
+namespace backplane::loading {
 
 std::string ApiVersionProblem(BackendApiVersion plugin, BackendApiVersion runtime) {
   if (IsBackendApiCompatible(plugin, runtime)) return {};
@@ -19,4 +19,4 @@ std::string ApiVersionProblem(BackendApiVersion plugin, BackendApiVersion runtim
          ToString(plugin) + " or later";
 }
 
-}  // namespace backplane::discovery
+}  // namespace backplane::loading

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace backplane::discovery {
+namespace backplane::loading {
 
 // "" when a plugin built for `plugin` loads into a runtime implementing `runtime` (spec 001:
 // equal majors, plugin minor <= runtime minor). Otherwise the reason, phrased to follow
@@ -20,4 +20,4 @@ namespace backplane::discovery {
 // Thread-safe.
 std::string ApiVersionProblem(BackendApiVersion plugin, BackendApiVersion runtime);
 
-}  // namespace backplane::discovery
+}  // namespace backplane::loading

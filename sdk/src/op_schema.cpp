@@ -1,0 +1,583 @@
+#include <backplane/backend/broadcast.hpp>
+#include <backplane/backend/op_geometry.hpp>
+#include <backplane/backend/op_schema.hpp>
+#include <backplane/checked_size.hpp>
+#include <backplane/descriptors.hpp>
+
+#include <algorithm>
+#include <utility>
+
+namespace backplane::backend {
+
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+
+// A broken rule: thrown by Rules::Fail inside this file only and turned into `why` by the
+// public functions, so each rule below reads as a list of checks.
+struct Broken {
+  std::string why;
+};
+
+std::string Text(const Dims& dims) { return ToString(TensorShape(dims)); }
+
+template <typename T>
+std::string ListText(const std::vector<T>& values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
+  return text + "]";
+}
+
+std::string Count(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// The checks every rule is made of; each failure throws Broken with the plain reason.
+class Rules {
+ public:
+  explicit Rules(const ILayerView& layer) : layer_(layer) {}
+
+  [[noreturn]] static void Fail(std::string why) { throw Broken{std::move(why)}; }
+
+  std::size_t Inputs() const { return layer_.GetNumInputs(); }
+  const TensorInfo& In(std::size_t i) const { return layer_.GetInputInfo(i); }
+  const Dims& Shape(std::size_t i) const { return In(i).shape.Dims(); }
+  std::string InText(std::size_t i) const { return ToString(In(i).shape); }
+
+  // [min_inputs, max_inputs] inputs and exactly `outputs` outputs.
+  void Arity(std::size_t min_inputs, std::size_t max_inputs, std::size_t outputs = 1) const {
+    const std::size_t n = Inputs();
+    if (n < min_inputs || n > max_inputs) {
+      Fail("takes " +
+           (min_inputs == max_inputs ? Count(min_inputs, "input")
+                                     : std::to_string(min_inputs) + " to " + Count(max_inputs, "input")) +
+           ", has " + std::to_string(n));
+    }
+    if (layer_.GetNumOutputs() != outputs) {
+      Fail("has " + Count(outputs, "output") + ", this layer has " + std::to_string(layer_.GetNumOutputs()));
+    }
+  }
+
+  void Rank(std::size_t i, std::size_t rank, const char* what) const {
+    if (Shape(i).size() != rank) {
+      Fail(std::string(what) + " (input " + std::to_string(i) + ") must have rank " + std::to_string(rank) +
+           ", has shape " + InText(i));
+    }
+  }
+
+  // `axis` in [-rank, rank) (or up to rank inclusive when `allow_rank`), normalized.
+  std::size_t Axis(std::int64_t axis, std::size_t rank, bool allow_rank = false) const {
+    const auto r = static_cast<std::int64_t>(rank);
+    const std::int64_t upper = allow_rank ? r : r - 1;
+    if (axis < -r || axis > upper) {
+      Fail("axis " + std::to_string(axis) + " is out of range [" + std::to_string(-r) + ", " + std::to_string(upper) +
+           "] for input " + InText(0) + " of rank " + std::to_string(rank));
+    }
+    return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
+  }
+
+  template <typename D>
+  const D& Descriptor() const {
+    if (!layer_.GetDescriptor()) Fail("has no descriptor");
+    return static_cast<const D&>(*layer_.GetDescriptor());
+  }
+
+  // An enumerator of a descriptor: at most `last`, the enumeration's last enumerator.
+  template <typename E>
+  void Known(E value, E last, const char* what) const {
+    if (static_cast<std::uint32_t>(value) > static_cast<std::uint32_t>(last)) {
+      Fail(std::string("unknown ") + what + " " + std::to_string(static_cast<std::uint32_t>(value)));
+    }
+  }
+
+  void KnownType(DataType type, const std::string& what) const {
+    if (SizeOf(type) == 0) Fail("unknown data type " + std::to_string(static_cast<std::uint32_t>(type)) + " of " + what);
+  }
+
+  std::int64_t Mul(std::int64_t a, std::int64_t b) const {
+    if (const auto product = TryMulDims(a, b)) return *product;
+    Fail(std::to_string(a) + " * " + std::to_string(b) + " overflows a 64-bit dimension");
+  }
+  std::int64_t Add(std::int64_t a, std::int64_t b) const {
+    if (const auto sum = TryAddDims(a, b)) return *sum;
+    Fail(std::to_string(a) + " + " + std::to_string(b) + " overflows a 64-bit dimension");
+  }
+
+  const ILayerView& layer() const { return layer_; }
+
+ private:
+  const ILayerView& layer_;
+};
+
+Dims Broadcast(const Dims& a, const Dims& b) {
+  TensorShape out;
+  std::string why;
+  if (!BroadcastShapes(TensorShape(a), TensorShape(b), out, why)) Rules::Fail(why);
+  return out.Dims();
+}
+
+// One spatial output extent of a convolution or pooling window.
+std::int64_t Window(const char* axis, std::int64_t size, std::int64_t pad_begin, std::int64_t pad_end,
+                    std::int64_t kernel, std::int64_t stride, std::int64_t dilation, bool ceil_mode) {
+  if (kernel < 1 || stride < 1 || dilation < 1) {
+    Rules::Fail(std::string("kernel ") + std::to_string(kernel) + ", stride " + std::to_string(stride) +
+                " and dilation " + std::to_string(dilation) + " along " + axis + " must be at least 1");
+  }
+  std::int64_t out = 0;
+  if (!WindowOutputExtent(size, pad_begin, pad_end, kernel, stride, dilation, ceil_mode, out)) {
+    Rules::Fail(std::string("the window along ") + axis + " (kernel " + std::to_string(kernel) + ", dilation " +
+                std::to_string(dilation) + ") does not fit the input's " + std::to_string(size) + " padded by " +
+                std::to_string(pad_begin) + " and " + std::to_string(pad_end));
+  }
+  return out;
+}
+
+std::vector<TensorInfo> Convolution2d(const Rules& r) {
+  r.Arity(2, 3);
+  r.Rank(0, 4, "x [N, C, H, W]");
+  r.Rank(1, 4, "weights [M, C/groups, kH, kW]");
+  const auto& d = r.Descriptor<Convolution2dDescriptor>();
+  const Dims& x = r.Shape(0);
+  const Dims& w = r.Shape(1);
+  if (d.groups == 0) Rules::Fail("groups must be at least 1");
+  const std::int64_t groups = d.groups;
+  if (x[1] % groups != 0) {
+    Rules::Fail("input channels " + std::to_string(x[1]) + " are not divisible by groups " + std::to_string(groups));
+  }
+  if (w[0] % groups != 0) {
+    Rules::Fail("output channels " + std::to_string(w[0]) + " are not divisible by groups " + std::to_string(groups));
+  }
+  if (w[1] != x[1] / groups) {
+    Rules::Fail("weights " + r.InText(1) + " need C/groups = " + std::to_string(x[1] / groups) +
+                " in dimension 1 for input " + r.InText(0) + " in " + Count(d.groups, "group"));
+  }
+  if (r.Inputs() == 3 && r.Shape(2) != Dims{w[0]}) {
+    Rules::Fail("bias " + r.InText(2) + " must be [" + std::to_string(w[0]) + "], one per output channel");
+  }
+  const std::int64_t ho = Window("H", x[2], d.pads[0], d.pads[2], w[2], d.strides[0], d.dilations[0], false);
+  const std::int64_t wo = Window("W", x[3], d.pads[1], d.pads[3], w[3], d.strides[1], d.dilations[1], false);
+  return {{TensorShape{x[0], w[0], ho, wo}, r.In(0).type}};
+}
+
+std::vector<TensorInfo> FullyConnected(const Rules& r) {
+  r.Arity(2, 3);
+  r.Rank(0, 2, "A");
+  r.Rank(1, 2, "B");
+  const auto& d = r.Descriptor<FullyConnectedDescriptor>();
+  const Dims& a = r.Shape(0);
+  const Dims& b = r.Shape(1);
+  const std::int64_t m = d.transpose_a ? a[1] : a[0];
+  const std::int64_t k = d.transpose_a ? a[0] : a[1];
+  const std::int64_t kb = d.transpose_b ? b[1] : b[0];
+  const std::int64_t n = d.transpose_b ? b[0] : b[1];
+  if (k != kb) {
+    Rules::Fail("op(A) of " + r.InText(0) + " has K = " + std::to_string(k) + " but op(B) of " + r.InText(1) +
+                " has K = " + std::to_string(kb) + " (transpose_a " + std::to_string(d.transpose_a) +
+                ", transpose_b " + std::to_string(d.transpose_b) + ")");
+  }
+  if (r.Inputs() == 3 && !BroadcastsTo(r.In(2).shape, TensorShape{m, n})) {
+    Rules::Fail("C " + r.InText(2) + " does not broadcast to [" + std::to_string(m) + "," + std::to_string(n) + "]");
+  }
+  return {{TensorShape{m, n}, r.In(0).type}};
+}
+
+std::vector<TensorInfo> MatMul(const Rules& r) {
+  r.Arity(2, 2);
+  Dims a = r.Shape(0);
+  Dims b = r.Shape(1);
+  if (a.empty() || b.empty()) Rules::Fail("operands must have rank 1 or more (numpy.matmul), have " + r.InText(0) + " and " + r.InText(1));
+  const bool a_vector = a.size() == 1;
+  const bool b_vector = b.size() == 1;
+  if (a_vector) a.insert(a.begin(), 1);
+  if (b_vector) b.push_back(1);
+  if (a[a.size() - 1] != b[b.size() - 2]) {
+    Rules::Fail("A " + r.InText(0) + " has K = " + std::to_string(a[a.size() - 1]) + " but B " + r.InText(1) +
+                " has K = " + std::to_string(b[b.size() - 2]));
+  }
+  Dims out = Broadcast(Dims(a.begin(), a.end() - 2), Dims(b.begin(), b.end() - 2));
+  if (!a_vector) out.push_back(a[a.size() - 2]);
+  if (!b_vector) out.push_back(b[b.size() - 1]);
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Pooling2d(const Rules& r) {
+  r.Arity(1, 1);
+  r.Rank(0, 4, "x [N, C, H, W]");
+  const auto& d = r.Descriptor<Pooling2dDescriptor>();
+  r.Known(d.type, PoolingType::kAverage, "pooling type");
+  const Dims& x = r.Shape(0);
+  if (d.global) {
+    if (x[2] == 0 || x[3] == 0) Rules::Fail("global pooling of an empty plane " + r.InText(0));
+    return {{TensorShape{x[0], x[1], 1, 1}, r.In(0).type}};
+  }
+  const std::int64_t ho = Window("H", x[2], d.pads[0], d.pads[2], d.kernel[0], d.strides[0], d.dilations[0], d.ceil_mode);
+  const std::int64_t wo = Window("W", x[3], d.pads[1], d.pads[3], d.kernel[1], d.strides[1], d.dilations[1], d.ceil_mode);
+  return {{TensorShape{x[0], x[1], ho, wo}, r.In(0).type}};
+}
+
+std::vector<TensorInfo> Activation(const Rules& r) {
+  r.Arity(1, 1);
+  r.Known(r.Descriptor<ActivationDescriptor>().function, ActivationFunction::kHardSigmoid, "activation function");
+  return {r.In(0)};
+}
+
+std::vector<TensorInfo> ElementwiseUnary(const Rules& r) {
+  r.Arity(1, 1);
+  r.Known(r.Descriptor<ElementwiseUnaryDescriptor>().operation, UnaryOperation::kReciprocal, "unary operation");
+  return {r.In(0)};
+}
+
+std::vector<TensorInfo> ElementwiseBinary(const Rules& r) {
+  r.Arity(2, 2);
+  r.Known(r.Descriptor<ElementwiseBinaryDescriptor>().operation, BinaryOperation::kPow, "binary operation");
+  if (r.In(0).type != r.In(1).type) {
+    Rules::Fail(std::string("inputs have different types: ") + ToString(r.In(0).type) + " and " +
+                ToString(r.In(1).type));
+  }
+  return {{TensorShape(Broadcast(r.Shape(0), r.Shape(1))), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Softmax(const Rules& r) {
+  r.Arity(1, 1);
+  r.Axis(r.Descriptor<SoftmaxDescriptor>().axis, r.Shape(0).size());
+  return {r.In(0)};
+}
+
+std::vector<TensorInfo> BatchNormalization(const Rules& r) {
+  r.Arity(5, 5);
+  r.Descriptor<BatchNormalizationDescriptor>();
+  const Dims& x = r.Shape(0);
+  if (x.size() < 2) Rules::Fail("x " + r.InText(0) + " has no channel axis (needs [N, C, ...])");
+  static const char* const kNames[] = {"x", "scale", "bias", "mean", "variance"};
+  for (std::size_t i = 1; i < 5; ++i) {
+    if (r.Shape(i) != Dims{x[1]}) {
+      Rules::Fail(std::string(kNames[i]) + " (input " + std::to_string(i) + ") has shape " + r.InText(i) +
+                  ", expected [" + std::to_string(x[1]) + "] for the channels of " + r.InText(0));
+    }
+  }
+  return {r.In(0)};
+}
+
+std::vector<TensorInfo> LayerNormalization(const Rules& r) {
+  r.Arity(2, 3);
+  const auto& d = r.Descriptor<LayerNormalizationDescriptor>();
+  const Dims& x = r.Shape(0);
+  const std::size_t axis = r.Axis(d.axis, x.size());
+  const Dims normalized(x.begin() + static_cast<std::ptrdiff_t>(axis), x.end());
+  static const char* const kNames[] = {"x", "scale", "bias"};
+  for (std::size_t i = 1; i < r.Inputs(); ++i) {
+    // Aligned to x's last dimensions, the parameter is 1 before `axis` and x's dimensions from
+    // `axis` on (leading 1s may be left out): its elements line up with one normalized row.
+    const Dims& p = r.Shape(i);
+    bool covers = p.size() <= x.size();
+    const std::size_t lead = x.size() - std::min(p.size(), x.size());
+    for (std::size_t j = 0; covers && j < p.size(); ++j) covers = p[j] == (lead + j < axis ? 1 : x[lead + j]);
+    covers = covers && p.size() + axis >= x.size();
+    if (!covers) {
+      Rules::Fail(std::string(kNames[i]) + " (input " + std::to_string(i) + ") has shape " + r.InText(i) +
+                  ", expected the normalized shape " + Text(normalized) + " of " + r.InText(0) + " from axis " +
+                  std::to_string(d.axis));
+    }
+  }
+  return {r.In(0)};
+}
+
+std::vector<TensorInfo> Reduce(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<ReduceDescriptor>();
+  r.Known(d.operation, ReduceOperation::kSum, "reduce operation");
+  const Dims& x = r.Shape(0);
+  std::vector<bool> reduced(x.size(), d.axes.empty());
+  for (const std::int32_t axis : d.axes) {
+    const std::size_t a = r.Axis(axis, x.size());
+    if (reduced[a]) Rules::Fail("axis " + std::to_string(axis) + " is given twice in " + ListText(d.axes));
+    reduced[a] = true;
+  }
+  Dims out;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!reduced[i]) {
+      out.push_back(x[i]);
+    } else if (d.keep_dims) {
+      out.push_back(1);
+    }
+  }
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Reshape(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<ReshapeDescriptor>();
+  const Dims& x = r.Shape(0);
+  Dims out = d.shape;
+  std::int64_t known = 1;
+  std::size_t inferred = out.size();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 0) {
+      if (i >= x.size()) {
+        Rules::Fail("target " + Text(d.shape) + " copies dimension " + std::to_string(i) + " (a 0) of input " +
+                    r.InText(0) + ", which has rank " + std::to_string(x.size()));
+      }
+      out[i] = x[i];
+    }
+    if (out[i] == -1) {
+      if (inferred < out.size()) Rules::Fail("target " + Text(d.shape) + " has more than one -1");
+      inferred = i;
+    } else if (out[i] < 0) {
+      Rules::Fail("target " + Text(d.shape) + " has the invalid dimension " + std::to_string(out[i]));
+    } else {
+      known = r.Mul(known, out[i]);
+    }
+  }
+  const auto total = TryNumElements(x);
+  if (!total) Rules::Fail("input " + r.InText(0) + " has more elements than a 64-bit count holds");
+  if (inferred < out.size()) {
+    if (known == 0 || *total % known != 0) {
+      Rules::Fail("cannot reshape " + r.InText(0) + " (" + std::to_string(*total) + " elements) to " + Text(d.shape));
+    }
+    out[inferred] = *total / known;
+  } else if (known != *total) {
+    Rules::Fail("cannot reshape " + r.InText(0) + " (" + std::to_string(*total) + " elements) to " + Text(out) +
+                " (" + std::to_string(known) + ")");
+  }
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Flatten(const Rules& r) {
+  r.Arity(1, 1);
+  const Dims& x = r.Shape(0);
+  // ONNX allows axis == rank (everything in the first dimension).
+  const std::size_t axis = r.Axis(r.Descriptor<FlattenDescriptor>().axis, x.size(), true);
+  std::int64_t outer = 1, inner = 1;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    std::int64_t& part = i < axis ? outer : inner;
+    part = r.Mul(part, x[i]);
+  }
+  return {{TensorShape{outer, inner}, r.In(0).type}};
+}
+
+std::vector<TensorInfo> Transpose(const Rules& r) {
+  r.Arity(1, 1);
+  const Dims& x = r.Shape(0);
+  std::vector<std::uint32_t> perm = r.Descriptor<TransposeDescriptor>().permutation;
+  if (perm.empty()) {
+    for (std::size_t i = x.size(); i-- > 0;) perm.push_back(static_cast<std::uint32_t>(i));
+  }
+  if (perm.size() != x.size()) {
+    Rules::Fail("permutation " + ListText(perm) + " has " + std::to_string(perm.size()) + " entries, input " +
+                r.InText(0) + " has rank " + std::to_string(x.size()));
+  }
+  std::vector<bool> seen(x.size(), false);
+  Dims out;
+  for (const std::uint32_t axis : perm) {
+    if (axis >= x.size() || seen[axis]) {
+      Rules::Fail("permutation " + ListText(perm) + " is not a permutation of 0.." + std::to_string(x.size() - 1) +
+                  " (axis " + std::to_string(axis) + (axis >= x.size() ? " is out of range)" : " repeats)"));
+    }
+    seen[axis] = true;
+    out.push_back(x[axis]);
+  }
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Concat(const Rules& r) {
+  if (r.Inputs() == 0) Rules::Fail("takes at least 1 input, has none");
+  r.Arity(1, r.Inputs());
+  const Dims& first = r.Shape(0);
+  const std::size_t axis = r.Axis(r.Descriptor<ConcatDescriptor>().axis, first.size());
+  Dims out = first;
+  out[axis] = 0;
+  for (std::size_t i = 0; i < r.Inputs(); ++i) {
+    const Dims& shape = r.Shape(i);
+    bool fits = shape.size() == first.size() && r.In(i).type == r.In(0).type;
+    for (std::size_t a = 0; fits && a < shape.size(); ++a) fits = a == axis || shape[a] == first[a];
+    if (!fits) {
+      Rules::Fail("input " + std::to_string(i) + " " + ToString(r.In(i).type) + " " + r.InText(i) +
+                  " does not fit input 0 " + ToString(r.In(0).type) + " " + r.InText(0) + " outside axis " +
+                  std::to_string(axis));
+    }
+    out[axis] = r.Add(out[axis], shape[axis]);
+  }
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Split(const Rules& r) {
+  const std::size_t count = r.layer().GetNumOutputs();
+  if (count == 0) Rules::Fail("has at least 1 output, this layer has none");
+  r.Arity(1, 1, count);
+  const auto& d = r.Descriptor<SplitDescriptor>();
+  const Dims& x = r.Shape(0);
+  const std::size_t axis = r.Axis(d.axis, x.size());
+  Dims sizes = d.sizes;
+  if (sizes.empty()) {
+    if (x[axis] % static_cast<std::int64_t>(count) != 0) {
+      Rules::Fail("without sizes, axis " + std::to_string(axis) + " of length " + std::to_string(x[axis]) +
+                  " (input " + r.InText(0) + ") does not divide into " + std::to_string(count) + " equal parts");
+    }
+    sizes.assign(count, x[axis] / static_cast<std::int64_t>(count));
+  }
+  if (sizes.size() != count) {
+    Rules::Fail(std::to_string(sizes.size()) + " sizes " + Text(sizes) + " for " + Count(count, "output"));
+  }
+  std::int64_t total = 0;
+  for (const std::int64_t size : sizes) {
+    if (size < 0) Rules::Fail("sizes " + Text(sizes) + " contain the negative size " + std::to_string(size));
+    total = r.Add(total, size);
+  }
+  if (total != x[axis]) {
+    Rules::Fail("sizes " + Text(sizes) + " sum to " + std::to_string(total) + ", axis " + std::to_string(axis) +
+                " of input " + r.InText(0) + " has length " + std::to_string(x[axis]));
+  }
+  std::vector<TensorInfo> outputs;
+  for (const std::int64_t size : sizes) {
+    Dims out = x;
+    out[axis] = size;
+    outputs.push_back({TensorShape(out), r.In(0).type});
+  }
+  return outputs;
+}
+
+std::vector<TensorInfo> Slice(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<SliceDescriptor>();
+  const Dims& x = r.Shape(0);
+  const std::size_t n = d.starts.size();
+  if (d.ends.size() != n || (!d.axes.empty() && d.axes.size() != n) || (!d.steps.empty() && d.steps.size() != n)) {
+    Rules::Fail(std::to_string(n) + " starts, " + std::to_string(d.ends.size()) + " ends, " +
+                std::to_string(d.axes.size()) + " axes and " + std::to_string(d.steps.size()) +
+                " steps; ends, and axes and steps when given, need one per start");
+  }
+  Dims out = x;
+  std::vector<bool> seen(x.size(), false);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t axis = r.Axis(d.axes.empty() ? static_cast<std::int64_t>(i) : d.axes[i], x.size());
+    if (seen[axis]) Rules::Fail("axis " + std::to_string(axis) + " of " + r.InText(0) + " is sliced twice");
+    seen[axis] = true;
+    const std::int64_t step = d.steps.empty() ? 1 : d.steps[i];
+    if (step == 0) Rules::Fail("the step for axis " + std::to_string(axis) + " is 0");
+    out[axis] = SliceWindow(x[axis], d.starts[i], d.ends[i], step).count;
+  }
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Gather(const Rules& r) {
+  r.Arity(2, 2);
+  const Dims& x = r.Shape(0);
+  if (x.empty()) Rules::Fail("data must have rank 1 or more, has shape " + r.InText(0));
+  const std::size_t axis = r.Axis(r.Descriptor<GatherDescriptor>().axis, x.size());
+  if (r.In(1).type != DataType::kInt32 && r.In(1).type != DataType::kInt64) {
+    Rules::Fail(std::string("indices must be i32 or i64, not ") + ToString(r.In(1).type));
+  }
+  Dims out(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(axis));
+  const Dims& indices = r.Shape(1);
+  out.insert(out.end(), indices.begin(), indices.end());
+  out.insert(out.end(), x.begin() + static_cast<std::ptrdiff_t>(axis) + 1, x.end());
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Pad(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<PadDescriptor>();
+  r.Known(d.mode, PadMode::kEdge, "pad mode");
+  const Dims& x = r.Shape(0);
+  if (d.pads.size() != 2 * x.size()) {
+    Rules::Fail(std::to_string(d.pads.size()) + " pads for rank " + std::to_string(x.size()) + "; need " +
+                std::to_string(2 * x.size()) + " (all begins, then all ends)");
+  }
+  Dims out = x;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    // Pads may be negative (cropping): add one at a time, keeping the extent non-negative.
+    for (const std::int64_t pad : {d.pads[i], d.pads[i + x.size()]}) {
+      // out[i] >= 0 here, so out[i] + pad cannot overflow for a negative pad.
+      out[i] = pad >= 0 ? r.Add(out[i], pad) : out[i] + pad;
+      if (out[i] < 0) {
+        Rules::Fail("pads " + Text(d.pads) + " make axis " + std::to_string(i) + " of " + r.InText(0) + " negative");
+      }
+    }
+  }
+  return {{TensorShape(out), r.In(0).type}};
+}
+
+std::vector<TensorInfo> Cast(const Rules& r) {
+  r.Arity(1, 1);
+  const DataType to = r.Descriptor<CastDescriptor>().to;
+  r.KnownType(to, "the target");
+  return {{r.In(0).shape, to}};
+}
+
+// Layers whose outputs are given, not inferred: returned as the layer has them.
+std::vector<TensorInfo> Given(const Rules& r) {
+  std::vector<TensorInfo> outputs;
+  for (std::size_t i = 0; i < r.layer().GetNumOutputs(); ++i) outputs.push_back(r.layer().GetOutputInfo(i));
+  return outputs;
+}
+
+std::vector<TensorInfo> Infer(const ILayerView& layer) {
+  const Rules r(layer);
+  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
+    if (SizeOf(r.In(i).type) == 0) r.KnownType(r.In(i).type, "input " + std::to_string(i));
+  }
+  switch (layer.GetType()) {
+    case LayerType::kInput:
+    case LayerType::kConstant:
+    case LayerType::kPreCompiled: return Given(r);
+    case LayerType::kOutput: r.Arity(1, 1, 0); return {};
+    case LayerType::kConvolution2d: return Convolution2d(r);
+    case LayerType::kFullyConnected: return FullyConnected(r);
+    case LayerType::kMatMul: return MatMul(r);
+    case LayerType::kPooling2d: return Pooling2d(r);
+    case LayerType::kActivation: return Activation(r);
+    case LayerType::kElementwiseBinary: return ElementwiseBinary(r);
+    case LayerType::kElementwiseUnary: return ElementwiseUnary(r);
+    case LayerType::kSoftmax: return Softmax(r);
+    case LayerType::kBatchNormalization: return BatchNormalization(r);
+    case LayerType::kLayerNormalization: return LayerNormalization(r);
+    case LayerType::kReduce: return Reduce(r);
+    case LayerType::kReshape: return Reshape(r);
+    case LayerType::kFlatten: return Flatten(r);
+    case LayerType::kTranspose: return Transpose(r);
+    case LayerType::kConcat: return Concat(r);
+    case LayerType::kSplit: return Split(r);
+    case LayerType::kSlice: return Slice(r);
+    case LayerType::kGather: return Gather(r);
+    case LayerType::kPad: return Pad(r);
+    case LayerType::kCast: return Cast(r);
+    case LayerType::kCount: break;
+  }
+  Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));
+}
+
+}  // namespace
+
+bool InferOutputs(const ILayerView& layer, std::vector<TensorInfo>& outputs, std::string& why) {
+  try {
+    outputs = Infer(layer);
+    return true;
+  } catch (Broken& broken) {
+    why = std::move(broken.why);
+    return false;
+  }
+}
+
+bool CheckLayer(const ILayerView& layer, std::string& why) {
+  std::vector<TensorInfo> inferred;
+  if (!InferOutputs(layer, inferred, why)) return false;
+  for (std::size_t i = 0; i < inferred.size(); ++i) {
+    const TensorInfo& output = layer.GetOutputInfo(i);
+    if (output != inferred[i]) {
+      why = "output " + std::to_string(i) + " is " + ToString(output.type) + " " + ToString(output.shape) +
+            ", the op gives " + ToString(inferred[i].type) + " " + ToString(inferred[i].shape);
+      return false;
+    }
+  }
+  return true;
+}
+
+LayerValues::LayerValues(LayerType type, std::string name, const LayerDescriptor* descriptor,
+                         std::vector<TensorInfo> inputs, std::vector<TensorInfo> outputs)
+    : type_(type),
+      name_(std::move(name)),
+      descriptor_(descriptor),
+      inputs_(std::move(inputs)),
+      outputs_(std::move(outputs)) {}
+
+}  // namespace backplane::backend

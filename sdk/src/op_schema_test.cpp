@@ -1,0 +1,178 @@
+#include <backplane/backend/op_schema.hpp>
+#include <backplane/descriptors.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+
+namespace {
+using namespace backplane;
+using namespace backplane::backend;
+
+TensorInfo F32(TensorShape shape) { return {std::move(shape), DataType::kFloat32}; }
+
+// The inferred outputs of a layer of `descriptor`'s type with `inputs` and `num_outputs`
+// outputs; fails the test case (with the schema's reason) when the schema refuses it.
+template <typename Descriptor>
+std::vector<TensorInfo> Infer(const Descriptor& descriptor, std::vector<TensorInfo> inputs,
+                              std::size_t num_outputs = 1) {
+  const LayerValues layer(Descriptor::kType, "l", &descriptor, std::move(inputs),
+                          std::vector<TensorInfo>(num_outputs));
+  std::vector<TensorInfo> outputs;
+  std::string why;
+  REQUIRE_MESSAGE(InferOutputs(layer, outputs, why), why);
+  return outputs;
+}
+
+// The schema's reason for refusing the layer; fails the test case when it accepts it.
+template <typename Descriptor>
+std::string Refusal(const Descriptor& descriptor, std::vector<TensorInfo> inputs, std::size_t num_outputs = 1) {
+  const LayerValues layer(Descriptor::kType, "l", &descriptor, std::move(inputs),
+                          std::vector<TensorInfo>(num_outputs));
+  std::vector<TensorInfo> outputs;
+  std::string why;
+  CHECK_FALSE(InferOutputs(layer, outputs, why));
+  return why;
+}
+
+constexpr std::int64_t kHuge = std::numeric_limits<std::int64_t>::max() / 2;
+}  // namespace
+
+TEST_CASE("op schema: elementwise ops broadcast like numpy and keep one type") {
+  ElementwiseBinaryDescriptor add;
+  CHECK(Infer(add, {F32({2, 1, 4}), F32({3, 1})})[0] == F32({2, 3, 4}));
+  CHECK(Refusal(add, {F32({2, 3}), F32({4})}).find("do not broadcast") != std::string::npos);
+  CHECK(Refusal(add, {F32({2}), {TensorShape{2}, DataType::kInt32}}) == "inputs have different types: f32 and i32");
+  ElementwiseBinaryDescriptor unknown;
+  unknown.operation = static_cast<BinaryOperation>(99);
+  CHECK(Refusal(unknown, {F32({2}), F32({2})}) == "unknown binary operation 99");
+
+  ActivationDescriptor relu;
+  CHECK(Infer(relu, {F32({5, 6})})[0] == F32({5, 6}));
+  CHECK(Refusal(relu, {F32({5}), F32({5})}) == "takes 1 input, has 2");
+}
+
+TEST_CASE("op schema: output counts are part of the rules") {
+  ActivationDescriptor relu;
+  CHECK(Refusal(relu, {F32({5})}, 2) == "has 1 output, this layer has 2");
+
+  SplitDescriptor split;
+  split.axis = 1;
+  const auto parts = Infer(split, {F32({2, 6})}, 3);
+  REQUIRE(parts.size() == 3);
+  CHECK(parts[2] == F32({2, 2}));
+  CHECK(Refusal(split, {F32({2, 6})}, 0) == "has at least 1 output, this layer has none");
+  CHECK(Refusal(split, {F32({2, 7})}, 3).find("does not divide into 3 equal parts") != std::string::npos);
+  split.sizes = {1, -1, 6};
+  CHECK(Refusal(split, {F32({2, 6})}, 3) == "sizes [1,-1,6] contain the negative size -1");
+}
+
+TEST_CASE("op schema: normalization parameters have the shapes their op reads") {
+  BatchNormalizationDescriptor bn;
+  const TensorInfo c = F32({3});
+  CHECK(Infer(bn, {F32({1, 3, 4, 4}), c, c, c, c})[0] == F32({1, 3, 4, 4}));
+  CHECK(Refusal(bn, {F32({1, 3, 4, 4}), c, c, F32({1, 3, 1, 1}), c}) ==
+        "mean (input 3) has shape [1,3,1,1], expected [3] for the channels of [1,3,4,4]");
+  CHECK(Refusal(bn, {F32({3}), c, c, c, c}) == "x [3] has no channel axis (needs [N, C, ...])");
+
+  LayerNormalizationDescriptor ln;
+  ln.axis = -2;
+  CHECK(Infer(ln, {F32({2, 3, 4}), F32({3, 4}), F32({1, 3, 4})})[0] == F32({2, 3, 4}));
+  // Same element count, wrong shape: the backends would read it the wrong way round.
+  CHECK(Refusal(ln, {F32({2, 3, 4}), F32({4, 3})}).find("expected the normalized shape [3,4]") != std::string::npos);
+  CHECK(Refusal(ln, {F32({2, 3, 4}), F32({2, 3, 4})}).find("scale (input 1)") == 0);
+}
+
+TEST_CASE("op schema: Convolution2d bias is one value per output channel") {
+  Convolution2dDescriptor conv;
+  CHECK(Infer(conv, {F32({1, 3, 5, 5}), F32({8, 3, 3, 3}), F32({8})})[0] == F32({1, 8, 3, 3}));
+  CHECK(Refusal(conv, {F32({1, 3, 5, 5}), F32({8, 3, 3, 3}), F32({1, 8})}) ==
+        "bias [1,8] must be [8], one per output channel");
+  conv.strides = {0, 1};
+  CHECK(Refusal(conv, {F32({1, 3, 5, 5}), F32({8, 3, 3, 3})}) ==
+        "kernel 3, stride 0 and dilation 1 along H must be at least 1");
+}
+
+TEST_CASE("op schema: Reduce, Softmax, Gather, Concat, Pad, Cast and Reshape") {
+  ReduceDescriptor mean;
+  mean.axes = {-1, 1};
+  mean.keep_dims = false;
+  CHECK(Infer(mean, {F32({2, 3, 4})})[0] == F32({2}));
+  mean.axes = {1, -2};
+  CHECK(Refusal(mean, {F32({2, 3, 4})}) == "axis -2 is given twice in [1,-2]");
+
+  SoftmaxDescriptor softmax;
+  softmax.axis = 2;
+  CHECK(Refusal(softmax, {F32({2, 3})}) == "axis 2 is out of range [-2, 1] for input [2,3] of rank 2");
+
+  GatherDescriptor gather;
+  gather.axis = 1;
+  CHECK(Infer(gather, {F32({4, 5, 6}), {TensorShape{2, 3}, DataType::kInt64}})[0] == F32({4, 2, 3, 6}));
+  CHECK(Refusal(gather, {F32({4, 5}), F32({2})}) == "indices must be i32 or i64, not f32");
+
+  ConcatDescriptor concat;
+  concat.axis = -1;
+  CHECK(Infer(concat, {F32({2, 3}), F32({2, 4})})[0] == F32({2, 7}));
+  CHECK(Refusal(concat, {F32({2, 3}), F32({3, 4})}).find("does not fit input 0") != std::string::npos);
+  CHECK(Refusal(concat, {F32({2, kHuge}), F32({2, kHuge}), F32({2, kHuge})}).find("overflows") != std::string::npos);
+
+  PadDescriptor pad;
+  pad.pads = {1, -2, 0, 3};
+  CHECK(Infer(pad, {F32({2, 5})})[0] == F32({3, 6}));
+  pad.pads = {0, std::numeric_limits<std::int64_t>::min(), 0, 0};
+  CHECK(Refusal(pad, {F32({2, 5})}).find("make axis 1 of [2,5] negative") != std::string::npos);
+
+  CastDescriptor cast;
+  cast.to = DataType::kInt32;
+  CHECK(Infer(cast, {F32({2})})[0] == TensorInfo{TensorShape{2}, DataType::kInt32});
+  cast.to = static_cast<DataType>(42);
+  CHECK(Refusal(cast, {F32({2})}) == "unknown data type 42 of the target");
+
+  ReshapeDescriptor reshape;
+  reshape.shape = {0, -1};
+  CHECK(Infer(reshape, {F32({2, 3, 4})})[0] == F32({2, 12}));
+  reshape.shape = {-1, -1};
+  CHECK(Refusal(reshape, {F32({2, 3})}) == "target [-1,-1] has more than one -1");
+  reshape.shape = {kHuge, 4};
+  CHECK(Refusal(reshape, {F32({2, 3})}).find("overflows a 64-bit dimension") != std::string::npos);
+}
+
+TEST_CASE("op schema: hostile windows and slices get a reason, not a wrapped value") {
+  Pooling2dDescriptor pool;
+  pool.kernel = {std::numeric_limits<std::uint32_t>::max(), 1};
+  pool.dilations = {std::numeric_limits<std::uint32_t>::max(), 1};
+  CHECK(Refusal(pool, {F32({1, 1, kHuge, 2})}).find("does not fit") != std::string::npos);
+  pool = Pooling2dDescriptor{};
+  pool.type = static_cast<PoolingType>(7);
+  CHECK(Refusal(pool, {F32({1, 1, 2, 2})}) == "unknown pooling type 7");
+
+  SliceDescriptor slice;
+  slice.starts = {std::numeric_limits<std::int64_t>::min()};
+  slice.ends = {std::numeric_limits<std::int64_t>::max()};
+  slice.steps = {std::numeric_limits<std::int64_t>::min()};
+  CHECK(Infer(slice, {F32({5})})[0] == F32({0}));
+  slice.steps = {std::numeric_limits<std::int64_t>::max()};
+  CHECK(Infer(slice, {F32({5})})[0] == F32({1}));
+}
+
+TEST_CASE("op schema: CheckLayer compares the layer's outputs with the inferred ones") {
+  ElementwiseBinaryDescriptor add;
+  std::string why;
+  CHECK(CheckLayer(LayerValues(LayerType::kElementwiseBinary, "a", &add, {F32({2, 3}), F32({3})}, {F32({2, 3})}), why));
+  CHECK_FALSE(
+      CheckLayer(LayerValues(LayerType::kElementwiseBinary, "a", &add, {F32({2, 3}), F32({3})}, {F32({3, 2})}), why));
+  CHECK(why == "output 0 is f32 [3,2], the op gives f32 [2,3]");
+
+  // Layers without a descriptor, or of no known type, are refused, not read.
+  CHECK_FALSE(CheckLayer(LayerValues(LayerType::kSoftmax, "s", nullptr, {F32({2})}, {F32({2})}), why));
+  CHECK(why == "has no descriptor");
+  CHECK_FALSE(CheckLayer(LayerValues(LayerType::kCount, "x", nullptr, {}, {}), why));
+  CHECK(why == "unknown layer type 24");
+
+  // Input, Constant and PreCompiled layers carry their outputs; Output layers have none.
+  CHECK(CheckLayer(LayerValues(LayerType::kInput, "in", nullptr, {}, {F32({7})}), why));
+  CHECK(CheckLayer(LayerValues(LayerType::kOutput, "out", nullptr, {F32({7})}, {}), why));
+  CHECK_FALSE(CheckLayer(LayerValues(LayerType::kOutput, "out", nullptr, {}, {}), why));
+  CHECK(why == "takes 1 input, has 0");
+}
