@@ -34,14 +34,12 @@ bool SameShapeF32(const ILayerView& layer, std::string& why) {
   return true;
 }
 
+// The op table runs the SDK's op schema before these checks (arity, descriptor values, shapes),
+// so each checks only what this backend itself cannot do.
 bool IsAddMulSupported(const ILayerView& layer, std::string& why) {
   const auto operation = static_cast<const ElementwiseBinaryDescriptor&>(*layer.GetDescriptor()).operation;
   if (operation != BinaryOperation::kAdd && operation != BinaryOperation::kMul) {
     why = "only the Add and Mul operations are supported";
-    return false;
-  }
-  if (layer.GetNumInputs() != 2) {
-    why = "ElementwiseBinary takes 2 inputs";
     return false;
   }
   return true;
@@ -50,10 +48,6 @@ bool IsAddMulSupported(const ILayerView& layer, std::string& why) {
 bool IsReluSupported(const ILayerView& layer, std::string& why) {
   if (static_cast<const ActivationDescriptor&>(*layer.GetDescriptor()).function != ActivationFunction::kRelu) {
     why = "only the Relu activation is supported";
-    return false;
-  }
-  if (layer.GetNumInputs() != 1) {
-    why = "Activation takes 1 input";
     return false;
   }
   return true;
