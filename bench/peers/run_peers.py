@@ -4,7 +4,7 @@ and PyTorch (eager), on resnet18, resnet50, mobilenet_v2 and a BERT-base encoder
 
     /usr/bin/python3 bench/peers/run_peers.py [--build build] [--backends CpuOneDnn,CpuRef]...
         [--rounds 5] [--iterations 20] [--bert-iterations 10] [--models resnet50,...]
-        [--fast-math] [--json results.json]
+        [--baseline OTHER_BUILD] [--fast-math] [--json results.json]
 
 Run on demand, never in CI. See bench/peers/README.md for what it measures and how to read it.
 Needs Debian's Python (python3-torch 1.13, torchvision, onnx, numpy), node and npm (ONNX
@@ -121,17 +121,36 @@ class PyTorch:
                 "latencies_ms": result["latencies_ms"]}
 
 
-class Backplane:
-    key = "backplane"
+class BuildTools:
+    """One build folder's sdk-run and sdk-info, and the environment that points them at that
+    build's own plugins, whatever the caller's environment says."""
 
-    def __init__(self, args, backends):
+    def __init__(self, build):
+        self.build = build
+        self.sdk_run = os.path.join(build, "bin", "sdk-run")
+        self.sdk_info = os.path.join(build, "bin", "sdk-info")
+        if not os.path.exists(self.sdk_run):
+            sys.exit(f"run_peers.py: no {self.sdk_run}; build first or pass --build")
+        self.env = dict(os.environ)
+        backend_dir = find_backend_dir(build)
+        if backend_dir:
+            self.env["BACKPLANE_BACKEND_PATHS"] = os.path.abspath(backend_dir)
+
+
+class Backplane:
+    """sdk-run of one build on one backend configuration. The baseline build's engines (key
+    "baseline") are reported beside the current build's, with the paired change between them."""
+
+    def __init__(self, args, backends, tools, baseline=False):
         self.args = args
         self.backends = backends
-        self.label = "backplane " + backends
+        self.tools = tools
+        self.key = "baseline" if baseline else "backplane"
+        self.label = ("baseline " if baseline else "backplane ") + backends
         self.fast_math = args.fast_math
 
     def command(self, files, iterations, warmup, out_dir):
-        command = [self.args.sdk_run, "--model", files["onnx"], "--backends", self.backends,
+        command = [self.tools.sdk_run, "--model", files["onnx"], "--backends", self.backends,
                    "--threads", str(self.args.threads), "--input", "input=" + files["input.npy"],
                    "--iterations", str(iterations), "--warmup", str(warmup), "--json",
                    "--output-dir", out_dir]
@@ -140,7 +159,7 @@ class Backplane:
         return command
 
     def run(self, name, files, iterations, warmup, out_dir):
-        report = run_json(self.command(files, iterations, warmup, out_dir), env=self.args.sdk_env)
+        report = run_json(self.command(files, iterations, warmup, out_dir), env=self.tools.env)
         outputs = {o["name"]: o["file"] for o in report["outputs"] if o["file"]}
         return {"median_ms": report["latency_ms"]["p50"], "outputs": outputs,
                 "placement": report["layers_per_backend"], "copies": report["copies"],
@@ -236,9 +255,9 @@ def machine_description(args, engines):
         lines.append(f"Load      {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (1, 5, 15 min) before the runs")
     except OSError:
         pass
-    versions = [e.label for e in engines if e.key != "backplane"]
+    versions = [e.label for e in engines if e.key not in ("backplane", "baseline")]
     try:
-        info = run_json([args.sdk_info, "--json"], env=args.sdk_env, timeout=120)
+        info = run_json([args.tools.sdk_info, "--json"], env=args.tools.env, timeout=120)
         versions.append("backplane " + info.get("sdk_version", "?"))
         for backend in info.get("backends", []):
             devices = ", ".join(d.get("name", "") for d in backend.get("devices", []))
@@ -251,6 +270,23 @@ def machine_description(args, engines):
 
 def fmt(value, spec):
     return format(value, spec) if value is not None else "-"
+
+
+def baseline_changes(engines, model_results):
+    """Per current-build engine with a baseline twin: the median over rounds of this round's
+    median / the baseline's median of the same round (paired, as the ORT ratio is)."""
+    lines = []
+    for base in (e for e in engines if e.key == "baseline"):
+        ours = next((e for e in engines if e.key == "backplane" and e.backends == base.backends), None)
+        if ours is None:
+            continue
+        mine, theirs = model_results[ours.label]["rounds"], model_results[base.label]["rounds"]
+        if mine and len(mine) == len(theirs):
+            change = statistics.median(a / b for a, b in zip(mine, theirs))
+            lines.append(f"  {ours.label} / {base.label}: {change:.3f} (median of {len(mine)} paired rounds; "
+                         f"range {min(a / b for a, b in zip(mine, theirs)):.3f}-"
+                         f"{max(a / b for a, b in zip(mine, theirs)):.3f})")
+    return lines
 
 
 def report(args, engines, models, results):
@@ -290,7 +326,7 @@ def report(args, engines, models, results):
                 ratio = statistics.median(ours / theirs for ours, theirs in zip(entry["rounds"], ort_rounds))
             error = max(entry["rel_error"]) if entry["rel_error"] else None
             verdict = ""
-            if error is not None and engine.key == "backplane":
+            if error is not None and engine.key in ("backplane", "baseline"):
                 if args.fast_math:
                     verdict = "(fast-math)"
                 else:
@@ -302,14 +338,16 @@ def report(args, engines, models, results):
                        f"{100 * gflops / args.peak_gflops:6.1f}% {of_measured:>7} "
                        f"{fmt(ratio, '6.2f'):>6}  "
                        f"{error_text:>20}  {rounds}")
-            if engine.key == "backplane":
+            if engine.key in ("backplane", "baseline"):
                 extra = entry["extra"]
                 placement = ", ".join(f"{k} {v}" for k, v in extra.get("placement", {}).items())
                 out.append(f"  {'':34} layers: {placement or '-'}; copies {extra.get('copies', '-')}; "
                            f"load {fmt(extra.get('load_ms'), '.0f')} ms")
+            if engine.key == "backplane":
                 summary[engine.label]["ratios"][name] = ratio
                 summary[engine.label]["peak"][name] = gflops / args.peak_gflops
                 summary[engine.label]["accuracy"][name] = error
+        out += baseline_changes(engines, results[name])
     out.append("")
     out.append(f"Targets (our median / ONNX Runtime's <= {RATIO_TARGET} on every model; >= "
                f"{100 * PEAK_TARGET:.0f}% of {args.peak_gflops:g} GFLOP/s on resnet50; max rel error "
@@ -363,6 +401,10 @@ def measure_peak(args):
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build", help="the build folder with bin/sdk-run (default: build)")
+    parser.add_argument("--baseline", metavar="BUILD",
+                        help="another build folder (e.g. of the commit before a change): its sdk-run "
+                             "runs every --backends configuration too, interleaved, and each model "
+                             "reports the paired change of this build against it")
     parser.add_argument("--backends", action="append", metavar="A,B,...",
                         help="sdk-run --backends for one Backplane configuration; repeat to time "
                              "several (e.g. --backends CpuOneDnn,CpuRef --backends CpuRef). "
@@ -400,18 +442,12 @@ def parse_arguments():
     args.backends = args.backends or ["CpuOneDnn,CpuRef"]
     args.models_dir = args.models_dir or os.path.join(args.build, "bench-models")
     args.peers_dir = os.path.abspath(args.peers_dir or os.path.join(args.build, "bench-peers"))
-    args.sdk_run = os.path.join(args.build, "bin", "sdk-run")
-    args.sdk_info = os.path.join(args.build, "bin", "sdk-info")
     args.fma_peak = os.path.join(args.build, "bin", "backplane_fma_peak")
     args.measured_peak = None
-    if not os.path.exists(args.sdk_run):
-        sys.exit(f"run_peers.py: no {args.sdk_run}; build first or pass --build")
     if args.omp_wait_policy != "default":
         os.environ["OMP_WAIT_POLICY"] = args.omp_wait_policy.upper()  # inherited by every engine
-    args.sdk_env = dict(os.environ)
-    backend_dir = find_backend_dir(args.build)
-    if backend_dir:  # the build's own plugins, whatever the caller's environment says
-        args.sdk_env["BACKPLANE_BACKEND_PATHS"] = os.path.abspath(backend_dir)
+    args.tools = BuildTools(args.build)
+    args.baseline_tools = BuildTools(args.baseline) if args.baseline else None
     for name in args.models.split(","):
         if name not in peer_models.MODELS:
             sys.exit(f"run_peers.py: unknown model {name} (known: {', '.join(peer_models.MODELS)})")
@@ -430,7 +466,9 @@ def main():
         engines.append(ort)
     if "torch" in peers:
         engines.append(PyTorch(args))
-    engines += [Backplane(args, backends) for backends in args.backends]
+    engines += [Backplane(args, backends, args.tools) for backends in args.backends]
+    if args.baseline_tools:
+        engines += [Backplane(args, backends, args.baseline_tools, baseline=True) for backends in args.backends]
 
     models = {}
     for name in args.models.split(","):
@@ -439,7 +477,7 @@ def main():
 
     header = machine_description(args, engines)
     for engine in engines:
-        if engine.key == "backplane":
+        if engine.key in ("backplane", "baseline"):
             example = engine.command(models[next(iter(models))]["files"], args.iterations, args.warmup, "DIR")
             header.append(f"Command   {' '.join(example)}")
     for line in header:

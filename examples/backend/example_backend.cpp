@@ -13,13 +13,9 @@ using namespace backplane::backend;
 
 namespace {
 
-// Every layer CpuExample runs: one f32 output, and f32 inputs of its shape (no broadcasting).
-// Runs before the row's own check.
+// Every layer CpuExample runs: an f32 output, and f32 inputs of its shape (no broadcasting).
+// Runs before the row's own check, after the op schema's (which gives both ops one output).
 bool SameShapeF32(const ILayerView& layer, std::string& why) {
-  if (layer.GetNumOutputs() != 1) {
-    why = "it runs layers with one output only";
-    return false;
-  }
   const TensorInfo& output = layer.GetOutputInfo(0);
   if (output.type != DataType::kFloat32) {
     why = "only f32 is supported";

@@ -9,8 +9,13 @@
 namespace backplane::onednn {
 
 int CoreCount() {
-  const unsigned count = std::thread::hardware_concurrency();
-  return count > 0 ? static_cast<int>(count) : 1;
+  // Asked once per process: glibc reads /sys on every hardware_concurrency() call, and discovery
+  // asks at every Runtime::Create (the `threads` option's default, the device name).
+  static const int count = [] {
+    const unsigned online = std::thread::hardware_concurrency();
+    return online > 0 ? static_cast<int>(online) : 1;
+  }();
+  return count;
 }
 
 Settings DefaultSettings() {

@@ -32,7 +32,8 @@ struct Settings {
   AdaptiveThreads adaptive = AdaptiveThreads::kAuto;
 };
 
-// The number of cores oneDNN may use on this machine (at least 1).
+// The number of cores oneDNN may use on this machine (at least 1), as online when first asked.
+// Thread-safe.
 int CoreCount();
 // Defaults: every core, no fast math.
 Settings DefaultSettings();

@@ -12,8 +12,9 @@ BackendId ReferenceBackend::GetId() const { return BackendId(kReferenceBackendId
 std::vector<backend::DeviceInfo> ReferenceBackend::GetDevices() const {
   backend::DeviceInfo cpu;
   cpu.kind = backend::DeviceKind::kCpu;
-  // hardware_concurrency() is a hint and may be 0 where the count cannot be determined.
-  const unsigned threads = std::thread::hardware_concurrency();
+  // hardware_concurrency() is a hint and may be 0 where the count cannot be determined. Asked
+  // once per process: glibc reads /sys on every call, and discovery asks at every Runtime::Create.
+  static const unsigned threads = std::thread::hardware_concurrency();
   cpu.name = threads > 0 ? "host CPU (" + std::to_string(threads) + " threads)"
                          : std::string("host CPU (thread count unknown)");
   return {cpu};

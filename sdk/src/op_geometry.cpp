@@ -33,23 +33,6 @@ TensorShape Leading(const TensorShape& shape, std::size_t drop) {
 
 }  // namespace
 
-bool HasArity(const ILayerView& layer, std::size_t min_inputs, std::size_t max_inputs, std::size_t outputs,
-              std::string& reason) {
-  const std::size_t n = layer.GetNumInputs();
-  if (n < min_inputs || n > max_inputs) {
-    reason = "takes " +
-             (min_inputs == max_inputs ? std::to_string(min_inputs)
-                                       : std::to_string(min_inputs) + " to " + std::to_string(max_inputs)) +
-             " inputs, has " + std::to_string(n);
-    return false;
-  }
-  if (layer.GetNumOutputs() != outputs) {
-    reason = "has " + std::to_string(outputs) + " outputs, this layer has " + std::to_string(layer.GetNumOutputs());
-    return false;
-  }
-  return true;
-}
-
 bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out) {
   const auto r = static_cast<std::int64_t>(rank);
   if (axis < -r || axis >= r) return false;

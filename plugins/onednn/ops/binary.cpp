@@ -43,19 +43,15 @@ void AddOperand(PrimitiveWorkload& workload, const ExecutionPtr& execution, int 
 
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
   if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() != 2) {
-    reason = "ElementwiseBinary takes 2 inputs";
-    return false;
-  }
   const auto op = static_cast<const ElementwiseBinaryDescriptor&>(*layer.GetDescriptor()).operation;
   dnnl::algorithm algorithm;
   if (!BinaryAlgorithm(op, algorithm)) {
     reason = "oneDNN has no binary Pow";
     return false;
   }
+  if (!FitsOneDnnRank(layer.GetOutputInfo(0).shape, reason)) return false;
   std::size_t src0 = 0;
-  if (layer.GetOutputInfo(0).shape.Rank() > 12 ||
-      !Src0Index(layer.GetInputInfo(0), layer.GetInputInfo(1), layer.GetOutputInfo(0), op, src0)) {
+  if (!Src0Index(layer.GetInputInfo(0), layer.GetInputInfo(1), layer.GetOutputInfo(0), op, src0)) {
     reason = "the first operand " + ToString(layer.GetInputInfo(0).shape) +
              " would need broadcasting (oneDNN broadcasts only the second)";
     return false;

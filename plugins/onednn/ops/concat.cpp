@@ -8,14 +8,7 @@
 namespace backplane::onednn {
 
 bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!AllFloat32(layer, reason)) return false;
-  const auto rank = layer.GetOutputInfo(0).shape.Rank();
-  std::size_t axis = 0;
-  if (layer.GetNumInputs() < 1 || rank == 0 || rank > 12 ||
-      !NormalizeAxis(static_cast<const ConcatDescriptor&>(*layer.GetDescriptor()).axis, rank, axis)) {
-    reason = "axis out of range or no inputs";
-    return false;
-  }
+  if (!AllFloat32(layer, reason) || !FitsOneDnnRank(layer.GetOutputInfo(0).shape, reason)) return false;
   for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
     if (layer.GetInputInfo(i).shape.NumElements() == 0) {
       reason = "empty input " + std::to_string(i);

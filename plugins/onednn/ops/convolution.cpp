@@ -34,36 +34,9 @@ bool HasSameShapeOperand(const std::vector<PostOp>& post_ops, const memory::dims
 
 bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() < 2 || layer.GetNumInputs() > 3) {
-    reason = "Convolution2d takes 2 or 3 inputs, got " + std::to_string(layer.GetNumInputs());
-    return false;
-  }
-  const auto& x = layer.GetInputInfo(0).shape;
-  const auto& w = layer.GetInputInfo(1).shape;
-  if (x.Rank() != 4 || w.Rank() != 4) {
-    reason = "Convolution2d needs 4-D input and weights";
-    return false;
-  }
   if (!layer.GetConstantInput(1) || (layer.GetNumInputs() == 3 && !layer.GetConstantInput(2))) {
     reason = "weights and bias computed at run time are not supported (CpuOneDnn prepacks constant weights)";
     return false;
-  }
-  const auto& d = Desc(layer.GetDescriptor());
-  if (d.groups == 0 || x[1] % d.groups != 0 || w[0] % d.groups != 0 || w[1] * d.groups != x[1]) {
-    reason = "groups " + std::to_string(d.groups) + " do not divide the channels";
-    return false;
-  }
-  for (auto v : d.strides) {
-    if (v == 0) {
-      reason = "stride 0";
-      return false;
-    }
-  }
-  for (auto v : d.dilations) {
-    if (v == 0) {
-      reason = "dilation 0";
-      return false;
-    }
   }
   return true;
 }

@@ -61,25 +61,12 @@ std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionP
 
 bool IsTransposeSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!AllFloat32(layer, reason)) return false;
-  const auto rank = layer.GetInputInfo(0).shape.Rank();
-  if (layer.GetNumInputs() != 1 || rank == 0 || rank > 12) {
-    reason = "Transpose takes one input of rank 1 to 12";
+  const TensorShape& in = layer.GetInputInfo(0).shape;
+  if (in.Rank() == 0) {
+    reason = "a rank-0 input (CpuOneDnn transposes ranks 1 to " + std::to_string(kMaxOneDnnRank) + ")";
     return false;
   }
-  auto permutation = Permutation(static_cast<const TransposeDescriptor&>(*layer.GetDescriptor()), rank);
-  std::vector<bool> seen(rank, false);
-  if (permutation.size() != rank) {
-    reason = "permutation length differs from the rank";
-    return false;
-  }
-  for (auto p : permutation) {
-    if (p >= rank || seen[p]) {
-      reason = "not a permutation";
-      return false;
-    }
-    seen[p] = true;
-  }
-  return true;
+  return FitsOneDnnRank(in, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const ExecutionPtr& execution) {
@@ -102,44 +89,16 @@ std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const Ex
   return std::make_unique<SharedReshapeWorkload>(std::move(copy));
 }
 
-bool IsReshapeSupported(const backend::ILayerView& layer, std::string& reason) {
-  // Input 1 (a constant shape, i64) is not read: the output shape says it all.
-  if (layer.GetNumInputs() < 1 || layer.GetInputInfo(0).type != DataType::kFloat32 ||
-      layer.GetNumOutputs() != 1 || layer.GetOutputInfo(0).type != DataType::kFloat32) {
-    reason = "CpuOneDnn reshapes f32 tensors only";
-    return false;
-  }
-  if (layer.GetNumInputs() < 1 || layer.GetNumInputs() > 2 ||
-      (layer.GetNumInputs() == 2 && !layer.GetConstantInput(1))) {
-    reason = "a shape computed at run time";
-    return false;
-  }
-  if (layer.GetInputInfo(0).shape.NumElements() != layer.GetOutputInfo(0).shape.NumElements()) {
-    reason = "element counts differ";
-    return false;
-  }
-  return true;
-}
-
-bool IsFlattenSupported(const backend::ILayerView& layer, std::string& reason) {
-  return IsReshapeSupported(layer, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec& spec, const ExecutionPtr& execution) {
   return std::make_unique<SharedReshapeWorkload>(Reorder(spec, execution, PlainDesc(DimsOf(spec.output))));
 }
 
 namespace {
 // Per input axis: the first element the slice takes (ONNX clamping), or false when a step is
-// not 1 or the result does not have the output's shape.
-bool SliceOffsets(const SliceDescriptor& d, const TensorShape& in, const TensorShape& out, memory::dims& offsets,
-                  std::string& reason) {
+// not 1. The op schema has checked the axes and the output's shape.
+bool SliceOffsets(const SliceDescriptor& d, const TensorShape& in, memory::dims& offsets, std::string& reason) {
   const std::size_t rank = in.Rank();
   offsets.assign(rank, 0);
-  if (out.Rank() != rank) {
-    reason = "rank changes";
-    return false;
-  }
   for (std::size_t i = 0; i < d.starts.size(); ++i) {
     const std::int64_t step = i < d.steps.size() ? d.steps[i] : 1;
     if (step != 1) {
@@ -147,46 +106,33 @@ bool SliceOffsets(const SliceDescriptor& d, const TensorShape& in, const TensorS
       return false;
     }
     std::size_t axis = i;
-    if (i < d.axes.size() && !NormalizeAxis(d.axes[i], rank, axis)) {
-      reason = "axis out of range";
-      return false;
-    }
+    if (i < d.axes.size()) NormalizeAxis(d.axes[i], rank, axis);
     const std::int64_t dim = in[axis];
     std::int64_t start = d.starts[i];
     if (start < 0) start += dim;
     offsets[axis] = std::clamp<std::int64_t>(start, 0, dim);
-  }
-  for (std::size_t axis = 0; axis < rank; ++axis) {
-    if (offsets[axis] + out[axis] > in[axis]) {
-      reason = "the slice leaves the input";
-      return false;
-    }
   }
   return true;
 }
 }  // namespace
 
 bool IsSliceSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (layer.GetNumInputs() != 1 || layer.GetInputInfo(0).type != DataType::kFloat32 ||
-      layer.GetNumOutputs() != 1 || layer.GetOutputInfo(0).type != DataType::kFloat32) {
-    reason = "CpuOneDnn slices one f32 tensor with constant bounds";
-    return false;
-  }
+  if (!AllFloat32(layer, reason)) return false;
   const auto& in = layer.GetInputInfo(0).shape;
-  if (in.Rank() == 0 || in.Rank() > 12 || layer.GetOutputInfo(0).shape.NumElements() == 0) {
-    reason = "rank 0, above 12, or an empty result";
+  if (in.Rank() == 0 || layer.GetOutputInfo(0).shape.NumElements() == 0) {
+    reason = "a rank-0 input or an empty result";
     return false;
   }
+  if (!FitsOneDnnRank(in, reason)) return false;
   memory::dims offsets;
-  return SliceOffsets(static_cast<const SliceDescriptor&>(*layer.GetDescriptor()), in, layer.GetOutputInfo(0).shape,
-                      offsets, reason);
+  return SliceOffsets(static_cast<const SliceDescriptor&>(*layer.GetDescriptor()), in, offsets, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec& spec, const ExecutionPtr& execution) {
   memory::dims offsets;
   std::string reason;
   const auto& in = spec.inputs[0].info.shape;
-  if (!SliceOffsets(static_cast<const SliceDescriptor&>(*spec.descriptor), in, spec.output.shape, offsets, reason)) {
+  if (!SliceOffsets(static_cast<const SliceDescriptor&>(*spec.descriptor), in, offsets, reason)) {
     ThrowCreateError(spec.name, reason);
   }
   // The input's dense bytes, the output's window of them.

@@ -33,22 +33,10 @@ std::unique_ptr<backend::IWorkload> BuildEltwise(const OpSpec& spec, const Execu
   }
 }
 
-bool OneSameShapeInput(const backend::ILayerView& layer, std::string& reason) {
-  if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() != 1 || layer.GetInputInfo(0).shape != layer.GetOutputInfo(0).shape) {
-    reason = "expects one input shaped like the output";
-    return false;
-  }
-  if (layer.GetInputInfo(0).shape.Rank() > 12) {
-    reason = "rank above 12";
-    return false;
-  }
-  return true;
-}
 }  // namespace
 
 bool IsActivationSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!OneSameShapeInput(layer, reason)) return false;
+  if (!AllFloat32(layer, reason) || !FitsOneDnnRank(layer.GetInputInfo(0).shape, reason)) return false;
   std::vector<EltwiseStep> steps;
   return ActivationSteps(static_cast<const ActivationDescriptor&>(*layer.GetDescriptor()), steps, reason);
 }
@@ -63,12 +51,12 @@ std::unique_ptr<backend::IWorkload> CreateActivation(const OpSpec& spec, const E
 }
 
 bool IsElementwiseUnarySupported(const backend::ILayerView& layer, std::string& reason) {
-  if (static_cast<const ElementwiseUnaryDescriptor&>(*layer.GetDescriptor()).operation == UnaryOperation::kErf) {
-    return IsErfSupported(layer, reason);
-  }
-  if (!OneSameShapeInput(layer, reason)) return false;
+  if (!AllFloat32(layer, reason)) return false;
+  const auto operation = static_cast<const ElementwiseUnaryDescriptor&>(*layer.GetDescriptor()).operation;
+  if (operation == UnaryOperation::kErf) return true;  // ops/erf.cpp: a plain loop, any rank
+  if (!FitsOneDnnRank(layer.GetInputInfo(0).shape, reason)) return false;
   std::vector<EltwiseStep> steps;
-  return UnarySteps(static_cast<const ElementwiseUnaryDescriptor&>(*layer.GetDescriptor()).operation, steps, reason);
+  return UnarySteps(operation, steps, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnary(const OpSpec& spec, const ExecutionPtr& execution) {

@@ -41,15 +41,6 @@ class ErfWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsErfSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() != 1 || layer.GetInputInfo(0).shape != layer.GetOutputInfo(0).shape) {
-    reason = "expects one input shaped like the output";
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateErf(const OpSpec& spec, const ExecutionPtr& execution) {
   if (!spec.post_ops.empty()) ThrowCreateError(spec.name, "erf takes no post-ops");
   return std::make_unique<ErfWorkload>(spec.name, spec.output, execution);

@@ -75,18 +75,9 @@ bool MatMulDims(const TensorShape& a_shape, const TensorShape& b_shape, memory::
 }  // namespace
 
 bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() != 2) {
-    reason = "MatMul takes 2 inputs";
-    return false;
-  }
-  memory::dims a, b, dst;
-  if (!MatMulDims(layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, a, b, dst)) {
-    reason = "shapes " + ToString(layer.GetInputInfo(0).shape) + " and " + ToString(layer.GetInputInfo(1).shape) +
-             " are not supported for matmul";
-    return false;
-  }
-  return true;
+  // MatMulDims works in the larger of the operands' ranks (at least 2).
+  return AllFloat32(layer, reason) && FitsOneDnnRank(layer.GetInputInfo(0).shape, reason) &&
+         FitsOneDnnRank(layer.GetInputInfo(1).shape, reason);
 }
 
 // A [..., M, K] x constant B [K, N] as one [prod(...) M, K] x [K, N] product, so oneDNN packs
@@ -156,31 +147,10 @@ std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec& spec, const Execu
 
 bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() < 2 || layer.GetNumInputs() > 3) {
-    reason = "FullyConnected takes 2 or 3 inputs";
+  const auto& d = static_cast<const FullyConnectedDescriptor&>(*layer.GetDescriptor());
+  if (layer.GetNumInputs() == 3 && !layer.GetConstantInput(2) && d.beta != 1.0f) {
+    reason = "a run-time C with beta != 1";
     return false;
-  }
-  if (layer.GetInputInfo(0).shape.Rank() != 2 || layer.GetInputInfo(1).shape.Rank() != 2) {
-    reason = "FullyConnected needs 2-D A and B";
-    return false;
-  }
-  if (layer.GetNumInputs() == 3) {
-    const auto& c = layer.GetInputInfo(2).shape;
-    const auto& y = layer.GetOutputInfo(0).shape;
-    if (c.Rank() > 2) {
-      reason = "C of rank > 2";
-      return false;
-    }
-    const auto cd = Expand(DimsOf(layer.GetInputInfo(2)), 2);
-    if ((cd[0] != 1 && cd[0] != y[0]) || (cd[1] != 1 && cd[1] != y[1])) {
-      reason = "C " + ToString(c) + " does not broadcast to " + ToString(y);
-      return false;
-    }
-    const auto& d = static_cast<const FullyConnectedDescriptor&>(*layer.GetDescriptor());
-    if (!layer.GetConstantInput(2) && d.beta != 1.0f) {
-      reason = "a run-time C with beta != 1";
-      return false;
-    }
   }
   return true;
 }

@@ -80,8 +80,9 @@ using ExecutionPtr = std::shared_ptr<const Execution>;
 // One row of the op table (backplane/backend/op_table.hpp).
 struct OpKernel {
   backend::LayerType type;
-  // True when this op can run `layer` as described; otherwise false with the plain `why` (no
-  // backend or layer name). Runs only for layers with a descriptor. Should not throw (the table
+  // True when CpuOneDnn can run `layer`, otherwise false with the plain `why` (no backend or
+  // layer name). Runs only for layers with a descriptor that keep op set v1's rules (the table
+  // checks them first), so it tests only CpuOneDnn's own limits. Should not throw (the table
   // turns an exception into a refusal).
   bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload (primitives, packed weights). Throws backplane::Exception.
@@ -112,8 +113,14 @@ dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memo
 std::vector<dnnl::memory::data_type> ActivationTypes(const Execution& execution);
 // `dims` with leading 1s up to `rank`.
 dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank);
-// True when every input and output is f32 (else a reason naming the first that is not).
+// True when every input is f32 (else a reason naming the first that is not). The op schema
+// gives the outputs of every op in the table input 0's type, so they are f32 too. The whole
+// support check of Reshape and Flatten.
 bool AllFloat32(const backend::ILayerView& layer, std::string& reason);
+// The most dimensions a oneDNN memory descriptor has (DNNL_MAX_NDIMS).
+inline constexpr std::size_t kMaxOneDnnRank = 12;
+// True when `shape` has at most kMaxOneDnnRank dimensions, else false with a reason.
+bool FitsOneDnnRank(const TensorShape& shape, std::string& reason);
 // The SDK's axis normalization (backplane/backend/op_geometry.hpp), used unqualified.
 using backend::NormalizeAxis;
 
@@ -159,13 +166,11 @@ bool IsConcatSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec&, const ExecutionPtr&);
 bool IsTransposeSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec&, const ExecutionPtr&);
-bool IsReshapeSupported(const backend::ILayerView&, std::string&);
+// Reshape and Flatten (their support check is AllFloat32).
 std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec&, const ExecutionPtr&);
-bool IsFlattenSupported(const backend::ILayerView&, std::string&);
 bool IsSliceSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec&, const ExecutionPtr&);
 // ElementwiseUnary Erf (ops/erf.cpp); ElementwiseUnary dispatches to it.
-bool IsErfSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateErf(const OpSpec&, const ExecutionPtr&);
 
 }  // namespace backplane::onednn

@@ -26,8 +26,8 @@ const std::array<OpKernel, 15> kOps{{
     {LayerType::kLayerNormalization, IsLayerNormalizationSupported, CreateLayerNormalization, false},
     {LayerType::kConcat, IsConcatSupported, CreateConcat, false},
     {LayerType::kTranspose, IsTransposeSupported, CreateTranspose, false},
-    {LayerType::kReshape, IsReshapeSupported, CreateReshape, false},
-    {LayerType::kFlatten, IsFlattenSupported, CreateReshape, false},
+    {LayerType::kReshape, AllFloat32, CreateReshape, false},
+    {LayerType::kFlatten, AllFloat32, CreateReshape, false},
     {LayerType::kSlice, IsSliceSupported, CreateSlice, false},
 }};
 }  // namespace
@@ -136,18 +136,14 @@ bool AllFloat32(const backend::ILayerView& layer, std::string& reason) {
       return false;
     }
   }
-  for (std::size_t o = 0; o < layer.GetNumOutputs(); ++o) {
-    if (layer.GetOutputInfo(o).type != DataType::kFloat32) {
-      reason = "output " + std::to_string(o) + " is " + ToString(layer.GetOutputInfo(o).type) +
-               "; CpuOneDnn runs " + backend::ToString(layer.GetType()) + " on f32 only";
-      return false;
-    }
-  }
-  if (layer.GetNumOutputs() != 1) {
-    reason = "CpuOneDnn runs layers with one output only";
-    return false;
-  }
   return true;
+}
+
+bool FitsOneDnnRank(const TensorShape& shape, std::string& reason) {
+  if (shape.Rank() <= kMaxOneDnnRank) return true;
+  reason = "tensor " + ToString(shape) + " has rank " + std::to_string(shape.Rank()) + "; oneDNN takes at most " +
+           std::to_string(kMaxOneDnnRank) + " dimensions";
+  return false;
 }
 
 dnnl::primitive_attr PostOpAttr(const Execution& execution, const std::vector<PostOp>& post_ops,

@@ -17,10 +17,6 @@ const Pooling2dDescriptor& Desc(const LayerDescriptor* d) { return static_cast<c
 
 bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() != 1 || layer.GetInputInfo(0).shape.Rank() != 4) {
-    reason = "Pooling2d needs one 4-D input";
-    return false;
-  }
   const auto& d = Desc(layer.GetDescriptor());
   if (d.global) return true;
   if (d.type == PoolingType::kAverage && d.count_include_pad && d.ceil_mode) {
@@ -28,10 +24,6 @@ bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason)
     return false;
   }
   for (int i = 0; i < 2; ++i) {
-    if (d.kernel[i] == 0 || d.strides[i] == 0 || d.dilations[i] == 0) {
-      reason = "zero kernel, stride or dilation";
-      return false;
-    }
     if (d.pads[i] >= d.kernel[i] || d.pads[i + 2] >= d.kernel[i]) {
       reason = "padding not smaller than the kernel";
       return false;

@@ -8,19 +8,7 @@
 namespace backplane::onednn {
 
 bool IsSoftmaxSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!AllFloat32(layer, reason)) return false;
-  if (layer.GetNumInputs() != 1) {
-    reason = "Softmax takes one input";
-    return false;
-  }
-  const auto rank = layer.GetInputInfo(0).shape.Rank();
-  std::size_t axis = 0;
-  if (rank == 0 || rank > 12 ||
-      !NormalizeAxis(static_cast<const SoftmaxDescriptor&>(*layer.GetDescriptor()).axis, rank, axis)) {
-    reason = "axis out of range";
-    return false;
-  }
-  return true;
+  return AllFloat32(layer, reason) && FitsOneDnnRank(layer.GetInputInfo(0).shape, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateSoftmax(const OpSpec& spec, const ExecutionPtr& execution) {

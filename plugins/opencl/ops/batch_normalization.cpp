@@ -79,32 +79,8 @@ class BatchNormalizationWorkload final : public OpenClWorkload {
 
 }  // namespace
 
-bool IsBatchNormalizationSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 5, 5, 1, reason)) return false;
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  if (shape.Rank() < 2) {
-    return Fail(reason, "input " + ToString(shape) + " has no channel axis (rank " +
-                            std::to_string(shape.Rank()) + ", needs [N, C, ...])");
-  }
-  static const char* const kNames[] = {"x", "scale", "bias", "mean", "variance"};
-  const TensorShape channel_shape{shape[1]};
-  for (std::size_t i = 1; i < 5; ++i) {
-    if (layer.GetInputInfo(i).shape != channel_shape) {
-      return Fail(reason, std::string(kNames[i]) + " (input " + std::to_string(i) + ") has shape " +
-                              ToString(layer.GetInputInfo(i).shape) + ", expected " + ToString(channel_shape));
-    }
-  }
-  if (layer.GetOutputInfo(0).shape != shape) {
-    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) +
-                            " differs from input shape " + ToString(shape));
-  }
-  return FitsKernelIndexing(shape, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const backend::ILayerView& layer,
                                                                      OpenClDevice& device) {
-  std::string reason;
-  if (!IsBatchNormalizationSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<BatchNormalizationWorkload>(layer, device);
 }
 

@@ -23,13 +23,6 @@ namespace {
 
 using backend::ConvGeometry;
 
-// The SDK's checks (op_geometry.hpp), then the kernels' 32-bit indexing.
-bool CheckConvolution(const backend::ILayerView& layer, ConvGeometry& g, std::string& reason) {
-  if (!backend::DescribeConvolution(layer, g, reason)) return false;
-  const TensorShape y{g.batch, g.out_channels, g.out_height, g.out_width};
-  return AllFitKernelIndexing({layer.GetInputInfo(0).shape, y, layer.GetInputInfo(1).shape}, reason);
-}
-
 class Convolution2dWorkload final : public OpenClWorkload {
  public:
   Convolution2dWorkload(const backend::ILayerView& layer, OpenClDevice& device, const ConvGeometry& g)
@@ -88,18 +81,15 @@ class Convolution2dWorkload final : public OpenClWorkload {
 }  // namespace
 
 bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 3, 1, reason)) return false;
-  ConvGeometry g{};
-  return CheckConvolution(layer, g, reason);
+  return AllFitKernelIndexing(
+      {layer.GetInputInfo(0).shape, layer.GetOutputInfo(0).shape, layer.GetInputInfo(1).shape}, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer,
                                                                 OpenClDevice& device) {
   ConvGeometry g{};
   std::string reason;
-  if (!HasArity(layer, 2, 3, 1, reason) || !CheckConvolution(layer, g, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeConvolution(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<Convolution2dWorkload>(layer, device, g);
 }
 

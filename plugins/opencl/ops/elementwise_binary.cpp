@@ -79,35 +79,19 @@ class BinaryWorkload final : public OpenClWorkload {
 }  // namespace
 
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 2, 1, reason)) return false;
-  const auto operation = DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation;
-  if (static_cast<std::uint32_t>(operation) > static_cast<std::uint32_t>(BinaryOperation::kPow)) {
-    return Fail(reason, "binary operation " + std::to_string(static_cast<std::uint32_t>(operation)) +
-                            " is not one GpuOpenCl knows");
-  }
-  TensorShape broadcast;
-  std::string why;
-  if (!BroadcastShapes(layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, broadcast, why)) {
-    return Fail(reason, "inputs " + why);
-  }
-  if (broadcast != layer.GetOutputInfo(0).shape) {
-    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not the broadcast " +
-                            ToString(broadcast) + " of the inputs");
-  }
+  const TensorShape& out = layer.GetOutputInfo(0).shape;
   std::vector<std::int64_t> dims, sa, sb;
-  Collapse(broadcast, layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, dims, sa, sb);
+  Collapse(out, layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, dims, sa, sb);
   if (dims.size() > kMaxKernelRank) {
     return Fail(reason, "the broadcast of " + ToString(layer.GetInputInfo(0).shape) + " and " +
                             ToString(layer.GetInputInfo(1).shape) + " needs " + std::to_string(dims.size()) +
                             " dimensions; GpuOpenCl walks at most " + std::to_string(kMaxKernelRank));
   }
-  return FitsKernelIndexing(TensorShape{broadcast.NumElements()}, reason);
+  return FitsKernelIndexing(TensorShape{out.NumElements()}, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView& layer,
                                                                     OpenClDevice& device) {
-  std::string reason;
-  if (!IsElementwiseBinarySupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<BinaryWorkload>(layer, device);
 }
 

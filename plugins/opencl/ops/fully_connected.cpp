@@ -18,13 +18,6 @@ namespace {
 
 using GemmShape = backend::GemmGeometry;
 
-// The SDK's checks (op_geometry.hpp), then the kernels' 32-bit indexing.
-bool CheckGemm(const backend::ILayerView& layer, GemmShape& shape, std::string& reason) {
-  return backend::DescribeGemm(layer, shape, reason) &&
-         AllFitKernelIndexing({layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, {shape.m, shape.n}},
-                       reason);
-}
-
 // B is constant and transposed: uploaded as [K, N] by the workload, not as given.
 bool TransposedConstantB(const backend::ILayerView& layer) {
   return DescriptorOf<FullyConnectedDescriptor>(layer).transpose_b && layer.GetConstantInput(1) != nullptr;
@@ -99,18 +92,15 @@ class FullyConnectedWorkload final : public OpenClWorkload {
 }  // namespace
 
 bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 3, 1, reason)) return false;
-  GemmShape shape{};
-  return CheckGemm(layer, shape, reason);
+  return AllFitKernelIndexing(
+      {layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, layer.GetOutputInfo(0).shape}, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView& layer,
                                                                  OpenClDevice& device) {
   GemmShape shape{};
   std::string reason;
-  if (!HasArity(layer, 2, 3, 1, reason) || !CheckGemm(layer, shape, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeGemm(layer, shape, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<FullyConnectedWorkload>(layer, device, shape);
 }
 

@@ -58,35 +58,10 @@ class GatherWorkload final : public OpenClWorkload {
 }  // namespace
 
 bool IsGatherSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 2, 1, reason)) return false;
-  const TensorInfo& data = layer.GetInputInfo(0);
-  const TensorInfo& indices = layer.GetInputInfo(1);
-  if (indices.type != DataType::kInt32 && indices.type != DataType::kInt64) {
-    return Fail(reason, "indices (input 1) are " + std::string(ToString(indices.type)) +
-                            "; they must be i32 or i64");
-  }
-  const std::int32_t axis = DescriptorOf<GatherDescriptor>(layer).axis;
-  std::size_t a = 0;
-  if (!NormalizeAxis(axis, data.shape.Rank(), a)) {
-    return Fail(reason, "axis " + std::to_string(axis) + " is out of range for data " + ToString(data.shape) +
-                            " of rank " + std::to_string(data.shape.Rank()));
-  }
-  const auto& dims = data.shape.Dims();
-  std::vector<std::int64_t> expected(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(a));
-  expected.insert(expected.end(), indices.shape.Dims().begin(), indices.shape.Dims().end());
-  expected.insert(expected.end(), dims.begin() + static_cast<std::ptrdiff_t>(a) + 1, dims.end());
-  if (layer.GetOutputInfo(0).shape != TensorShape(expected)) {
-    return Fail(reason, "output " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
-                            ToString(TensorShape(expected)) + ", data " + ToString(data.shape) +
-                            " gathered along axis " + std::to_string(axis) + " by indices " +
-                            ToString(indices.shape));
-  }
-  return FitsKernelIndexing(data.shape, reason) && FitsKernelIndexing(TensorShape(expected), reason);
+  return AllFitKernelIndexing({layer.GetInputInfo(0).shape, layer.GetOutputInfo(0).shape}, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
-  std::string reason;
-  if (!IsGatherSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   std::size_t a = 0;
   NormalizeAxis(DescriptorOf<GatherDescriptor>(layer).axis, layer.GetInputInfo(0).shape.Rank(), a);
   return std::make_unique<GatherWorkload>(layer, device, a);

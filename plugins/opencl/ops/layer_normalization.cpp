@@ -55,21 +55,11 @@ class LayerNormalizationWorkload final : public OpenClWorkload {
 
 }  // namespace
 
-// The SDK's checks (op_geometry.hpp), then the kernel's 32-bit indexing.
-bool IsLayerNormalizationSupported(const backend::ILayerView& layer, std::string& reason) {
-  backend::LayerNormGeometry g;
-  return backend::DescribeLayerNormalization(layer, g, reason) &&
-         FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView& layer,
                                                                      OpenClDevice& device) {
   std::string reason;
   backend::LayerNormGeometry g;
-  if (!backend::DescribeLayerNormalization(layer, g, reason) ||
-      !FitsKernelIndexing(layer.GetInputInfo(0).shape, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeLayerNormalization(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<LayerNormalizationWorkload>(layer, device, g.rows, g.size);
 }
 

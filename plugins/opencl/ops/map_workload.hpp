@@ -9,15 +9,6 @@
 
 namespace backplane::opencl {
 
-// False with a reason when the output's shape is not the input's or the kernels cannot index it.
-inline bool SameShape(const backend::ILayerView& layer, std::string& reason) {
-  if (layer.GetInputInfo(0).shape != layer.GetOutputInfo(0).shape) {
-    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) +
-                            " differs from input shape " + ToString(layer.GetInputInfo(0).shape));
-  }
-  return FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
-}
-
 // One f32 -> f32 function over every element: `kernel_name` with arguments
 // (x, y, count, function, extra...).
 class MapWorkload final : public OpenClWorkload {

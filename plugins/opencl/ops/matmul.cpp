@@ -17,12 +17,6 @@ namespace {
 
 using MatMulShape = backend::MatMulGeometry;
 
-// The SDK's checks (op_geometry.hpp), then the kernels' 32-bit indexing.
-bool CheckMatMul(const backend::ILayerView& layer, MatMulShape& shape, std::string& reason) {
-  return backend::DescribeMatMul(layer, shape, reason) &&
-         AllFitKernelIndexing({layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, shape.output}, reason);
-}
-
 class MatMulWorkload final : public OpenClWorkload {
  public:
   MatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device, const MatMulShape& s)
@@ -76,17 +70,14 @@ class MatMulWorkload final : public OpenClWorkload {
 }  // namespace
 
 bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 2, 1, reason)) return false;
-  MatMulShape shape;
-  return CheckMatMul(layer, shape, reason);
+  return AllFitKernelIndexing(
+      {layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, layer.GetOutputInfo(0).shape}, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   MatMulShape shape;
   std::string reason;
-  if (!HasArity(layer, 2, 2, 1, reason) || !CheckMatMul(layer, shape, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeMatMul(layer, shape, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<MatMulWorkload>(layer, device, shape);
 }
 

@@ -1,14 +1,14 @@
-// The per-op support checks and workload constructors of the GpuOpenCl backend, one pair per
-// ops/<op>.cpp, gathered into the table in op_table.cpp. Support functions never throw;
-// constructors run only for layers their support function accepted.
+// The workload constructors of the GpuOpenCl backend, one per ops/<op>.cpp, and the support
+// checks of the ops with limits of their own beyond the ones the table's rows share
+// (op_support.hpp), gathered into the table in op_table.cpp. Support functions never throw;
+// constructors run only for layers their row's support check accepted.
 #pragma once
 
 #include "opencl_ops.hpp"
 
 namespace backplane::opencl {
 
-#define BACKPLANE_OPENCL_OP(Name)                                                     \
-  bool Is##Name##Supported(const backend::ILayerView& layer, std::string& reason);   \
+#define BACKPLANE_OPENCL_OP(Name) \
   std::unique_ptr<backend::IWorkload> Create##Name##Workload(const backend::ILayerView& layer, OpenClDevice& device);
 
 BACKPLANE_OPENCL_OP(Convolution2d)
@@ -33,5 +33,14 @@ BACKPLANE_OPENCL_OP(Pad)
 BACKPLANE_OPENCL_OP(Cast)
 
 #undef BACKPLANE_OPENCL_OP
+
+bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason);
+bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason);
+bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason);
+bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason);
+bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason);
+bool IsGatherSupported(const backend::ILayerView& layer, std::string& reason);
+bool IsPadSupported(const backend::ILayerView& layer, std::string& reason);
+bool IsCastSupported(const backend::ILayerView& layer, std::string& reason);
 
 }  // namespace backplane::opencl

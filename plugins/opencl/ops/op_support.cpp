@@ -31,4 +31,8 @@ bool AllFitKernelIndexing(std::initializer_list<TensorShape> shapes, std::string
   return true;
 }
 
+bool InputFitsKernelIndexing(const backend::ILayerView& layer, std::string& reason) {
+  return FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
+}
+
 }  // namespace backplane::opencl

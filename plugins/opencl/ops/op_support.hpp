@@ -1,5 +1,6 @@
-// Shape checks, broadcasting and axis helpers the GpuOpenCl ops' support functions share (the
-// same rules as CpuRef's, so both backends accept the same layers).
+// The support checks the GpuOpenCl op table's rows share, and the shape and axis helpers of its
+// ops. The table runs the SDK's op schema (backplane/backend/op_schema.hpp) and its f32 check
+// before a row's check, so the checks test only the kernels' own limits.
 #pragma once
 
 #include <backplane/backend/broadcast.hpp>
@@ -23,8 +24,7 @@ const Descriptor& DescriptorOf(const backend::ILayerView& layer) {
   return static_cast<const Descriptor&>(*layer.GetDescriptor());
 }
 
-// The SDK's arity and axis checks (backplane/backend/op_geometry.hpp), used unqualified.
-using backend::HasArity;
+// The SDK's axis normalization (backplane/backend/op_geometry.hpp), used unqualified.
 using backend::NormalizeAxis;
 
 // Sets the support check's plain `why` to `what` (the op table prefixes the backend and the
@@ -32,9 +32,7 @@ using backend::NormalizeAxis;
 bool Fail(std::string& why, std::string what);
 
 // The SDK's shape arithmetic (backplane/backend/broadcast.hpp), used unqualified by the ops.
-using backend::BroadcastShapes;
 using backend::BroadcastStrides;
-using backend::BroadcastsTo;
 using backend::DenseStrides;
 
 // False with a reason when `shape` has more than kMaxKernelRank dimensions or more than 2^31-1
@@ -42,5 +40,9 @@ using backend::DenseStrides;
 bool FitsKernelIndexing(const TensorShape& shape, std::string& reason);
 // FitsKernelIndexing for each of `shapes`, the first that does not fit giving the reason.
 bool AllFitKernelIndexing(std::initializer_list<TensorShape> shapes, std::string& reason);
+
+// The support check of the ops whose kernels index at most input 0's index space:
+// FitsKernelIndexing of input 0's shape.
+bool InputFitsKernelIndexing(const backend::ILayerView& layer, std::string& reason);
 
 }  // namespace backplane::opencl

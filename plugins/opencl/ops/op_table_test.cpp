@@ -1,7 +1,7 @@
 // The GpuOpenCl op table: every op of op set v1 has a row (Input, Output, Constant and
-// PreCompiled have none), and the table-level checks (descriptor present, then GpuOpenCl's f32
-// tensors and i32/i64 Gather indices) refuse with a plain reason before an op's own check runs.
-// Needs no device.
+// PreCompiled have none), and the table-level checks (descriptor present, the op schema, then
+// GpuOpenCl's f32 tensors) refuse with a plain reason before an op's own check runs. Needs no
+// device.
 #include "opencl_op_test_harness.hpp"
 
 #include <backplane/descriptors.hpp>
@@ -48,4 +48,11 @@ TEST_CASE("opencl op table: no descriptor, non-f32 tensors and f16 casts are ref
   CHECK_FALSE(backplane::opencl::testing::Supported(gather, {HostTensor::I64({3}, {1, 2, 3}), HostTensor::I64({1}, {2})},
                                                     {{{1}, DataType::kInt64}}, reason));
   CHECK(reason == "input 0 is i64; GpuOpenCl runs Gather on f32 only");
+
+  backplane::CastDescriptor to_f16;
+  to_f16.to = DataType::kFloat16;
+  reason.clear();
+  CHECK_FALSE(backplane::opencl::testing::Supported(to_f16, {HostTensor::F32({2}, {1, 2})},
+                                                    {{{2}, DataType::kFloat16}}, reason));
+  CHECK(reason == "f16 is not supported; GpuOpenCl casts between f32, i32, i64 and bool");
 }

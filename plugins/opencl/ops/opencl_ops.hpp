@@ -23,9 +23,10 @@ namespace backplane::opencl {
 // One row of the op table (backplane/backend/op_table.hpp).
 struct OpKernel {
   backend::LayerType type;
-  // True when this op can run `layer` exactly as described (shapes, types, descriptor);
-  // otherwise false with the plain `why` (no backend or layer name; see Fail in op_support.hpp).
-  // Runs only for layers with a descriptor whose tensor types the table accepted. Never throws.
+  // True when GpuOpenCl can run `layer`, otherwise false with the plain `why` (no backend or
+  // layer name; see Fail in op_support.hpp). Runs only for layers with a descriptor that keep op
+  // set v1's rules and whose tensor types the table accepted, so it tests only the kernels' own
+  // limits. Never throws.
   bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload: compiles (or fetches) its programs, creates its kernels, uploads
   // constant inputs (weights) to device buffers once. Called only for layers is_supported
@@ -34,8 +35,8 @@ struct OpKernel {
 };
 
 // GpuOpenCl's op table: a row per layer type it runs (Input, Output and Constant need none).
-// Before a row's own check, the table requires f32 tensors (i32 or i64 Gather indices; Cast
-// checks its own types). A static; thread-safe.
+// Before a row's own check, the table runs the op schema, then requires f32 tensors (but
+// Gather's indices, i32 or i64 by the schema; Cast checks its own types). A static; thread-safe.
 const backend::OpTable<OpKernel>& Ops();
 
 }  // namespace backplane::opencl

@@ -17,11 +17,6 @@ namespace {
 
 using backend::PoolAxis;
 
-// The SDK's checks (op_geometry.hpp), then the kernel's 32-bit indexing.
-bool CheckPooling(const backend::ILayerView& layer, backend::PoolingGeometry& g, std::string& reason) {
-  return backend::DescribePooling(layer, g, reason) && FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
-}
-
 class Pooling2dWorkload final : public OpenClWorkload {
  public:
   Pooling2dWorkload(const backend::ILayerView& layer, OpenClDevice& device, const PoolAxis& rows,
@@ -62,18 +57,10 @@ class Pooling2dWorkload final : public OpenClWorkload {
 
 }  // namespace
 
-bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason)) return false;
-  backend::PoolingGeometry g;
-  return CheckPooling(layer, g, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   backend::PoolingGeometry g;
   std::string reason;
-  if (!HasArity(layer, 1, 1, 1, reason) || !CheckPooling(layer, g, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribePooling(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<Pooling2dWorkload>(layer, device, g.rows, g.cols);
 }
 

@@ -16,22 +16,16 @@ namespace backplane::opencl {
 
 namespace {
 
-bool ReducedAxes(const ReduceDescriptor& d, const TensorShape& shape, std::vector<bool>& reduced,
-                 std::string& reason) {
-  reduced.assign(shape.Rank(), d.axes.empty());
+// Which axes of `shape` are reduced (all of them when the descriptor names none). The op
+// schema has checked that the axes are in range and named once.
+std::vector<bool> ReducedAxes(const ReduceDescriptor& d, const TensorShape& shape) {
+  std::vector<bool> reduced(shape.Rank(), d.axes.empty());
   for (const std::int32_t axis : d.axes) {
     std::size_t a = 0;
-    if (!NormalizeAxis(axis, shape.Rank(), a)) {
-      return Fail(reason, "axis " + std::to_string(axis) + " is out of range for input " + ToString(shape) +
-                              " of rank " + std::to_string(shape.Rank()));
-    }
-    if (reduced[a]) {
-      return Fail(reason, "axis " + std::to_string(axis) + " names axis " + std::to_string(a) + " of " +
-                              ToString(shape) + " twice");
-    }
+    NormalizeAxis(axis, shape.Rank(), a);
     reduced[a] = true;
   }
-  return true;
+  return reduced;
 }
 
 class ReduceWorkload final : public OpenClWorkload {
@@ -107,38 +101,9 @@ class ReduceWorkload final : public OpenClWorkload {
 
 }  // namespace
 
-bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason)) return false;
-  const auto& d = DescriptorOf<ReduceDescriptor>(layer);
-  if (d.operation != ReduceOperation::kMean && d.operation != ReduceOperation::kSum) {
-    return Fail(reason, "operation " + std::to_string(static_cast<std::uint32_t>(d.operation)) +
-                            " is not one GpuOpenCl knows");
-  }
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  std::vector<bool> reduced;
-  if (!ReducedAxes(d, shape, reduced, reason)) return false;
-  std::vector<std::int64_t> expected;
-  for (std::size_t i = 0; i < shape.Rank(); ++i) {
-    if (!reduced[i]) {
-      expected.push_back(shape[i]);
-    } else if (d.keep_dims) {
-      expected.push_back(1);
-    }
-  }
-  if (layer.GetOutputInfo(0).shape != TensorShape(expected)) {
-    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
-                            ToString(TensorShape(expected)) + ", the reduction of " + ToString(shape) +
-                            (d.keep_dims ? " keeping" : " dropping") + " the reduced axes");
-  }
-  return FitsKernelIndexing(shape, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
-  std::string reason;
-  if (!IsReduceSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  std::vector<bool> reduced;
-  ReducedAxes(DescriptorOf<ReduceDescriptor>(layer), layer.GetInputInfo(0).shape, reduced, reason);
-  return std::make_unique<ReduceWorkload>(layer, device, reduced);
+  return std::make_unique<ReduceWorkload>(layer, device,
+                                          ReducedAxes(DescriptorOf<ReduceDescriptor>(layer), layer.GetInputInfo(0).shape));
 }
 
 }  // namespace backplane::opencl

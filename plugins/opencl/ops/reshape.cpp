@@ -1,13 +1,9 @@
 // Reshape and Flatten, f32: the bytes do not change, so the workload is one device-side buffer
-// copy (none when the runtime gave input and output the same buffer). Support checks that the
-// output shape the runtime inferred is the one the descriptor asks for.
+// copy (none when the runtime gave input and output the same buffer). Every layer the op schema
+// and the table's f32 check accept runs (the row check is backend::NoOwnLimits).
 #include "op_kernels.hpp"
 #include "op_support.hpp"
 #include "opencl_workload.hpp"
-
-#include <backplane/backend/op_geometry.hpp>
-#include <backplane/descriptors.hpp>
-#include <backplane/exception.hpp>
 
 namespace backplane::opencl {
 
@@ -28,17 +24,8 @@ class CopyWorkload final : public OpenClWorkload {
 
 }  // namespace
 
-bool IsReshapeSupported(const backend::ILayerView& layer, std::string& reason) {
-  return HasArity(layer, 1, 1, 1, reason) && backend::CheckReshape(layer, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   return std::make_unique<CopyWorkload>(layer, device);
-}
-
-bool IsFlattenSupported(const backend::ILayerView& layer, std::string& reason) {
-  backend::FlattenGeometry geometry;
-  return HasArity(layer, 1, 1, 1, reason) && backend::DescribeFlatten(layer, geometry, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateFlattenWorkload(const backend::ILayerView& layer, OpenClDevice& device) {

@@ -13,21 +13,15 @@ namespace backplane::opencl {
 
 namespace {
 
-// The SDK's checks and window (op_geometry.hpp), the kernel's 32-bit indexing, then the copy.
+// The SDK's window (op_geometry.hpp), then the copy.
 bool Plan(const backend::ILayerView& layer, CopyPlan& plan, std::string& reason) {
   backend::SliceGeometry g;
-  const TensorShape& in = layer.GetInputInfo(0).shape;
-  if (!backend::DescribeSlice(layer, g, reason) || !FitsKernelIndexing(in, reason)) return false;
+  if (!backend::DescribeSlice(layer, g, reason)) return false;
   MakeCopyPlan(g.output.Dims(), g.first, g.read_strides, 0, DenseStrides(g.output), plan);
   return true;
 }
 
 }  // namespace
-
-bool IsSliceSupported(const backend::ILayerView& layer, std::string& reason) {
-  CopyPlan plan;  // Plan's DescribeX checks the arity too
-  return Plan(layer, plan, reason);
-}
 
 std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   CopyPlan plan;

@@ -60,25 +60,7 @@ class SoftmaxWorkload final : public OpenClWorkload {
 
 }  // namespace
 
-bool IsSoftmaxSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason)) return false;
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  const auto& d = DescriptorOf<SoftmaxDescriptor>(layer);
-  std::size_t axis = 0;
-  if (!NormalizeAxis(d.axis, shape.Rank(), axis)) {
-    return Fail(reason, "axis " + std::to_string(d.axis) + " is out of range for input " + ToString(shape) +
-                            " of rank " + std::to_string(shape.Rank()));
-  }
-  if (layer.GetOutputInfo(0).shape != shape) {
-    return Fail(reason, "output shape " + ToString(layer.GetOutputInfo(0).shape) +
-                            " differs from input shape " + ToString(shape));
-  }
-  return FitsKernelIndexing(shape, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
-  std::string reason;
-  if (!IsSoftmaxSupported(layer, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   const TensorShape& shape = layer.GetInputInfo(0).shape;
   std::size_t axis = 0;
   NormalizeAxis(DescriptorOf<SoftmaxDescriptor>(layer).axis, shape.Rank(), axis);

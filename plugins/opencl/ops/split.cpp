@@ -43,18 +43,10 @@ class SplitWorkload final : public OpenClWorkload {
 
 }  // namespace
 
-// The SDK's checks and parts (op_geometry.hpp), then the kernel's 32-bit indexing.
-bool IsSplitSupported(const backend::ILayerView& layer, std::string& reason) {
-  backend::SplitGeometry g;
-  return backend::DescribeSplit(layer, g, reason) && FitsKernelIndexing(layer.GetInputInfo(0).shape, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   backend::SplitGeometry g;
   std::string reason;
-  if (!backend::DescribeSplit(layer, g, reason) || !FitsKernelIndexing(layer.GetInputInfo(0).shape, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeSplit(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<SplitWorkload>(layer, device, g);
 }
 

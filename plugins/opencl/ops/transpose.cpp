@@ -13,11 +13,10 @@ namespace backplane::opencl {
 
 namespace {
 
-// The SDK's checks and strides (op_geometry.hpp), the kernel's 32-bit indexing, then the copy.
+// The SDK's strides (op_geometry.hpp), then the copy.
 bool Plan(const backend::ILayerView& layer, CopyPlan& plan, std::string& reason) {
   backend::TransposeGeometry g;
-  const TensorShape& in = layer.GetInputInfo(0).shape;
-  if (!backend::DescribeTranspose(layer, g, reason) || !FitsKernelIndexing(in, reason)) return false;
+  if (!backend::DescribeTranspose(layer, g, reason)) return false;
   const TensorShape& out = layer.GetOutputInfo(0).shape;
   if (!MakeCopyPlan(out.Dims(), 0, g.read_strides, 0, DenseStrides(out), plan)) {
     return Fail(reason, "the permutation needs more than 8 dimensions");
@@ -26,11 +25,6 @@ bool Plan(const backend::ILayerView& layer, CopyPlan& plan, std::string& reason)
 }
 
 }  // namespace
-
-bool IsTransposeSupported(const backend::ILayerView& layer, std::string& reason) {
-  CopyPlan plan;  // Plan's DescribeX checks the arity too
-  return Plan(layer, plan, reason);
-}
 
 std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   CopyPlan plan;

@@ -22,22 +22,6 @@ float Sigmoid(float x) {
 
 }  // namespace
 
-bool IsActivationSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
-  const auto& descriptor = DescriptorOf<ActivationDescriptor>(layer);
-  if (static_cast<std::uint32_t>(descriptor.function) > static_cast<std::uint32_t>(ActivationFunction::kHardSigmoid)) {
-    reason = "Activation function " + std::to_string(static_cast<std::uint32_t>(descriptor.function)) +
-             " is not one CpuRef knows";
-    return false;
-  }
-  if (layer.GetInputInfo(0).shape != layer.GetOutputInfo(0).shape) {
-    reason = "Activation output shape " + ToString(layer.GetOutputInfo(0).shape) + " differs from input shape " +
-             ToString(layer.GetInputInfo(0).shape);
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView& layer) {
   const auto& descriptor = DescriptorOf<ActivationDescriptor>(layer);
   const std::int64_t count = layer.GetOutputInfo(0).shape.NumElements();

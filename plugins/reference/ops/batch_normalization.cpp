@@ -65,32 +65,6 @@ class BatchNormalizationWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsBatchNormalizationSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 5, 5, 1, reason) || !AllFloat32(layer, reason)) return false;
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  if (shape.Rank() < 2) {
-    reason = "BatchNormalization input " + ToString(shape) + " has no channel axis (rank " +
-             std::to_string(shape.Rank()) + ", needs [N, C, ...])";
-    return false;
-  }
-  static const char* const kNames[] = {"x", "scale", "bias", "mean", "variance"};
-  const TensorShape channel_shape{shape[1]};
-  for (std::size_t i = 1; i < 5; ++i) {
-    if (layer.GetInputInfo(i).shape != channel_shape) {
-      reason = std::string("BatchNormalization ") + kNames[i] + " (input " + std::to_string(i) + ") has shape " +
-               ToString(layer.GetInputInfo(i).shape) + ", expected " + ToString(channel_shape) +
-               " for the channels of " + ToString(shape);
-      return false;
-    }
-  }
-  if (layer.GetOutputInfo(0).shape != shape) {
-    reason = "BatchNormalization output shape " + ToString(layer.GetOutputInfo(0).shape) +
-             " differs from input shape " + ToString(shape);
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const backend::ILayerView& layer) {
   const TensorShape& shape = layer.GetInputInfo(0).shape;
   const float epsilon = DescriptorOf<BatchNormalizationDescriptor>(layer).epsilon;

@@ -42,49 +42,6 @@ class ConcatWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (layer.GetNumInputs() == 0) {
-    reason = "takes at least 1 input, has none";
-    return false;
-  }
-  if (!HasArity(layer, 1, layer.GetNumInputs(), 1, reason)) return false;
-  const TensorInfo& out = layer.GetOutputInfo(0);
-  if (SizeOf(out.type) == 0) {
-    reason = "Concat output has an unknown data type (" + std::to_string(static_cast<std::uint32_t>(out.type)) + ")";
-    return false;
-  }
-  const std::int32_t axis = DescriptorOf<ConcatDescriptor>(layer).axis;
-  std::size_t a = 0;
-  if (!NormalizeAxis(axis, out.shape.Rank(), a)) {
-    reason = "Concat axis " + std::to_string(axis) + " is out of range for output " + ToString(out.shape) +
-             " of rank " + std::to_string(out.shape.Rank());
-    return false;
-  }
-  std::int64_t total = 0;
-  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
-    const TensorInfo& in = layer.GetInputInfo(i);
-    if (in.type != out.type) {
-      reason = "Concat input " + std::to_string(i) + " is " + ToString(in.type) + ", the output is " +
-               ToString(out.type);
-      return false;
-    }
-    bool fits = in.shape.Rank() == out.shape.Rank();
-    for (std::size_t d = 0; fits && d < in.shape.Rank(); ++d) fits = d == a || in.shape[d] == out.shape[d];
-    if (!fits) {
-      reason = "Concat input " + std::to_string(i) + " " + ToString(in.shape) + " differs from output " +
-               ToString(out.shape) + " in a dimension other than axis " + std::to_string(axis);
-      return false;
-    }
-    total += in.shape[a];
-  }
-  if (total != out.shape[a]) {
-    reason = "Concat inputs sum to " + std::to_string(total) + " along axis " + std::to_string(axis) +
-             ", the output " + ToString(out.shape) + " has " + std::to_string(out.shape[a]);
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const backend::ILayerView& layer) {
   const TensorInfo& out = layer.GetOutputInfo(0);
   std::size_t a = 0;

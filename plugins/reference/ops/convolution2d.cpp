@@ -219,18 +219,10 @@ class Convolution2dWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 3, 1, reason) || !AllFloat32(layer, reason)) return false;
-  ConvGeometry geometry{};
-  return backend::DescribeConvolution(layer, geometry, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer) {
   ConvGeometry geometry{};
   std::string reason;
-  if (!HasArity(layer, 2, 3, 1, reason) || !backend::DescribeConvolution(layer, geometry, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeConvolution(layer, geometry, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   const bool has_bias = layer.GetNumInputs() == 3;
   return std::make_unique<Convolution2dWorkload>(geometry, static_cast<const float*>(layer.GetConstantInput(1)),
                                                  has_bias,

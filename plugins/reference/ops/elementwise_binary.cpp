@@ -66,29 +66,6 @@ std::unique_ptr<backend::IWorkload> Make(StridedLoop<3> loop) {
 
 }  // namespace
 
-bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 2, 1, reason) || !AllFloat32(layer, reason)) return false;
-  const auto& descriptor = DescriptorOf<ElementwiseBinaryDescriptor>(layer);
-  if (static_cast<std::uint32_t>(descriptor.operation) > static_cast<std::uint32_t>(BinaryOperation::kPow)) {
-    reason = "ElementwiseBinary operation " + std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +
-             " is not one CpuRef knows";
-    return false;
-  }
-  TensorShape broadcast;
-  std::string why;
-  if (!BroadcastShapes(layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, broadcast, why)) {
-    reason = "ElementwiseBinary input " + why;
-    return false;
-  }
-  if (broadcast != layer.GetOutputInfo(0).shape) {
-    reason = "ElementwiseBinary output shape " + ToString(layer.GetOutputInfo(0).shape) +
-             " is not the broadcast " + ToString(broadcast) + " of the inputs " +
-             ToString(layer.GetInputInfo(0).shape) + " and " + ToString(layer.GetInputInfo(1).shape);
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView& layer) {
   const auto& descriptor = DescriptorOf<ElementwiseBinaryDescriptor>(layer);
   const TensorShape& out = layer.GetOutputInfo(0).shape;

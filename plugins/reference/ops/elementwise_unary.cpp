@@ -12,22 +12,6 @@
 namespace backplane::reference {
 
 
-bool IsElementwiseUnarySupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
-  const auto& descriptor = DescriptorOf<ElementwiseUnaryDescriptor>(layer);
-  if (static_cast<std::uint32_t>(descriptor.operation) > static_cast<std::uint32_t>(UnaryOperation::kReciprocal)) {
-    reason = "ElementwiseUnary operation " + std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +
-             " is not one CpuRef knows";
-    return false;
-  }
-  if (layer.GetInputInfo(0).shape != layer.GetOutputInfo(0).shape) {
-    reason = "ElementwiseUnary output shape " + ToString(layer.GetOutputInfo(0).shape) +
-             " differs from input shape " + ToString(layer.GetInputInfo(0).shape);
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend::ILayerView& layer) {
   const auto& descriptor = DescriptorOf<ElementwiseUnaryDescriptor>(layer);
   const std::int64_t count = layer.GetOutputInfo(0).shape.NumElements();

@@ -94,18 +94,10 @@ class FullyConnectedWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 3, 1, reason) || !AllFloat32(layer, reason)) return false;
-  GemmShape shape{};
-  return backend::DescribeGemm(layer, shape, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView& layer) {
   GemmShape shape{};
   std::string reason;
-  if (!HasArity(layer, 2, 3, 1, reason) || !backend::DescribeGemm(layer, shape, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeGemm(layer, shape, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<FullyConnectedWorkload>(DescriptorOf<FullyConnectedDescriptor>(layer), shape, layer);
 }
 

@@ -65,43 +65,6 @@ class GatherWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsGatherSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 2, 1, reason)) return false;
-  const TensorInfo& data = layer.GetInputInfo(0);
-  const TensorInfo& indices = layer.GetInputInfo(1);
-  const TensorInfo& out = layer.GetOutputInfo(0);
-  if (SizeOf(data.type) == 0) {
-    reason = "Gather data has an unknown data type (" + std::to_string(static_cast<std::uint32_t>(data.type)) + ")";
-    return false;
-  }
-  if (out.type != data.type) {
-    reason = "Gather output type " + std::string(ToString(out.type)) + " differs from data type " +
-             ToString(data.type);
-    return false;
-  }
-  if (indices.type != DataType::kInt32 && indices.type != DataType::kInt64) {
-    reason = "Gather indices (input 1) are " + std::string(ToString(indices.type)) + "; they must be i32 or i64";
-    return false;
-  }
-  const std::int32_t axis = DescriptorOf<GatherDescriptor>(layer).axis;
-  std::size_t a = 0;
-  if (!NormalizeAxis(axis, data.shape.Rank(), a)) {
-    reason = "Gather axis " + std::to_string(axis) + " is out of range for data " + ToString(data.shape) +
-             " of rank " + std::to_string(data.shape.Rank());
-    return false;
-  }
-  std::vector<std::int64_t> expected(data.shape.Dims().begin(), data.shape.Dims().begin() + static_cast<std::ptrdiff_t>(a));
-  expected.insert(expected.end(), indices.shape.Dims().begin(), indices.shape.Dims().end());
-  expected.insert(expected.end(), data.shape.Dims().begin() + static_cast<std::ptrdiff_t>(a) + 1, data.shape.Dims().end());
-  if (out.shape != TensorShape(expected)) {
-    reason = "Gather output " + ToString(out.shape) + " is not " + ToString(TensorShape(expected)) + ", data " +
-             ToString(data.shape) + " gathered along axis " + std::to_string(axis) + " by indices " +
-             ToString(indices.shape);
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerView& layer) {
   const TensorInfo& data = layer.GetInputInfo(0);
   const TensorInfo& indices = layer.GetInputInfo(1);

@@ -51,12 +51,6 @@ class LayerNormalizationWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsLayerNormalizationSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 3, 1, reason) || !AllFloat32(layer, reason)) return false;
-  backend::LayerNormGeometry geometry;
-  return backend::DescribeLayerNormalization(layer, geometry, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView& layer) {
   backend::LayerNormGeometry g;
   std::string reason;

@@ -88,18 +88,10 @@ class MatMulWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 2, 2, 1, reason) || !AllFloat32(layer, reason)) return false;
-  MatMulShape shape;
-  return backend::DescribeMatMul(layer, shape, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer) {
   MatMulShape shape;
   std::string reason;
-  if (!HasArity(layer, 2, 2, 1, reason) || !backend::DescribeMatMul(layer, shape, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribeMatMul(layer, shape, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   return std::make_unique<MatMulWorkload>(shape, static_cast<const float*>(layer.GetConstantInput(1)));
 }
 

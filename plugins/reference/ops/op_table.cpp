@@ -1,5 +1,7 @@
 #include "reference_ops.hpp"
 
+#include "tensor_access.hpp"
+
 #include "../reference_backend.hpp"
 
 #include <array>
@@ -10,24 +12,24 @@ namespace {
 using backend::LayerType;
 
 const std::array<OpKernel, 20> kOps{{
-    {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2dWorkload},
-    {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnectedWorkload},
-    {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload},
-    {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2dWorkload},
-    {LayerType::kActivation, IsActivationSupported, CreateActivationWorkload},
-    {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinaryWorkload},
-    {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnaryWorkload},
-    {LayerType::kSoftmax, IsSoftmaxSupported, CreateSoftmaxWorkload},
-    {LayerType::kBatchNormalization, IsBatchNormalizationSupported, CreateBatchNormalizationWorkload},
-    {LayerType::kLayerNormalization, IsLayerNormalizationSupported, CreateLayerNormalizationWorkload},
-    {LayerType::kReduce, IsReduceSupported, CreateReduceWorkload},
-    {LayerType::kReshape, IsReshapeSupported, CreateReshapeWorkload},
-    {LayerType::kFlatten, IsFlattenSupported, CreateFlattenWorkload},
-    {LayerType::kTranspose, IsTransposeSupported, CreateTransposeWorkload},
-    {LayerType::kConcat, IsConcatSupported, CreateConcatWorkload},
-    {LayerType::kSplit, IsSplitSupported, CreateSplitWorkload},
-    {LayerType::kSlice, IsSliceSupported, CreateSliceWorkload},
-    {LayerType::kGather, IsGatherSupported, CreateGatherWorkload},
+    {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
+    {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
+    {LayerType::kMatMul, AllFloat32, CreateMatMulWorkload},
+    {LayerType::kPooling2d, AllFloat32, CreatePooling2dWorkload},
+    {LayerType::kActivation, AllFloat32, CreateActivationWorkload},
+    {LayerType::kElementwiseBinary, AllFloat32, CreateElementwiseBinaryWorkload},
+    {LayerType::kElementwiseUnary, AllFloat32, CreateElementwiseUnaryWorkload},
+    {LayerType::kSoftmax, AllFloat32, CreateSoftmaxWorkload},
+    {LayerType::kBatchNormalization, AllFloat32, CreateBatchNormalizationWorkload},
+    {LayerType::kLayerNormalization, AllFloat32, CreateLayerNormalizationWorkload},
+    {LayerType::kReduce, AllFloat32, CreateReduceWorkload},
+    {LayerType::kReshape, backend::NoOwnLimits, CreateReshapeWorkload},
+    {LayerType::kFlatten, backend::NoOwnLimits, CreateFlattenWorkload},
+    {LayerType::kTranspose, backend::NoOwnLimits, CreateTransposeWorkload},
+    {LayerType::kConcat, backend::NoOwnLimits, CreateConcatWorkload},
+    {LayerType::kSplit, backend::NoOwnLimits, CreateSplitWorkload},
+    {LayerType::kSlice, backend::NoOwnLimits, CreateSliceWorkload},
+    {LayerType::kGather, backend::NoOwnLimits, CreateGatherWorkload},
     {LayerType::kPad, IsPadSupported, CreatePadWorkload},
     {LayerType::kCast, IsCastSupported, CreateCastWorkload},
 }};

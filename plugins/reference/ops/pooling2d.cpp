@@ -78,18 +78,10 @@ class Pooling2dWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
-  backend::PoolingGeometry geometry;
-  return backend::DescribePooling(layer, geometry, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView& layer) {
   backend::PoolingGeometry g;
   std::string reason;
-  if (!HasArity(layer, 1, 1, 1, reason) || !backend::DescribePooling(layer, g, reason)) {
-    throw Exception(ErrorCode::kUnsupported, reason);
-  }
+  if (!backend::DescribePooling(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
   const auto& descriptor = DescriptorOf<Pooling2dDescriptor>(layer);
   return std::make_unique<Pooling2dWorkload>(descriptor.type, descriptor.count_include_pad, g.batch * g.channels,
                                              g.rows, g.cols);

@@ -48,64 +48,24 @@ class ReduceWorkload final : public backend::IWorkload {
   bool mean_;
 };
 
-// Which axes of a rank-`rank` input are reduced; false with a reason for an axis out of range
-// or named twice.
-bool ReducedAxes(const ReduceDescriptor& descriptor, const TensorShape& shape, std::vector<bool>& reduced,
-                 std::string& reason) {
-  reduced.assign(shape.Rank(), descriptor.axes.empty());
+// Which axes of `shape` are reduced (all of them when the descriptor names none). The op
+// schema has checked that the axes are in range and named once.
+std::vector<bool> ReducedAxes(const ReduceDescriptor& descriptor, const TensorShape& shape) {
+  std::vector<bool> reduced(shape.Rank(), descriptor.axes.empty());
   for (const std::int32_t axis : descriptor.axes) {
     std::size_t a = 0;
-    if (!NormalizeAxis(axis, shape.Rank(), a)) {
-      reason = "Reduce axis " + std::to_string(axis) + " is out of range for input " + ToString(shape) +
-               " of rank " + std::to_string(shape.Rank());
-      return false;
-    }
-    if (reduced[a]) {
-      reason = "Reduce axis " + std::to_string(axis) + " names axis " + std::to_string(a) + " of " +
-               ToString(shape) + " twice";
-      return false;
-    }
+    NormalizeAxis(axis, shape.Rank(), a);
     reduced[a] = true;
   }
-  return true;
+  return reduced;
 }
 
 }  // namespace
 
-bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
-  const auto& descriptor = DescriptorOf<ReduceDescriptor>(layer);
-  if (descriptor.operation != ReduceOperation::kMean && descriptor.operation != ReduceOperation::kSum) {
-    reason = "Reduce operation " + std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +
-             " is not one CpuRef knows";
-    return false;
-  }
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  std::vector<bool> reduced;
-  if (!ReducedAxes(descriptor, shape, reduced, reason)) return false;
-  std::vector<std::int64_t> expected;
-  for (std::size_t d = 0; d < shape.Rank(); ++d) {
-    if (!reduced[d]) {
-      expected.push_back(shape[d]);
-    } else if (descriptor.keep_dims) {
-      expected.push_back(1);
-    }
-  }
-  if (layer.GetOutputInfo(0).shape != TensorShape(expected)) {
-    reason = "Reduce output shape " + ToString(layer.GetOutputInfo(0).shape) + " is not " +
-             ToString(TensorShape(expected)) + ", the reduction of " + ToString(shape) +
-             (descriptor.keep_dims ? " keeping" : " dropping") + " the reduced axes";
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView& layer) {
   const auto& descriptor = DescriptorOf<ReduceDescriptor>(layer);
   const TensorShape& shape = layer.GetInputInfo(0).shape;
-  std::vector<bool> reduced;
-  std::string unused;
-  ReducedAxes(descriptor, shape, reduced, unused);
+  const std::vector<bool> reduced = ReducedAxes(descriptor, shape);
 
   // Accumulator strides: the output laid out with the reduced axes kept as 1, walked with
   // stride 0 along them.

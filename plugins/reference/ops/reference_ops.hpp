@@ -15,9 +15,9 @@ namespace backplane::reference {
 // One row of the op table (backplane/backend/op_table.hpp).
 struct OpKernel {
   backend::LayerType type;
-  // True when this op can run `layer` exactly as described (shapes, types, descriptor);
-  // otherwise false with the plain `why` ("input 0 is f16; CpuRef runs Softmax on f32 only").
-  // Runs only for layers with a descriptor. Never throws.
+  // True when CpuRef can run `layer`, otherwise false with the plain `why` ("input 0 is f16;
+  // CpuRef runs Softmax on f32 only"). Runs only for layers with a descriptor that keep op set
+  // v1's rules (the table checks them first), so it tests only CpuRef's own limits. Never throws.
   bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload; may read (and repack) constant inputs. Called only for layers
   // is_supported accepted. Throws backplane::Exception on failure.
@@ -28,46 +28,30 @@ struct OpKernel {
 // the runtime binds them). A static; thread-safe.
 const backend::OpTable<OpKernel>& Ops();
 
-// One pair per op, each defined in ops/<op>.cpp.
-bool IsConvolution2dSupported(const backend::ILayerView&, std::string&);
+// One workload constructor per op, each defined in ops/<op>.cpp. Most ops' support check is a
+// shared one (AllFloat32, tensor_access.hpp, or backend::NoOwnLimits); an op with limits of its
+// own has its own check, in its file.
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView&);
-bool IsFullyConnectedSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView&);
-bool IsMatMulSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView&);
-bool IsPooling2dSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView&);
-bool IsActivationSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView&);
-bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView&);
-bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend::ILayerView&);
-bool IsSoftmaxSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerView&);
-bool IsBatchNormalizationSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const backend::ILayerView&);
-bool IsLayerNormalizationSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView&);
-bool IsReduceSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView&);
-bool IsReshapeSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const backend::ILayerView&);
-bool IsFlattenSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateFlattenWorkload(const backend::ILayerView&);
-bool IsTransposeSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const backend::ILayerView&);
-bool IsConcatSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const backend::ILayerView&);
-bool IsSplitSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const backend::ILayerView&);
-bool IsSliceSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const backend::ILayerView&);
-bool IsGatherSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerView&);
-bool IsPadSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreatePadWorkload(const backend::ILayerView&);
-bool IsCastSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateCastWorkload(const backend::ILayerView&);
+bool IsPadSupported(const backend::ILayerView&, std::string&);
+bool IsCastSupported(const backend::ILayerView&, std::string&);
 
 }  // namespace backplane::reference

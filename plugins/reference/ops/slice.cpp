@@ -40,22 +40,6 @@ class SliceWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsSliceSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason)) return false;
-  const TensorInfo& in = layer.GetInputInfo(0);
-  const TensorInfo& out = layer.GetOutputInfo(0);
-  if (SizeOf(in.type) == 0) {
-    reason = "Slice input has an unknown data type (" + std::to_string(static_cast<std::uint32_t>(in.type)) + ")";
-    return false;
-  }
-  if (in.type != out.type) {
-    reason = "Slice output type " + std::string(ToString(out.type)) + " differs from input type " + ToString(in.type);
-    return false;
-  }
-  backend::SliceGeometry geometry;
-  return backend::DescribeSlice(layer, geometry, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const backend::ILayerView& layer) {
   const TensorInfo& in = layer.GetInputInfo(0);
   backend::SliceGeometry g;

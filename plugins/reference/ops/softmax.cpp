@@ -78,24 +78,6 @@ class SoftmaxWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsSoftmaxSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason) || !AllFloat32(layer, reason)) return false;
-  const TensorShape& shape = layer.GetInputInfo(0).shape;
-  const auto& descriptor = DescriptorOf<SoftmaxDescriptor>(layer);
-  std::size_t axis = 0;
-  if (!NormalizeAxis(descriptor.axis, shape.Rank(), axis)) {
-    reason = "Softmax axis " + std::to_string(descriptor.axis) + " is out of range for input " + ToString(shape) +
-             " of rank " + std::to_string(shape.Rank());
-    return false;
-  }
-  if (layer.GetOutputInfo(0).shape != shape) {
-    reason = "Softmax output shape " + ToString(layer.GetOutputInfo(0).shape) + " differs from input shape " +
-             ToString(shape);
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerView& layer) {
   const TensorShape& shape = layer.GetInputInfo(0).shape;
   std::size_t axis = 0;

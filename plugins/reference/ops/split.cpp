@@ -45,25 +45,6 @@ class SplitWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsSplitSupported(const backend::ILayerView& layer, std::string& reason) {
-  backend::SplitGeometry geometry;
-  if (!backend::DescribeSplit(layer, geometry, reason)) return false;
-  const TensorInfo& in = layer.GetInputInfo(0);
-  if (SizeOf(in.type) == 0) {
-    reason = "Split input has an unknown data type (" + std::to_string(static_cast<std::uint32_t>(in.type)) + ")";
-    return false;
-  }
-  for (std::size_t i = 0; i < layer.GetNumOutputs(); ++i) {
-    const TensorInfo& out = layer.GetOutputInfo(i);
-    if (out.type != in.type) {
-      reason = "Split output " + std::to_string(i) + " is " + ToString(out.type) + ", the input is " +
-               ToString(in.type);
-      return false;
-    }
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const backend::ILayerView& layer) {
   backend::SplitGeometry g;
   std::string reason;

@@ -10,13 +10,6 @@ bool AllFloat32(const backend::ILayerView& layer, std::string& reason) {
       return false;
     }
   }
-  for (std::size_t i = 0; i < layer.GetNumOutputs(); ++i) {
-    if (layer.GetOutputInfo(i).type != DataType::kFloat32) {
-      reason = "output " + std::to_string(i) + " is " + ToString(layer.GetOutputInfo(i).type) +
-               "; CpuRef runs " + backend::ToString(layer.GetType()) + " on f32 only";
-      return false;
-    }
-  }
   return true;
 }
 

@@ -36,23 +36,6 @@ class TransposeWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsTransposeSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!HasArity(layer, 1, 1, 1, reason)) return false;
-  const TensorInfo& in = layer.GetInputInfo(0);
-  const TensorInfo& out = layer.GetOutputInfo(0);
-  if (SizeOf(in.type) == 0) {
-    reason = "Transpose input has an unknown data type (" + std::to_string(static_cast<std::uint32_t>(in.type)) + ")";
-    return false;
-  }
-  if (in.type != out.type) {
-    reason = "Transpose output type " + std::string(ToString(out.type)) + " differs from input type " +
-             ToString(in.type);
-    return false;
-  }
-  backend::TransposeGeometry geometry;
-  return backend::DescribeTranspose(layer, geometry, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const backend::ILayerView& layer) {
   const TensorInfo& in = layer.GetInputInfo(0);
   const TensorShape& out = layer.GetOutputInfo(0).shape;

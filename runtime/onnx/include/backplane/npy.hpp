@@ -6,6 +6,7 @@
 #pragma once
 
 #include <backplane/exception.hpp>
+#include <backplane/onnx_export.hpp>
 #include <backplane/types.hpp>
 
 #include <cstddef>
@@ -28,17 +29,17 @@ struct NpyArray {
 // shape, or a data size that disagrees with the shape), and (kUnsupported) for a dtype above or
 // fortran_order True. Sizes are checked against the file's size before anything is allocated.
 // Thread-safe.
-NpyArray ReadNpy(const std::string& path);
+BACKPLANE_ONNX_API NpyArray ReadNpy(const std::string& path);
 
 // The same for the `size` bytes of a whole .npy file at `data` (not kept; the array owns a copy
 // of its elements); `name` stands for the file in messages. ReadNpy reads the file and calls
 // this. Messages quote at most 80 characters of a header; a header over 1 MiB is refused
 // before it is looked at. Thread-safe.
-NpyArray ReadNpyFromMemory(const void* data, std::size_t size, const std::string& name);
+BACKPLANE_ONNX_API NpyArray ReadNpyFromMemory(const void* data, std::size_t size, const std::string& name);
 
 // Writes `array` to `path` (replacing it). Throws Exception (kInvalidArgument) when data.size()
 // disagrees with the shape and type, (kUnsupported) for bf16 (numpy has no such dtype), and
 // (kInvalidArgument) naming the file when it cannot be written. Thread-safe for distinct paths.
-void WriteNpy(const std::string& path, const NpyArray& array);
+BACKPLANE_ONNX_API void WriteNpy(const std::string& path, const NpyArray& array);
 
 }  // namespace backplane

@@ -3,6 +3,7 @@
 
 #include <backplane/exception.hpp>
 #include <backplane/network.hpp>
+#include <backplane/onnx_export.hpp>
 
 #include <cstdint>
 #include <map>
@@ -43,7 +44,7 @@ struct UnsupportedNode {
 };
 
 // Thrown when the model uses ops the importer cannot translate: lists every one at once.
-class UnsupportedModelError : public Exception {
+class BACKPLANE_ONNX_API UnsupportedModelError : public Exception {
  public:
   UnsupportedModelError(const std::string& message, std::vector<UnsupportedNode> nodes);
   ~UnsupportedModelError() override;
@@ -65,10 +66,10 @@ struct ImportedModel {
 // naming the file and what is wrong for a malformed, truncated or inconsistent model or a
 // missing/contradicting input shape, and UnsupportedModelError (kUnsupported) listing every
 // unsupported node. Thread-safe (no shared state).
-ImportedModel ImportModel(const std::string& path, const ImportOptions& options = {});
+BACKPLANE_ONNX_API ImportedModel ImportModel(const std::string& path, const ImportOptions& options = {});
 
 // The same for a model already in memory; `name` is used in messages.
-ImportedModel ImportModelFromMemory(const void* data, std::size_t size, const std::string& name,
-                                    const ImportOptions& options = {});
+BACKPLANE_ONNX_API ImportedModel ImportModelFromMemory(const void* data, std::size_t size,
+                                                      const std::string& name, const ImportOptions& options = {});
 
 }  // namespace backplane::onnx

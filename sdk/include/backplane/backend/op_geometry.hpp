@@ -22,11 +22,6 @@
 
 namespace backplane::backend {
 
-// True when the layer has [min_inputs, max_inputs] inputs and `outputs` outputs, else false
-// with a reason ("MatMul takes 2 inputs, layer 'mm' has 3").
-bool HasArity(const ILayerView& layer, std::size_t min_inputs, std::size_t max_inputs, std::size_t outputs,
-              std::string& reason);
-
 // Normalizes a possibly negative axis (counting from the end) against `rank` into [0, rank);
 // false when it is out of range.
 bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);

@@ -38,6 +38,11 @@ bool HasDescriptor(const ILayerView& layer, std::string& why);
 // table turns an exception into a refusal.
 using LayerCheck = bool (*)(const ILayerView& layer, std::string& why);
 
+// The row check of an op that has no limits of its own (a kernel that moves bytes of any type
+// and shape): always true, so the row runs every layer op set v1 and the backend-wide check
+// accept. Thread-safe; never throws.
+inline bool NoOwnLimits(const ILayerView&, std::string&) { return true; }
+
 // Whether a table row runs `layer`, the rule every table applies, in order: a row exists
 // (`row_check` non-null; else why = "it has no kernel for <Type> layers"), the layer has a
 // descriptor, it keeps op set v1's rules (CheckLayer, backplane/backend/op_schema.hpp; so the
