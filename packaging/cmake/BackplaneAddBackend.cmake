@@ -15,10 +15,16 @@
 #   <target> is a MODULE library <Vendor>_<Name>_backend.so / .dll / .dylib (no "lib" prefix),
 #   built with hidden visibility and exporting only the four entry points of plugin.hpp, into
 #   BACKPLANE_BACKEND_OUTPUT_DIR; <Vendor>_<Name>_backend.json is written beside it after every
-#   link (with the library's sha256 unless NO_SHA256). Both are installed into
-#   BACKPLANE_BACKEND_INSTALL_DIR (component backend-<name in lower case>), and the installed
+#   link (with the library's sha256 unless NO_SHA256). Both are installed (component
+#   backend-<name in lower case>) into <CMAKE_INSTALL_PREFIX>/<dir>, <dir> being
+#   BACKPLANE_BACKEND_INSTALL_DIR when that variable is defined (the SDK's own build sets it; an
+#   author may set it for another layout), else Backplane_BACKEND_INSTALL_DIR from the installed
+#   BackplaneConfig.cmake: the SDK's own backend folder relative to its prefix (e.g.
+#   lib/x86_64-linux-gnu/backplane/backends), not the author's GNUInstallDirs libdir, so a package
+#   built for the SDK's prefix puts the plugin where the SDK's runtime searches. The installed
 #   manifest is rewritten against the installed file, so its sha256 holds after install
-#   rewrote the RPATH or stripped the library.
+#   rewrote the RPATH or stripped the library. Outside the Backplane build the plugin is built
+#   into <build>/lib/backplane/backends.
 #   DEB_DEPENDS lists the Debian packages the plugin needs at run time beyond the SDK's runtime
 #   (e.g. "libdnnl2" or "libfoo1 (>= 1.2)"); backplane_set_backend_package_variables() below
 #   turns them into the Depends field of the backend's own DEB package.
@@ -282,22 +288,30 @@ function(backplane_add_backend target)
   set(_script "${_tools}/write_manifest.cmake")
   set(_template "${_tools}/backend-manifest.json.in")
 
+  # The SDK's libraries sit two levels above its backend folder (the runtime's default folder is
+  # backplane/backends beside libbackplane), under the SDK's libdir, not the author's.
+  if(DEFINED Backplane_BACKEND_INSTALL_DIR)  # from an installed SDK's BackplaneConfig.cmake
+    set(_default_install_dir "${Backplane_BACKEND_INSTALL_DIR}")
+    get_filename_component(_sdk_libdir "${Backplane_BACKEND_INSTALL_DIR}" DIRECTORY)
+    get_filename_component(_sdk_libdir "${_sdk_libdir}" DIRECTORY)
+  else()
+    set(_default_install_dir "${CMAKE_INSTALL_LIBDIR}/backplane/backends")
+    set(_sdk_libdir "${CMAKE_INSTALL_LIBDIR}")
+  endif()
   if(DEFINED BACKPLANE_BACKEND_INSTALL_DIR)
     set(_install_dir "${BACKPLANE_BACKEND_INSTALL_DIR}")
   else()
-    set(_install_dir "${CMAKE_INSTALL_LIBDIR}/backplane/backends")
+    set(_install_dir "${_default_install_dir}")
   endif()
   if(DEFINED BACKPLANE_BACKEND_OUTPUT_DIR)
     set(_output_dir "${BACKPLANE_BACKEND_OUTPUT_DIR}")
-  elseif(IS_ABSOLUTE "${_install_dir}")
-    set(_output_dir "${CMAKE_BINARY_DIR}/backplane/backends")
   else()
-    set(_output_dir "${CMAKE_BINARY_DIR}/${_install_dir}")
+    set(_output_dir "${CMAKE_BINARY_DIR}/lib/backplane/backends")
   endif()
 
-  # The SDK library sits in the library folder above the backends folder in both trees.
+  # RPATH: from the installed plugin to the SDK's library folder under the same prefix.
   set(_from "${_install_dir}")
-  set(_to "${CMAKE_INSTALL_LIBDIR}")
+  set(_to "${_sdk_libdir}")
   if(NOT IS_ABSOLUTE "${_from}")
     set(_from "${CMAKE_INSTALL_PREFIX}/${_from}")
   endif()

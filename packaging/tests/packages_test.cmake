@@ -4,14 +4,23 @@
 #     holding its own files and none of the others'; Depends fields (backends and dev on the
 #     runtime of the same version, backends also on their DEB_DEPENDS, the runtime on the
 #     Debian packages of every shared library its files load, found with ldd + dpkg -S);
+#   - the bundled plugins lie in <libdir>/backplane/backends, <libdir> being where the runtime
+#     package puts libbackplane: the folder that libbackplane searches by default;
+#   - a third-party backend packaged the way the docs say (examples/backend built against the
+#     SDK's backplane-dev and backplane-runtime DEBs, unpacked, then `cpack -G DEB`) lands in
+#     that same folder although its own GNUInstallDirs libdir is the other usual spelling
+#     (lib vs lib/<multiarch>); the dev package's CMake variables (Backplane_BACKEND_DIR,
+#     Backplane_BACKEND_INSTALL_DIR) and pkg-config `backenddir` name that folder too;
 #   - the TGZ holds one relocatable tree with bin/sdk-info, the libraries and the plugins;
 #   - as root with dpkg, and only when no backplane package is installed already: dpkg -i of
-#     the runtime and backend packages, /usr/bin/sdk-info lists CpuRef from the packaged
-#     folder, then dpkg -r removes them again (also when a check fails).
+#     the runtime, backend and example backend packages, /usr/bin/sdk-info lists CpuRef and
+#     CpuExample from the packaged folder, then dpkg -r removes them again (also when a check
+#     fails).
 #
 #   cmake -DBUILD_DIR=<build tree> -DWORK=<scratch folder> -DVERSION=<x.y.z>
-#         -DBACKENDS=<id,id...> [-DDEB_DEPENDS_<id>=<relation,...>] -P packages_test.cmake
-foreach(_name IN ITEMS BUILD_DIR WORK VERSION BACKENDS)
+#         -DBACKENDS=<id,id...> [-DDEB_DEPENDS_<id>=<relation,...>]
+#         -DEXAMPLE_SOURCE=<examples/backend> -DGENERATOR=<generator> -P packages_test.cmake
+foreach(_name IN ITEMS BUILD_DIR WORK VERSION BACKENDS EXAMPLE_SOURCE GENERATOR)
   if(NOT DEFINED ${_name})
     message(FATAL_ERROR "${_name} is not set")
   endif()
@@ -38,14 +47,21 @@ endif()
 set(_deb_version "${VERSION}-1")
 set(_same_runtime "backplane-runtime (= ${_deb_version})")
 
-# Fills <package>_FILE (the .deb), <package>_FILES (its paths, one per list entry, "./usr/..."
-# with " -> target" for links) and <package>_DEPENDS.
+# read_package(<package> [<folder> <version>]): fills <package>_FILE (the .deb),
+# <package>_FILES (its paths, one per list entry, "./usr/..." with " -> target" for links) and
+# <package>_DEPENDS. By default the SDK's package of this version in WORK.
 function(read_package package)
-  file(GLOB _debs "${WORK}/${package}_${_deb_version}_*.deb")
+  set(_folder "${WORK}")
+  set(_version "${_deb_version}")
+  if(ARGC GREATER 2)
+    set(_folder "${ARGV1}")
+    set(_version "${ARGV2}")
+  endif()
+  file(GLOB _debs "${_folder}/${package}_${_version}_*.deb")
   list(LENGTH _debs _n)
   if(NOT _n EQUAL 1)
-    file(GLOB _all "${WORK}/*.deb")
-    message(FATAL_ERROR "expected one ${package}_${_deb_version}_*.deb, found: ${_all}")
+    file(GLOB _all "${_folder}/*.deb")
+    message(FATAL_ERROR "expected one ${package}_${_version}_*.deb, found: ${_all}")
   endif()
   execute_process(COMMAND "${DPKG_DEB}" -f "${_debs}" Package Version Depends
                   OUTPUT_VARIABLE _fields RESULT_VARIABLE _r1)
@@ -53,7 +69,7 @@ function(read_package package)
   if(NOT _r1 EQUAL 0 OR NOT _r2 EQUAL 0)
     message(FATAL_ERROR "dpkg-deb cannot read ${_debs}")
   endif()
-  if(NOT _fields MATCHES "Package: ${package}\n" OR NOT _fields MATCHES "Version: ${_deb_version}\n")
+  if(NOT _fields MATCHES "Package: ${package}\n" OR NOT _fields MATCHES "Version: ${_version}\n")
     message(FATAL_ERROR "${_debs}: unexpected control fields:\n${_fields}")
   endif()
   set(_depends "")
@@ -123,6 +139,17 @@ expect_files(backplane-runtime
   "^${_lib}/libbackplane_sdk\\.so\\.[0-9]+")
 expect_no_files(backplane-runtime
   "^\\./usr/include/" "/cmake/" "/pkgconfig/" "\\.so$" "\\.so -> " "/backplane/backends/.")
+# The folder libbackplane searches by default: backplane/backends beside itself.
+set(_sdk_libdir "")
+foreach(_file IN LISTS backplane-runtime_FILES)
+  if(_file MATCHES "^\\./usr/(.+)/libbackplane\\.so\\.[0-9.]+$")
+    set(_sdk_libdir "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+if(NOT _sdk_libdir)
+  message(FATAL_ERROR "backplane-runtime holds no ./usr/<libdir>/libbackplane.so.<version>")
+endif()
+set(_backend_folder "\\./usr/${_sdk_libdir}/backplane/backends")
 
 # ---- backplane-dev -----------------------------------------------------------------------------
 read_package(backplane-dev)
@@ -146,8 +173,8 @@ foreach(_id IN LISTS BACKENDS)
   list(APPEND _backend_packages "${_package}")
   read_package(${_package})
   expect_files(${_package}
-    "^${_lib}/backplane/backends/Backplane_${_id}_backend\\.so$"
-    "^${_lib}/backplane/backends/Backplane_${_id}_backend\\.json$")
+    "^${_backend_folder}/Backplane_${_id}_backend\\.so$"
+    "^${_backend_folder}/Backplane_${_id}_backend\\.json$")
   expect_no_files(${_package} "^\\./usr/bin/." "^\\./usr/include/." "/libbackplane")
   expect_depends(${_package} "${_same_runtime}" ${DEB_DEPENDS_${_id}})
 endforeach()
@@ -159,6 +186,104 @@ math(EXPR _expected_count "2 + ${_backend_count}")
 if(NOT _deb_count EQUAL _expected_count)
   message(FATAL_ERROR "expected ${_expected_count} DEB packages, found: ${_all_debs}")
 endif()
+
+# ---- A third-party backend's DEB lands where the SDK's runtime searches -----------------------
+# examples/backend built the way its README says, against the SDK as its backplane-runtime and
+# backplane-dev DEBs lay it out (unpacked here, not installed), then `cpack -G DEB`. The author's
+# project gets the other usual GNUInstallDirs libdir than the SDK's (GNUInstallDirs picks
+# lib/<multiarch> for prefix /usr on Debian, lib for /usr/local), so this fails if
+# backplane_add_backend() installs by the author's libdir instead of the SDK's backend folder.
+set(_sdk_root "${WORK}/sdk-root")
+foreach(_package IN ITEMS backplane-runtime backplane-dev)
+  execute_process(COMMAND "${DPKG_DEB}" -x "${${_package}_FILE}" "${_sdk_root}" RESULT_VARIABLE _r)
+  if(NOT _r EQUAL 0)
+    message(FATAL_ERROR "dpkg-deb -x ${${_package}_FILE} failed")
+  endif()
+endforeach()
+if(_sdk_libdir STREQUAL "lib")
+  set(_author_prefix "/usr")
+else()
+  set(_author_prefix "/usr/local")
+endif()
+# Reports, after the example's CMakeLists.txt has run, what find_package(Backplane) set.
+set(_report "${WORK}/report_backplane_dirs.cmake")
+file(WRITE "${_report}" [=[
+function(_report_backplane_dirs)
+  message(STATUS "Backplane_BACKEND_DIR=${Backplane_BACKEND_DIR}")
+  message(STATUS "Backplane_BACKEND_INSTALL_DIR=${Backplane_BACKEND_INSTALL_DIR}")
+endfunction()
+cmake_language(DEFER CALL _report_backplane_dirs)
+]=])
+# cache_value(BUILD NAME OUT): the value of cache entry NAME in BUILD's CMakeCache.txt.
+function(cache_value build name out)
+  file(STRINGS "${build}/CMakeCache.txt" _entry REGEX "^${name}:")
+  string(REGEX REPLACE "^[^=]*=" "" _entry "${_entry}")
+  set(${out} "${_entry}" PARENT_SCOPE)
+endfunction()
+set(_example_build "${WORK}/example-build")
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -S "${EXAMPLE_SOURCE}" -B "${_example_build}" -G "${GENERATOR}"
+          -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${_sdk_root}/usr"
+          "-DCMAKE_INSTALL_PREFIX=${_author_prefix}" "-DCMAKE_PROJECT_INCLUDE=${_report}"
+  RESULT_VARIABLE _result OUTPUT_VARIABLE _configure_out ERROR_VARIABLE _configure_out)
+if(NOT _result EQUAL 0)
+  message(FATAL_ERROR "configuring ${EXAMPLE_SOURCE} against the unpacked SDK DEBs failed:\n${_configure_out}")
+endif()
+cache_value("${_example_build}" CMAKE_INSTALL_LIBDIR _author_libdir)
+if(_author_libdir STREQUAL _sdk_libdir)
+  message(FATAL_ERROR "the example's libdir (prefix ${_author_prefix}) is the SDK's ('${_sdk_libdir}'): "
+                      "this check could not tell the SDK's backend folder from the author's libdir")
+endif()
+set(_expected_dir "${_sdk_libdir}/backplane/backends")
+foreach(_line IN ITEMS "Backplane_BACKEND_INSTALL_DIR=${_expected_dir}"
+                       "Backplane_BACKEND_DIR=${_sdk_root}/usr/${_expected_dir}")
+  string(FIND "${_configure_out}" "-- ${_line}\n" _at)
+  if(_at EQUAL -1)
+    message(FATAL_ERROR "find_package(Backplane) from the unpacked backplane-dev DEB does not set "
+                        "${_line}:\n${_configure_out}")
+  endif()
+endforeach()
+find_program(PKG_CONFIG pkg-config)
+if(PKG_CONFIG)
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${_sdk_root}/usr/${_sdk_libdir}/pkgconfig"
+            "${PKG_CONFIG}" --variable=backenddir backplane
+    RESULT_VARIABLE _result OUTPUT_VARIABLE _pc_dir ERROR_VARIABLE _pc_dir
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  cmake_path(SET _pc_dir NORMALIZE "${_pc_dir}")
+  if(NOT _result EQUAL 0 OR NOT _pc_dir STREQUAL "${_sdk_root}/usr/${_expected_dir}")
+    message(FATAL_ERROR "pkg-config --variable=backenddir backplane of the unpacked backplane-dev "
+                        "DEB gives '${_pc_dir}', not ${_sdk_root}/usr/${_expected_dir}")
+  endif()
+endif()
+# The plugin alone: the DEB holds nothing else (the example's check program is
+# "packaging: the example backend builds against the installed SDK"'s business).
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${_example_build}" --target example_backend
+                RESULT_VARIABLE _result OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+if(NOT _result EQUAL 0)
+  message(FATAL_ERROR "building the example backend failed:\n${_out}")
+endif()
+set(_example_debs "${WORK}/example-debs")
+execute_process(
+  COMMAND "${CMAKE_CPACK_COMMAND}" -G DEB --config "${_example_build}/CPackConfig.cmake"
+          -B "${_example_debs}"
+  RESULT_VARIABLE _result OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+if(NOT _result EQUAL 0)
+  message(FATAL_ERROR "cpack -G DEB of the example backend failed:\n${_out}")
+endif()
+cache_value("${_example_build}" CMAKE_PROJECT_VERSION _example_version)
+read_package(example-backend-cpuexample "${_example_debs}" "${_example_version}")
+foreach(_file IN LISTS example-backend-cpuexample_FILES)
+  if(NOT _file MATCHES "/$" AND NOT _file MATCHES "^${_backend_folder}/[^/]+$")
+    message(FATAL_ERROR "example-backend-cpuexample holds ${_file}, outside /usr/${_expected_dir}, "
+                        "the folder the SDK's DEB's libbackplane searches (its own libdir "
+                        "${_sdk_libdir}, the author's ${_author_libdir})")
+  endif()
+endforeach()
+expect_files(example-backend-cpuexample
+  "^${_backend_folder}/Example_CpuExample_backend\\.so$"
+  "^${_backend_folder}/Example_CpuExample_backend\\.json$")
+expect_depends(example-backend-cpuexample "backplane-runtime (>= ${VERSION})")
 
 # ---- The runtime's Depends cover what its files load (ldd + dpkg -S) ------------------------
 # Direct dependencies only (DT_NEEDED, read with readelf): what those load in turn is their
@@ -254,14 +379,15 @@ if("$ENV{BACKPLANE_TEST_DPKG_INSTALL}" STREQUAL "0")
   return()
 endif()
 execute_process(COMMAND "${DPKG_QUERY}" -W -f "\${db:Status-Status} \${Package}\n" "backplane-*"
+                        example-backend-cpuexample
                 OUTPUT_VARIABLE _present ERROR_QUIET)
-if(_present MATCHES "(^|\n)(installed|unpacked|half-[a-z]+) backplane-")
+if(_present MATCHES "(^|\n)(installed|unpacked|half-[a-z]+) (backplane-|example-backend-)")
   message(STATUS "packages checked; dpkg -i not tried: backplane packages are installed already "
                  "and this test leaves them alone:\n${_present}")
   return()
 endif()
 
-set(_install_debs "${backplane-runtime_FILE}")
+set(_install_debs "${backplane-runtime_FILE}" "${example-backend-cpuexample_FILE}")
 foreach(_package IN LISTS _backend_packages)
   list(APPEND _install_debs "${${_package}_FILE}")
 endforeach()
@@ -281,18 +407,20 @@ else()
     set(_failure "/usr/bin/sdk-info exited ${_exit}:\n${_json}\n${_err}")
   else()
     string(JSON _backends GET "${_json}" backends)
-    foreach(_id IN LISTS BACKENDS)
+    foreach(_id IN LISTS BACKENDS ITEMS CpuExample)
       if(NOT _backends MATCHES "\"id\" *: *\"${_id}\"" OR NOT _text MATCHES "${_id}")
         set(_failure "/usr/bin/sdk-info does not list ${_id}:\n${_text}")
       endif()
     endforeach()
-    if(NOT _json MATCHES "\"library_path\": \"/usr/lib[^\"]*/backplane/backends/Backplane_CpuRef_backend\\.so\"")
-      set(_failure "CpuRef is not loaded from the packaged folder:\n${_json}")
-    endif()
+    foreach(_stem IN ITEMS Backplane_CpuRef Example_CpuExample)
+      if(NOT _json MATCHES "\"library_path\": \"/usr/${_sdk_libdir}/backplane/backends/${_stem}_backend\\.so\"")
+        set(_failure "${_stem}_backend is not loaded from /usr/${_sdk_libdir}/backplane/backends:\n${_json}")
+      endif()
+    endforeach()
   endif()
 endif()
 # Always remove what this test installed.
-execute_process(COMMAND "${DPKG}" -r ${_backend_packages} backplane-runtime
+execute_process(COMMAND "${DPKG}" -r example-backend-cpuexample ${_backend_packages} backplane-runtime
                 RESULT_VARIABLE _remove_result OUTPUT_VARIABLE _remove_out ERROR_VARIABLE _remove_out)
 if(_failure)
   message(FATAL_ERROR "${_failure}")
@@ -301,4 +429,5 @@ if(NOT _remove_result EQUAL 0)
   message(FATAL_ERROR "dpkg -r failed:\n${_remove_out}")
 endif()
 file(REMOVE_RECURSE "${WORK}")
-message(STATUS "installed with dpkg -i, sdk-info listed ${BACKENDS}, removed with dpkg -r")
+message(STATUS "installed with dpkg -i, sdk-info listed ${BACKENDS} and CpuExample from "
+               "/usr/${_sdk_libdir}/backplane/backends, removed with dpkg -r")

@@ -31,18 +31,22 @@ if(NOT _result EQUAL 0)
 endif()
 
 set(ENV{BACKPLANE_BACKEND_PATHS} "")
+set(ENV{BACKPLANE_ADD_BACKEND_PATHS} "")
+set(ENV{XDG_DATA_HOME} "${_parent}/no-user-drops")  # the user's drop folder: absent
 execute_process(COMMAND "${_copy}/bin/sdk-info" --json --no-static
                 RESULT_VARIABLE _exit OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
 if(NOT _exit EQUAL 0)
   message(FATAL_ERROR "the copy's sdk-info exited ${_exit}\n${_out}\n${_err}")
 endif()
 
+# The layers: the drop folders (absent here) and, last, the installation's own folder.
 string(JSON _paths LENGTH "${_out}" search_paths)
-if(NOT _paths EQUAL 1)
-  message(FATAL_ERROR "expected one search folder (the default), got ${_paths}:\n${_out}")
+math(EXPR _last "${_paths} - 1")
+if(_paths LESS 1)
+  message(FATAL_ERROR "expected the default folder among the search folders, got none:\n${_out}")
 endif()
-string(JSON _source GET "${_out}" search_paths 0 source)
-string(JSON _folder GET "${_out}" search_paths 0 path)
+string(JSON _source GET "${_out}" search_paths ${_last} source)
+string(JSON _folder GET "${_out}" search_paths ${_last} path)
 file(REAL_PATH "${_copy}/${BACKEND_SUBDIR}" _expected_folder)
 file(REAL_PATH "${_folder}" _folder_real)
 if(NOT _source STREQUAL "default" OR NOT _folder_real STREQUAL _expected_folder)

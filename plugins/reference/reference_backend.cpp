@@ -25,7 +25,7 @@ backend::BackendCapabilities ReferenceBackend::GetCapabilities() const {
   capabilities.device_kind = backend::DeviceKind::kCpu;
   capabilities.data_types = {DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool};
   capabilities.layer_types = Ops().LayerTypes();
-  capabilities.values = {{"ProtectedContentAllocation", false}};
+  capabilities.values = {{"ProtectedContentAllocation", false}, {backend::kReferenceImplementation, true}};
   return capabilities;
 }
 

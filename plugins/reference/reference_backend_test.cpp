@@ -81,7 +81,7 @@ TEST_CASE("options: only the common integer option threads, documented, default 
   CHECK(specs[0].doc.find("single-threaded") != std::string::npos);
 }
 
-TEST_CASE("capabilities: cpu, f32/i32/i64, the 20 layer types of the op table, no protected content") {
+TEST_CASE("capabilities: cpu, f32/i32/i64, the 20 layer types of the op table, no protected content, a reference implementation") {
   const auto capabilities = backplane::reference::ReferenceBackend().GetCapabilities();
   CHECK(capabilities.device_kind == backplane::backend::DeviceKind::kCpu);
   CHECK(capabilities.data_types == std::vector<DataType>{DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool});
@@ -89,7 +89,8 @@ TEST_CASE("capabilities: cpu, f32/i32/i64, the 20 layer types of the op table, n
   CHECK(capabilities.layer_types == backplane::reference::Ops().LayerTypes());
   REQUIRE(capabilities.values.count("ProtectedContentAllocation") == 1);
   CHECK_FALSE(capabilities.values.at("ProtectedContentAllocation"));
-  CHECK(capabilities.values.size() == 1);
+  CHECK(capabilities.values.at(backplane::backend::kReferenceImplementation));  // preferred last by default
+  CHECK(capabilities.values.size() == 2);
 }
 
 TEST_CASE("capabilities equal the manifest's capabilities.json") {

@@ -1,6 +1,8 @@
 #include <backplane/runtime.hpp>
 
+#include "discovery/backend_filter.hpp"
 #include "discovery/discovery.hpp"
+#include "discovery/preference_order.hpp"
 #include "discovery/search_paths.hpp"
 #include "execution/compiled_network.hpp"
 #include "graph/optimizer.hpp"
@@ -22,6 +24,9 @@
 #endif
 #ifndef BACKPLANE_DEFAULT_BACKEND_SUBDIR
 #define BACKPLANE_DEFAULT_BACKEND_SUBDIR "backplane/backends"
+#endif
+#ifndef BACKPLANE_SYSTEM_DROP_DIR
+#define BACKPLANE_SYSTEM_DROP_DIR ""
 #endif
 
 namespace backplane {
@@ -60,6 +65,21 @@ std::string DefaultBackendFolder() {
   return (self.parent_path() / BACKPLANE_DEFAULT_BACKEND_SUBDIR).lexically_normal().string();
 }
 
+// The layers' inputs for `options`: what Create and ResolveBackendSearchPaths read.
+discovery::SearchPathSources SourcesFor(const RuntimeOptions& options) {
+  const BackendFolders folders = GetBackendFolders();
+  discovery::SearchPathSources sources;
+  sources.option = options.backend_paths;
+  sources.environment = platform::SecureGetEnv(kBackendPathsEnvVar);
+  sources.added_option = options.add_backend_paths;
+  sources.added = platform::SecureGetEnv(kAddBackendPathsEnvVar);
+  sources.user_folder = folders.user_drops;
+  sources.system_folder = folders.system_drops;
+  sources.compiled_in = BACKPLANE_DYNAMIC_BACKEND_PATHS;
+  sources.default_folder = folders.installed;
+  return sources;
+}
+
 std::string DescribeNoBackends(const DiscoveryReport& report) {
   std::string text = "no backend could be registered.";
   if (!report.dynamic_loading_enabled) {
@@ -84,6 +104,29 @@ std::string DescribeNoBackends(const DiscoveryReport& report) {
 }
 
 }  // namespace
+
+BackendFolders GetBackendFolders() {
+  BackendFolders folders;
+  folders.installed = DefaultBackendFolder();
+#if defined(_WIN32)
+  const char* const kOwnFolder = "Backplane";
+#else
+  const char* const kOwnFolder = "backplane";
+#endif
+  if (const fs::path user = platform::UserBaseFolder(platform::UserFolderKind::kData); !user.empty()) {
+    folders.user_drops = (user / kOwnFolder / "backends").string();
+  }
+  if (const fs::path machine = platform::MachineDataFolder(); !machine.empty()) {
+    folders.system_drops = (machine / kOwnFolder / "backends").string();
+  } else {
+    folders.system_drops = BACKPLANE_SYSTEM_DROP_DIR;
+  }
+  return folders;
+}
+
+std::vector<SearchPath> ResolveBackendSearchPaths(const RuntimeOptions& options) {
+  return discovery::ResolveSearchPaths(SourcesFor(options), platform::PathListSeparator());
+}
 
 ManifestValidation ValidateManifestFile(const std::string& path) {
   discovery::ManifestCheck check = discovery::CheckManifestFile(path, loading::RuntimeTargetTags());
@@ -131,27 +174,22 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
       return isolator->Check(candidate);
     };
   }
+  const discovery::BackendFilter backend_filter = discovery::BackendFilter::FromOptions(options);
   discovery::DiscoveryContext context{loading::RuntimeTargetTags(), kBackendApiVersion,
                                       options.backend_options, *impl->log, impl->log, impl->registry,
-                                      impl->report.records, filter};
+                                      impl->report.records, filter, backend_filter};
   if (options.enable_static_backends) discovery::RegisterStaticBackends(context);
 
   if (options.enable_dynamic_backends) {
-    discovery::SearchPathSources sources;
-    sources.option = options.backend_paths;
-    sources.environment = platform::SecureGetEnv(kBackendPathsEnvVar);
-    sources.compiled_in = BACKPLANE_DYNAMIC_BACKEND_PATHS;
-    sources.default_folder = DefaultBackendFolder();
-    impl->report.search_paths =
-        discovery::ResolveSearchPaths(sources, platform::PathListSeparator());
+    impl->report.search_paths = ResolveBackendSearchPaths(options);
     for (const auto& path : impl->report.search_paths) {
-      if (!path.valid) {
-        Log(*impl->log, LogLevel::kWarning, LogCategory::kDiscovery,
-            "backend folder " + path.path + " (" + path.source + ") is skipped: " + path.reason);
-      }
+      if (path.valid) continue;
+      Log(*impl->log, path.normally_absent ? LogLevel::kDebug : LogLevel::kWarning, LogCategory::kDiscovery,
+          "backend folder " + path.path + " (" + path.source + ") is skipped: " + path.reason);
     }
     discovery::DiscoverDynamicBackends(impl->report.search_paths, context);
   }
+  discovery::ApplyDefaultPreferenceOrder(impl->registry);
 
   // Options for every backend must each be taken by some backend (own entries were checked at
   // registration). With nothing registered, the missing backends are the problem to report.

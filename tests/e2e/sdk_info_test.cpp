@@ -159,7 +159,7 @@ TEST_CASE("an empty folder: exit 2, no backend, the folder listed as searched") 
   RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static"});
   CHECK(result.exit_code == 2);
   CHECK(Contains(result.out, "no backend registered"));
-  CHECK(Contains(result.out, "Backends (0)"));
+  CHECK(Contains(result.out, "Backends (0,"));
   CHECK(Contains(result.out, folder.path().string() + "  (option)  ok"));
 }
 
@@ -216,7 +216,7 @@ TEST_CASE("--json over the bundled plugin folder: the backend and its record" *
   RUN_SDK_INFO(result, {"--path", kBackendDir.string(), "--no-static", "--json"});
   CHECK(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.1");
+  CHECK(document.at("format") == "1.2");
   CHECK(document.at("sdk_version") == ToString(kSdkVersion));
   CHECK(document.at("backend_api_version") == ToString(kBackendApiVersion));
   CHECK(document.at("platform") == BACKPLANE_PLATFORM_TAG);
@@ -260,7 +260,7 @@ TEST_CASE("broken candidates beside the plugin: exit 1, each rejection with its 
   SUBCASE("text") {
     RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static"});
     CHECK(result.exit_code == 1);
-    CHECK(Contains(result.out, "Backends (1):"));
+    CHECK(Contains(result.out, "Backends (1, in the default preference order):"));
     CHECK(Contains(result.out, "Rejected candidates (2):"));
     CHECK(Contains(result.out, (folder.path() / "Acme_Broken_backend.json").string()));
     CHECK(Contains(result.out, "manifest_invalid_json"));
@@ -330,15 +330,61 @@ TEST_CASE("without --path the environment variable is used" *
 TEST_CASE("with no path given, the default folder next to the runtime library is used" *
           doctest::skip(!kHaveReferencePlugin || kHaveCompiledInPaths)) {
   ScopedEnvironmentVariable paths(kBackendPathsEnvVar, std::nullopt);
+  ScopedEnvironmentVariable added(kAddBackendPathsEnvVar, std::nullopt);
   RUN_SDK_INFO(result, {"--no-static", "--json"});
   CHECK(result.exit_code == 0);
   const json document = ParseJson(result);
-  REQUIRE(document.at("search_paths").size() == 1);
-  const json& path = document.at("search_paths").at(0);
+  // The drop folders first (the user's and the system's, where this machine has them; absent
+  // or not), the default last.
+  const json& layers = document.at("search_paths");
+  REQUIRE(!layers.empty());
+  for (std::size_t i = 0; i + 1 < layers.size(); ++i) {
+    const std::string source = layers.at(i).at("source");
+    CHECK((source == "user" || source == "system"));
+  }
+  const json& path = layers.back();
   CHECK(path.at("source") == "default");
   CHECK(path.at("valid") == true);
   CHECK(fs::equivalent(path.at("path").get<std::string>(), kBackendDir));
   CHECK(FindBackend(document, "CpuRef") != nullptr);
+}
+
+TEST_CASE("a drop in the user's folder: listed as a layer, its copy wins a tie, the installation's is superseded" *
+          doctest::skip(!kHaveReferencePlugin || kHaveCompiledInPaths)) {
+  TempFolder home("e2e-user-drop");
+  const fs::path drops = home.path() / "backplane" / "backends";
+  fs::create_directories(drops);
+  CopyReferencePlugin(drops);
+  ScopedEnvironmentVariable paths(kBackendPathsEnvVar, std::nullopt);
+  ScopedEnvironmentVariable added(kAddBackendPathsEnvVar, std::nullopt);
+  ScopedEnvironmentVariable data_home("XDG_DATA_HOME", home.path().string());
+  RUN_SDK_INFO(result, {"--no-static", "--json"});
+  CHECK(result.exit_code == 0);
+  const json document = ParseJson(result);
+  const json& layers = document.at("search_paths");
+  REQUIRE(layers.size() >= 2);
+  CHECK(layers.at(0).at("source") == "user");
+  CHECK(layers.at(0).at("valid") == true);
+  CHECK(fs::equivalent(layers.at(0).at("path").get<std::string>(), drops));
+  const json* reference = FindBackend(document, "CpuRef");
+  REQUIRE(reference != nullptr);
+  CHECK(reference->at("layer") == "user");
+  CHECK(reference->at("preference") == "reference implementation: last");
+  CHECK(document.at("summary").at("superseded") == 1);
+  bool found = false;
+  for (const json& record : document.at("records")) {
+    if (record.at("verdict") != "superseded") continue;
+    found = true;
+    CHECK(record.at("code") == "superseded");
+    CHECK(record.at("layer") == "default");
+    CHECK(Contains(record.at("message"), "the same version, found first (user layer)"));
+  }
+  CHECK(found);
+
+  RUN_SDK_INFO(text, {"--no-static"});
+  CHECK(Contains(text.out, drops.string() + "  (user)  ok: 1 candidate, 1 registered"));
+  CHECK(Contains(text.out, "preference    reference implementation: last"));
+  CHECK(Contains(text.out, "1 superseded by another copy of their id"));
 }
 
 TEST_CASE("--verbose logs to stderr and keeps stdout for the report" *
@@ -369,7 +415,7 @@ TEST_CASE("--validate-manifest: the reference plugin's manifest is valid" *
   RUN_SDK_INFO(result, {"--validate-manifest", manifest.string(), "--json"});
   CHECK(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.1");
+  CHECK(document.at("format") == "1.2");
   CHECK(document.at("kind") == "manifest_validation");
   CHECK(document.at("status") == "ok");
   REQUIRE(document.at("manifests").size() == 1);
@@ -476,7 +522,7 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
     RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--isolate",
                           "--timeout", "2"});
     CHECK(result.exit_code == 1);
-    CHECK(Contains(result.out, "Backends (" + std::to_string(expected_backends) + "):"));
+    CHECK(Contains(result.out, "Backends (" + std::to_string(expected_backends) + ", in the default preference order):"));
     CHECK(Contains(result.out, "TestValidA"));
     if (kHaveReferencePlugin) CHECK(Contains(result.out, "CpuRef"));
     CHECK(Contains(result.out, "Rejected candidates (3):"));

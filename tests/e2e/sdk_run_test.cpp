@@ -478,6 +478,53 @@ TEST_CASE("sdk-run --backend-option: malformed values exit 64 naming the option 
   }
 }
 
+TEST_CASE("sdk-run --backend-version: a malformed pin exits 64 naming it; a pin no copy meets leaves the backend out" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  {
+    RUN_SDK_RUN(result, {"--model", kMlp, "--backend-version", "CpuRef"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "--backend-version 'CpuRef': expected ID=RANGE"));
+  }
+  {
+    RUN_SDK_RUN(result, {"--model", kMlp, "--backend-version", "CpuRef=1.2"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "the version range pinned for backend CpuRef"));
+    CHECK(Contains(result.err, "1.2"));
+  }
+  {
+    RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--backend-version", "CpuRef=>=99.0.0"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "--backends: backend CpuRef is not registered"));
+  }
+  {
+    const std::string version = ToString(kSdkVersion);  // the bundled backends' version
+    RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--backend-version",
+                         "CpuRef=" + version, "--json"});
+    CHECK(result.exit_code == 0);
+  }
+}
+
+TEST_CASE("sdk-run --path adds a backend folder for one run, searched first" *
+          doctest::skip(!kHaveReferencePlugin || kHaveStaticBackends)) {
+  TempFolder folder("e2e-run-path");
+  const fs::path drop = folder.path() / "drop";
+  const fs::path empty = folder.path() / "empty";
+  fs::create_directories(drop);
+  fs::create_directories(empty);
+  for (const fs::directory_entry& entry : fs::directory_iterator(kBackendDir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("Backplane_CpuRef_backend", 0) == 0) fs::copy(entry.path(), drop / name);
+  }
+  // BACKPLANE_BACKEND_PATHS names an empty folder: only the --path folder holds CpuRef.
+  const ScopedEnvironmentVariable paths("BACKPLANE_BACKEND_PATHS", empty.string());
+  const ProcessResult result =
+      RunProcess(kSdkRun, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--path", drop.string()});
+  INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
+  CHECK(result.exit_code == 0);
+  const ProcessResult without = RunProcess(kSdkRun, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1"});
+  CHECK(without.exit_code != 0);
+}
+
 TEST_CASE("sdk-run --backend-option is reported in the JSON document and the text, run and compare" *
           doctest::skip(!kHaveReference)) {
   RUN_SDK_RUN(run, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "1", "--backend-option",

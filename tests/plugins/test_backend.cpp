@@ -97,7 +97,15 @@ using namespace backplane::backend;
 // The variant's own name: its id unless a TEST_ID_* definition makes GetBackendId lie.
 constexpr const char* kId = TEST_DETAIL_STRINGIFY(TEST_BACKEND_ID);
 constexpr const char* kVendor = "Test";
-constexpr const char* kPluginVersion = "1.0.0";
+// TEST_PLUGIN_VERSION and TEST_DEVICE_KIND let variants of one id compete (version choice) and
+// stand in the default preference order; TEST_REFERENCE_IMPLEMENTATION marks a reference one.
+#ifndef TEST_PLUGIN_VERSION
+#define TEST_PLUGIN_VERSION "1.0.0"
+#endif
+#ifndef TEST_DEVICE_KIND
+#define TEST_DEVICE_KIND kCpu
+#endif
+constexpr const char* kPluginVersion = TEST_PLUGIN_VERSION;
 constexpr const char* kLogEnvVar = "BACKPLANE_TEST_PLUGIN_LOG";
 
 // Appends one line to the trace file. Opens and closes the file each time so that lines
@@ -662,15 +670,18 @@ class TestBackend final : public IBackend {
   }
 
   std::vector<DeviceInfo> GetDevices() const override {
-    return {DeviceInfo{std::string("Test host CPU (") + kId + ")", DeviceKind::kCpu, true, ""}};
+    return {DeviceInfo{std::string("Test host CPU (") + kId + ")", DeviceKind::TEST_DEVICE_KIND, true, ""}};
   }
 
   BackendCapabilities GetCapabilities() const override {
     BackendCapabilities capabilities;
-    capabilities.device_kind = DeviceKind::kCpu;
+    capabilities.device_kind = DeviceKind::TEST_DEVICE_KIND;
     capabilities.data_types = {DataType::kFloat32};
     capabilities.layer_types = Ops().LayerTypes();
     capabilities.values = {{"ProtectedContentAllocation", false}, {"TestCapability", true}};
+#if defined(TEST_REFERENCE_IMPLEMENTATION)
+    capabilities.values[kReferenceImplementation] = true;
+#endif
     return capabilities;
   }
 
@@ -755,7 +766,7 @@ class TestBackend final : public IBackend {
 #if defined(TEST_USE_PLUGIN_MACRO)
 
 // A conforming plugin: the SDK's macro emits all four entry points.
-BACKPLANE_BACKEND_PLUGIN(TEST_BACKEND_ID, "Test", "1.0.0", test_backend::TestBackend)
+BACKPLANE_BACKEND_PLUGIN(TEST_BACKEND_ID, "Test", TEST_PLUGIN_VERSION, test_backend::TestBackend)
 
 #else
 

@@ -247,7 +247,8 @@ TEST_CASE("plugin: a manifest claiming a newer Backend API than its library is r
   CHECK(trace.Count("loaded TestValidA") == 0);
 }
 
-TEST_CASE("plugin: the same id from two manifests is duplicate_backend_id naming both files") {
+TEST_CASE("plugin: the same id and version from two manifests: the second is superseded, unopened, naming both files") {
+  PluginTrace trace;
   TestFolder folder;
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "First");
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "Second");
@@ -257,8 +258,9 @@ TEST_CASE("plugin: the same id from two manifests is duplicate_backend_id naming
   REQUIRE(report.records.size() == 2);
   CHECK(VerdictOf(report, ManifestFileName("Test", "First")) == "registered");
   CHECK(Mismatch(RecordFor(report, ManifestFileName("Test", "Second")),
-                 {Verdict::kDuplicate, ReasonCode::kDuplicateBackendId, DiscoveryStage::kBackendChecked,
-                  FoundBy::kManifest, {"TestValidA", "Test_First_backend", "Test_Second_backend"}}) == "");
+                 {Verdict::kSuperseded, ReasonCode::kSuperseded, DiscoveryStage::kManifestChecked,
+                  FoundBy::kManifest, {"TestValidA 1.0.0", "Test_First_backend", "Test_Second_backend"}}) == "");
+  CHECK(trace.Count("loaded TestValidA") == 1);
   REQUIRE(runtime->GetBackends().size() == 1);
   CHECK(fs::path(runtime->GetBackends()[0].manifest_path).filename() == ManifestFileName("Test", "First"));
 }

@@ -66,7 +66,7 @@ nlohmann::json DefaultManifest(const TestPlugin& plugin, const std::string& libr
       {"manifest_version", "1.0"},
       {"id", plugin.id},
       {"vendor", kTestPluginVendor},
-      {"version", kTestPluginVersion},
+      {"version", plugin.version},
       {"api_version", ToString(kBackendApiVersion)},
       {"library", library_file},
       {"platform", BACKPLANE_PLATFORM_TAG},

@@ -5,14 +5,16 @@
 
 namespace backplane::unit {
 
+// Identity values every test plugin is built with (tests/plugins/test_backend.cpp), unless
+// its variant sets another version.
+inline constexpr const char* kTestPluginVendor = "Test";
+inline constexpr const char* kTestPluginVersion = "1.0.0";
+
 struct TestPlugin {
   const char* variant;  // "valid_a", "api_major", ...
   const char* path;     // absolute path of the built MODULE library
   const char* id;       // the id token it was built with (TEST_BACKEND_ID)
+  const char* version = kTestPluginVersion;  // its plugin version (TEST_PLUGIN_VERSION)
 };
-
-// Identity values every test plugin is built with (tests/plugins/test_backend.cpp).
-inline constexpr const char* kTestPluginVendor = "Test";
-inline constexpr const char* kTestPluginVersion = "1.0.0";
 
 }  // namespace backplane::unit

@@ -20,8 +20,9 @@ po::options_description Describe(CommandLine& into) {
       ("help,h", po::bool_switch(&into.help), "print this help and exit")
       ("version", po::bool_switch(&into.version), "print the SDK and Backend API versions and exit")
       ("path", po::value<std::vector<std::string>>(&into.paths)->value_name("DIR")->composing(),
-       "search DIR for backends; repeatable, in order. Replaces BACKPLANE_BACKEND_PATHS, the "
-       "compiled-in list and the default folder. A relative DIR is taken from the current folder")
+       "search DIR for backends; repeatable, in order. Replaces every other search layer "
+       "(BACKPLANE_BACKEND_PATHS, the added and drop folders, the compiled-in list and the "
+       "default folder). A relative DIR is taken from the current folder")
       ("no-dynamic", po::bool_switch(&into.no_dynamic),
        "load no plugin at all (static backends only)")
       ("no-static", po::bool_switch(&into.no_static),

@@ -16,10 +16,11 @@ namespace backplane::sdk_info {
 // Value type. Indices refer to report.records; every record is in exactly one group.
 struct Inventory {
   DiscoveryReport report;
-  std::vector<BackendInfo> backends;                       // registration order
+  std::vector<BackendInfo> backends;                       // the default preference order
   std::vector<std::optional<std::size_t>> backend_record;  // per backend: its record, if any
   std::vector<std::size_t> rejected;                       // verdict rejected
-  // Duplicates (informational), and registered records that match no listed backend.
+  // Duplicates, superseded and filtered candidates (informational), and registered records
+  // that match no listed backend.
   std::vector<std::size_t> other;
 
   std::size_t CountVerdict(Verdict verdict) const;

@@ -13,7 +13,7 @@ using json = nlohmann::ordered_json;  // fields in the documented order
 
 json ToJson(const SearchPath& path) {
   return {{"path", path.path}, {"source", path.source}, {"valid", path.valid},
-          {"reason", path.reason}};
+          {"reason", path.reason}, {"normally_absent", path.normally_absent}};
 }
 
 json ToJson(const DiscoveryRecord& record) {
@@ -25,7 +25,9 @@ json ToJson(const DiscoveryRecord& record) {
           {"code", ToString(record.code)},
           {"message", record.message},
           {"warnings", record.warnings},
-          {"backend_id", record.backend_id}};
+          {"backend_id", record.backend_id},
+          {"version", record.version},
+          {"layer", record.layer}};
 }
 
 json ToJson(const backend::BackendCapabilities& capabilities) {
@@ -63,6 +65,8 @@ json ToJson(const BackendInfo& backend, const DiscoveryRecord* record) {
           {"version", backend.version},
           {"api_version", ToString(backend.api_version)},
           {"found_by", ToString(backend.found_by)},
+          {"layer", backend.layer},
+          {"preference", backend.preference},
           {"library_path", backend.library_path},
           {"manifest_path", backend.manifest_path},
           {"capabilities", ToJson(backend.capabilities)},
@@ -105,7 +109,9 @@ std::string JsonReport(const Inventory& inventory) {
        {{"backends", inventory.backends.size()},
         {"registered", inventory.CountVerdict(Verdict::kRegistered)},
         {"rejected", inventory.CountVerdict(Verdict::kRejected)},
-        {"duplicate", inventory.CountVerdict(Verdict::kDuplicate)}}},
+        {"duplicate", inventory.CountVerdict(Verdict::kDuplicate)},
+        {"superseded", inventory.CountVerdict(Verdict::kSuperseded)},
+        {"filtered", inventory.CountVerdict(Verdict::kFiltered)}}},
       {"status", ToString(exit_code)},
       {"exit_code", static_cast<int>(exit_code)}};
   return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

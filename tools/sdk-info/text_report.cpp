@@ -5,6 +5,7 @@
 #include <backplane/plugin.hpp>
 #include <backplane/version.hpp>
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,7 +85,18 @@ void WriteSearchPaths(std::ostream& out, const DiscoveryReport& report, const Te
   for (const SearchPath& path : report.search_paths) {
     out << "  " << ++number << ". " << path.path << "  (" << path.source << ")  ";
     if (path.valid) {
-      out << style.Good("ok") << '\n';
+      // What this layer contributed: its candidates, and how many of them registered.
+      std::size_t candidates = 0, registered = 0;
+      for (const DiscoveryRecord& record : report.records) {
+        const std::string& file = record.manifest_path.empty() ? record.library_path : record.manifest_path;
+        if (file.empty() || std::filesystem::path(file).parent_path() != std::filesystem::path(path.path)) continue;
+        ++candidates;
+        if (record.verdict == Verdict::kRegistered) ++registered;
+      }
+      out << style.Good("ok") << ": " << Plural(candidates, "candidate", "candidates") << ", " << registered
+          << " registered\n";
+    } else if (path.normally_absent) {
+      out << "none yet (a drop folder; it does not exist)\n";
     } else {
       out << style.Notice("skipped: " + (path.reason.empty() ? "invalid" : path.reason)) << '\n';
     }
@@ -104,7 +116,9 @@ void WriteBackend(std::ostream& out, const BackendInfo& backend, const Discovery
       << (backend.available ? style.Good("available")
                             : style.Bad("unavailable: " + OrUnknown(backend.unavailable_reason)))
       << '\n';
-  Field(out, "found by", ToString(backend.found_by));
+  Field(out, "found by", std::string(ToString(backend.found_by)) +
+                            (backend.layer.empty() ? "" : " in the " + backend.layer + " layer"));
+  if (!backend.preference.empty()) Field(out, "preference", backend.preference);
   if (backend.found_by != FoundBy::kStatic) {
     Field(out, "library", OrUnknown(backend.library_path));
     Field(out, "manifest", backend.manifest_path.empty() ? "(none)" : backend.manifest_path);
@@ -168,7 +182,9 @@ void WriteCandidate(std::ostream& out, const DiscoveryRecord& record, const Text
   Field(out, "stage", ToString(record.stage));
   Field(out, "found by", ToString(record.found_by));
   if (!record.manifest_path.empty()) Field(out, "library", OrUnknown(record.library_path));
-  if (!record.backend_id.empty()) Field(out, "backend id", record.backend_id);
+  if (!record.backend_id.empty()) {
+    Field(out, "backend id", record.backend_id + (record.version.empty() ? "" : " " + record.version));
+  }
   WriteWarnings(out, record.warnings, style);
 }
 
@@ -182,6 +198,8 @@ void WriteCandidates(std::ostream& out, std::string_view heading, const Inventor
 void WriteSummary(std::ostream& out, const Inventory& inventory, const TextStyle& style) {
   const std::size_t rejected = inventory.rejected.size();
   const std::size_t duplicates = inventory.CountVerdict(Verdict::kDuplicate);
+  const std::size_t superseded = inventory.CountVerdict(Verdict::kSuperseded);
+  const std::size_t filtered = inventory.CountVerdict(Verdict::kFiltered);
   out << '\n' << style.Heading("Summary") << ": ";
   if (inventory.backends.empty()) {
     out << style.Bad("no backend registered");
@@ -190,7 +208,10 @@ void WriteSummary(std::ostream& out, const Inventory& inventory, const TextStyle
   }
   out << ", " << (rejected == 0 ? Plural(rejected, "candidate", "candidates")
                                 : style.Bad(Plural(rejected, "candidate", "candidates")))
-      << " rejected, " << Plural(duplicates, "duplicate", "duplicates") << " skipped.\n";
+      << " rejected, " << Plural(duplicates, "duplicate", "duplicates") << " skipped";
+  if (superseded > 0) out << ", " << superseded << " superseded by another copy of their id";
+  if (filtered > 0) out << ", " << filtered << " filtered out";
+  out << ".\n";
   if (inventory.backends.empty()) {
     out << "Give a folder with --path DIR or in " << kBackendPathsEnvVar
         << "; --verbose shows every step.\n";
@@ -205,7 +226,8 @@ void WriteTextReport(std::ostream& out, const Inventory& inventory,
   WriteHeader(out, style);
   WriteSearchPaths(out, inventory.report, style);
 
-  out << '\n' << style.Heading("Backends") << " (" << inventory.backends.size() << "):\n";
+  out << '\n' << style.Heading("Backends") << " (" << inventory.backends.size()
+      << ", in the default preference order):\n";
   if (inventory.backends.empty()) out << "  (none)\n";
   for (std::size_t i = 0; i < inventory.backends.size(); ++i) {
     const std::optional<std::size_t> index = inventory.backend_record[i];

@@ -26,6 +26,7 @@ struct RawOptions {
   std::vector<std::string> inputs;
   std::vector<std::string> input_shapes;
   std::vector<std::string> backend_options;
+  std::vector<std::string> backend_versions;
   std::string seed = "0";
   std::string compare;
 };
@@ -41,7 +42,7 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "the ONNX model to run (required)")
       ("backends,b", po::value<std::string>(&raw.backends)->value_name("A,B,..."),
        "backends in order of preference: each layer runs on the first that supports it. "
-       "Default: every registered, available backend, in registration order")
+       "Default: every registered, available backend, in the default preference order (sdk-info shows it)")
       ("strict", po::bool_switch(&into.strict),
        "no fallback: every layer must run on the first of --backends (or its --pin)")
       ("pin", po::value<std::vector<std::string>>(&raw.pins)->value_name("LAYER=BACKEND")->composing(),
@@ -67,6 +68,15 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "pass the backend option KEY=VALUE to backend ID (RuntimeOptions::backend_options), "
        "e.g. CpuOneDnn:fast_math=1; ID * means every backend, and a backend's own value wins "
        "over the * one; repeatable")
+      ("backend-version", po::value<std::vector<std::string>>(&raw.backend_versions)
+           ->value_name("ID=RANGE")->composing(),
+       "register backend ID only in a version of RANGE (RuntimeOptions::backend_versions): an "
+       "exact version 1.2.3, a prefix 0.1.x, or comparators such as '>=1.0.0 <2.0.0'; when "
+       "several copies of ID are installed, the highest version in RANGE wins; repeatable")
+      ("path", po::value<std::vector<std::string>>(&into.paths)->value_name("DIR")->composing(),
+       "also search DIR for backends, before the drop folders and the installation's own "
+       "(RuntimeOptions::add_backend_paths, like BACKPLANE_ADD_BACKEND_PATHS); repeatable, in "
+       "order. A relative DIR is taken from the current folder")
       ("concurrency", po::value<int>(&into.concurrency)->value_name("N")->default_value(1),
        "N execution contexts run in parallel threads, each doing --warmup and --iterations "
        "runs; throughput is the total")
@@ -280,6 +290,13 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
       Usage("--input-shape '" + text + "': input " + name + " is given twice");
     }
   }
+  for (const std::string& text : raw.backend_versions) {
+    auto [id, range] = SplitNameValue("--backend-version", text, "ID=RANGE", false);
+    if (!IsWellFormedBackendId(id)) Usage("--backend-version '" + text + "': '" + id + "' is not a backend id");
+    if (!command_line.backend_versions.emplace(id, range).second) {
+      Usage("--backend-version '" + text + "': backend " + id + " is given twice");
+    }
+  }
   for (const std::string& text : raw.backend_options) {
     ParseBackendOption(text, Given(values, "threads"), command_line.backend_options);
   }
@@ -323,7 +340,8 @@ std::string HelpText() {
   text << "Usage: sdk-run --model FILE.onnx [--backends A,B,...] [--strict] [--pin LAYER=BACKEND]...\n"
           "               [--input NAME=FILE.npy]... [--input-shape NAME=D,D,...]... [--seed N]\n"
           "               [--iterations N] [--warmup N] [--threads N] [--concurrency N]\n"
-          "               [--backend-option ID:KEY=VALUE]... [--output-dir DIR]\n"
+          "               [--backend-option ID:KEY=VALUE]... [--backend-version ID=RANGE]...\n"
+          "               [--path DIR]... [--output-dir DIR]\n"
           "               [--profile FILE.json] [--isolate [--isolate-timeout S]] [--json]\n"
           "               [--verbose]\n"
           "       sdk-run --model FILE.onnx --compare-backends A,B [--tolerance X] [--input ...]\n"

@@ -30,6 +30,8 @@ struct CommandLine {
   int warmup = 1;
   int threads = 0;      // 0: not given, each backend's default
   BackendOptionValues backend_options;     // --backend-option ID:KEY=VALUE ("*": every backend)
+  std::map<std::string, std::string> backend_versions;  // --backend-version ID=RANGE
+  std::vector<std::string> paths;          // --path DIR: searched first (an added layer)
   int concurrency = 1;
 
   std::string output_dir;                  // empty: outputs are not written

@@ -3,6 +3,7 @@
 #include "exit_code.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace backplane::sdk_run {
 
@@ -15,10 +16,10 @@ std::unique_ptr<Runtime> Create(const RuntimeOptions& options) {
     throw ToolError(ExitCode::kRuntimeFailure,
                     std::string("no backend registered (run sdk-info for details): ") + error.what());
   } catch (const Exception& error) {
-    // A backend option the backend does not declare, or a value of the wrong type: the
-    // command line's fault.
+    // A backend option the backend does not declare, a value of the wrong type, a version
+    // range that does not parse: the command line's fault.
     if (error.code() == ErrorCode::kInvalidArgument) {
-      throw ToolError(ExitCode::kUsage, std::string("a backend option was refused: ") + error.what());
+      throw ToolError(ExitCode::kUsage, std::string("the runtime refused the command line: ") + error.what());
     }
     throw ToolError(ExitCode::kRuntimeFailure,
                     std::string("the runtime could not start: ") + error.what());
@@ -34,6 +35,10 @@ std::unique_ptr<Runtime> CreateRuntime(const CommandLine& command_line) {
   }
   for (const auto& [id, values] : command_line.backend_options) {
     for (const auto& [key, value] : values) options.backend_options[BackendId(id)][key] = value;
+  }
+  for (const auto& [id, range] : command_line.backend_versions) options.backend_versions[BackendId(id)] = range;
+  for (const auto& path : command_line.paths) {
+    options.add_backend_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());
   }
   options.isolation.enabled = command_line.isolate;
   options.isolation.timeout_seconds = command_line.isolate_timeout;

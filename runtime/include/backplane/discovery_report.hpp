@@ -36,6 +36,10 @@ enum class Verdict {
   kRegistered,  // usable
   kRejected,    // not usable; `code` and `message` say why
   kDuplicate,   // the same library or backend id as an earlier candidate; skipped
+  // (Added later: kept at the end so the values above keep their numbers.)
+  kSuperseded,  // another candidate of the same backend id won (a higher version); never opened
+  kFiltered,    // left out by the application's or the user's choice (select, disable, version
+                // pin); never opened
 };
 
 // Stable reason codes (their ToString names appear in sdk-info --json).
@@ -66,11 +70,13 @@ enum class ReasonCode {
   kLibraryInvalid,            // not a regular file, or its header says it cannot load here:
                               // truncated, not a shared library, another machine/class
   kEntryPointFailed,          // GetBackendId or GetVersion threw instead of returning
+  kSuperseded,                // a higher (or equal, found earlier) version of the same id won
+  kFilteredOut,               // not selected, disabled, or outside the pinned version range
 };
 
 BACKPLANE_RUNTIME_API const char* ToString(FoundBy value);         // "manifest", "naming_scheme", "static"
 BACKPLANE_RUNTIME_API const char* ToString(DiscoveryStage value);  // "found", "manifest_read", ...
-BACKPLANE_RUNTIME_API const char* ToString(Verdict value);         // "registered", "rejected", "duplicate"
+BACKPLANE_RUNTIME_API const char* ToString(Verdict value);         // "registered", "rejected", "duplicate", ...
 BACKPLANE_RUNTIME_API const char* ToString(ReasonCode value);      // "ok", "manifest_invalid_json", ...
 
 struct DiscoveryRecord {
@@ -83,14 +89,22 @@ struct DiscoveryRecord {
   std::string message;                // names the file and both values where two disagree
   std::vector<std::string> warnings;  // accepted with reservations (newer manifest minor)
   std::string backend_id;             // when known
+  std::string version;                // the plugin's version, when known (its manifest says)
+  std::string layer;                  // the search layer it was found in (SearchPath::source),
+                                      // "static" for a backend linked into the runtime
 };
 
-// A search folder and whether it was used.
+// A search folder (one layer of docs/backend-discovery.md §1) and whether it was used.
 struct SearchPath {
   std::string path;
-  std::string source;  // "option", "environment", "compiled-in", "default"
+  // "option" (RuntimeOptions::backend_paths), "environment" (BACKPLANE_BACKEND_PATHS), "added"
+  // (BACKPLANE_ADD_BACKEND_PATHS), "user" and "system" (the drop folders), "compiled-in",
+  // "default" (the installation's own folder)
+  std::string source;
   bool valid = false;
   std::string reason;  // why it was skipped
+  // A drop folder (user, system) that does not exist yet: normal, nothing to warn about.
+  bool normally_absent = false;
 };
 
 // One problem of a manifest (ValidateManifestFile reports all of them).

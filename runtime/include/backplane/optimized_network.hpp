@@ -18,8 +18,8 @@ struct ImplAccess;  // defined inside the runtime only (runtime/src/impl_access.
 }  // namespace detail
 
 struct OptimizeOptions {
-  // Backends in order of preference. Empty: every registered, available backend, in
-  // registration order.
+  // Backends in order of preference. Empty: every registered, available backend, in the
+  // default preference order (Runtime::GetBackends).
   std::vector<BackendId> backends;
   // No fallback: every layer must run on the first backend of `backends` (or its pin).
   bool strict = false;

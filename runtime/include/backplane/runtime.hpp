@@ -20,9 +20,18 @@
 
 namespace backplane {
 
-// Environment variable with extra backend folders (path-list separated: ':' or ';' on
-// Windows). Read with a secure getenv: ignored in set-uid or elevated processes.
+// Environment variable with the backend folders to search instead of every other layer
+// (path-list separated: ':' or ';' on Windows). Read with a secure getenv: ignored in set-uid
+// or elevated processes, as are all the variables below.
 inline constexpr const char* kBackendPathsEnvVar = "BACKPLANE_BACKEND_PATHS";
+// Environment variable with backend folders searched before the drop folders, the compiled-in
+// list and the installation's own folder (same separator).
+inline constexpr const char* kAddBackendPathsEnvVar = "BACKPLANE_ADD_BACKEND_PATHS";
+// Environment variables with comma-separated id patterns ('*' any run, '?' one character):
+// only matching backends are considered (SELECT), matching ones never are (DISABLE). Used when
+// the RuntimeOptions of the same name are empty.
+inline constexpr const char* kSelectBackendsEnvVar = "BACKPLANE_BACKENDS_SELECT";
+inline constexpr const char* kDisableBackendsEnvVar = "BACKPLANE_BACKENDS_DISABLE";
 
 // RuntimeOptions::backend_options key for options given to every backend.
 inline constexpr const char* kAllBackends = "*";
@@ -63,9 +72,29 @@ struct PluginIsolation {
 };
 
 struct RuntimeOptions {
-  // Folders to search for plugins, in order. When non-empty, replaces the environment
-  // variable, the compiled-in list and the default folder.
+  // Folders to search for plugins, in order. When non-empty, replaces every other layer (the
+  // environment variables, the drop folders, the compiled-in list and the installation's own
+  // folder; docs/backend-discovery.md §1).
   std::vector<std::string> backend_paths;
+  // Folders searched first (layer "added"): before kBackendPathsEnvVar's folders when it is
+  // set, else before kAddBackendPathsEnvVar's, the drop folders, the compiled-in list and the
+  // installation's own folder. Ignored only when backend_paths replaces every layer.
+  std::vector<std::string> add_backend_paths;
+  // Backend id patterns ('*' any run of characters, '?' one; ids are case-sensitive). When
+  // `select_backends` is non-empty only ids matching one of its patterns are considered; ids
+  // matching one of `disable_backends` never are (disable wins). A candidate left out keeps a
+  // record (Verdict::kFiltered, ReasonCode::kFilteredOut) naming the pattern and where it came
+  // from, and its library is never opened. Static backends are filtered the same way. Empty:
+  // kSelectBackendsEnvVar / kDisableBackendsEnvVar. A pattern with other characters than
+  // letters, digits, '*' and '?' makes Create throw Exception (kInvalidArgument).
+  std::vector<std::string> select_backends;
+  std::vector<std::string> disable_backends;
+  // A version range per backend id: "1.2.3" (that version), "0.1.x" or "1.*" (every version
+  // starting so), ">=1.0.0 <2.0.0" (comparators, all must hold). Only a plugin whose version is
+  // in its id's range is registered; the others keep a kFiltered record and are not opened (a
+  // library found by the naming scheme, whose version is known only once it is open, is closed
+  // again). A range that does not parse makes Create throw Exception (kInvalidArgument).
+  std::map<BackendId, std::string> backend_versions;
   // False: load no plugin at all (static backends only).
   bool enable_dynamic_backends = true;
   // False: ignore backends linked into the runtime.
@@ -103,6 +132,12 @@ struct BackendInfo {
   std::string version;           // the plugin's semver
   BackendApiVersion api_version;
   FoundBy found_by = FoundBy::kManifest;
+  // The search layer it came from (SearchPath::source), "static" when linked into the runtime.
+  std::string layer;
+  // Why it stands where it does in the default preference order (Runtime::GetBackends), e.g.
+  // "gpu backend", "cpu backend from a drop folder (user): after the SDK's own",
+  // "reference implementation: last".
+  std::string preference;
   std::string library_path;      // empty for static backends
   std::string manifest_path;     // empty when found by naming scheme or static
   backend::BackendCapabilities capabilities;
@@ -132,6 +167,27 @@ struct ManifestValidation {
   std::vector<std::string> warnings;      // accepted with reservations (e.g. newer format minor)
 };
 
+// Where backends live on this machine, for installers and tools; each "" when unknown. The
+// folders need not exist. Thread-safe.
+struct BackendFolders {
+  // <libdir>/backplane/backends beside the libbackplane in use: the SDK's own backends, and
+  // where packages of third-party backends install (CMake Backplane_BACKEND_DIR, pkg-config
+  // backenddir).
+  std::string installed;
+  // The current user's drop folder: $XDG_DATA_HOME/backplane/backends (default
+  // ~/.local/share/backplane/backends); %LOCALAPPDATA%\Backplane\backends on Windows. "" in a
+  // set-uid process.
+  std::string user_drops;
+  // The machine's drop folder: <prefix>/share/backplane/backends as configured
+  // (BACKPLANE_SYSTEM_DROP_DIR); %ProgramData%\Backplane\backends on Windows.
+  std::string system_drops;
+};
+BACKPLANE_RUNTIME_API BackendFolders GetBackendFolders();
+
+// The search layers Runtime::Create would use with `options` (same rule, nothing scanned):
+// every folder in search order with its source and whether it is usable. Thread-safe.
+BACKPLANE_RUNTIME_API std::vector<SearchPath> ResolveBackendSearchPaths(const RuntimeOptions& options = {});
+
 // Checks a manifest file the way Runtime::Create does before it opens the library: readable,
 // JSON, format version, every field, library file name and presence, platform, ABI and sha256.
 // Reports every problem, not only the first, for backend authors' CI. Never opens the library.
@@ -156,7 +212,11 @@ class BACKPLANE_RUNTIME_API Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   const DiscoveryReport& GetDiscoveryReport() const;
-  // Registered backends in registration order.
+  // Registered backends in the default preference order, the order Optimize prefers them in
+  // when the application names none (docs/backend-discovery.md §7): accelerators, then GPUs,
+  // then CPU backends, reference implementations last; within each, the SDK's own backends and
+  // the folders the application chose before drops; then by id. BackendInfo::preference says
+  // why for each.
   std::vector<BackendInfo> GetBackends() const;
   bool HasBackend(const BackendId& id) const;
   // The context this runtime holds for `id`, or null if the backend made none.

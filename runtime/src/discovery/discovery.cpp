@@ -1,6 +1,7 @@
 #include "discovery/discovery.hpp"
 
 #include "discovery/naming_scheme.hpp"
+#include "discovery/semver.hpp"
 #include "loading/api_version.hpp"
 #include "loading/backend_options.hpp"
 #include "loading/library_header.hpp"
@@ -48,22 +49,77 @@ std::string LibraryOrigin(const loading::RegisteredBackend& backend) {
                                            : backend.info.library_path;
 }
 
+// A manifest that passed its checks, waiting for its id's turn (docs/backend-discovery.md §6).
+struct ManifestCandidate {
+  DiscoveryRecord record;
+  Manifest manifest;
+  Semver version;
+};
+
 // One scan over a list of folders. Remembers which library files manifests claim and which
 // canonical files were already taken, so each file yields at most one record.
 class Scanner {
  public:
   explicit Scanner(DiscoveryContext& context) : context_(context) {}
 
-  void ScanManifest(const fs::path& folder, const std::string& name) {
+  // Reads and checks one manifest. A rejected one gets its record now; an accepted one is
+  // returned to compete with the other candidates of its id (LoadBestOfEachId).
+  std::optional<ManifestCandidate> ReadManifest(const fs::path& folder, const std::string& name,
+                                                const std::string& layer) {
     DiscoveryRecord record;
     record.found_by = FoundBy::kManifest;
     record.manifest_path = (folder / name).string();
+    record.layer = layer;
     claimed_stems_.insert(FolderKey(folder, BackendStem(name)));
-    Guarded(std::move(record), [&](DiscoveryRecord& working) { CheckManifest(folder, name, working); });
+    std::optional<ManifestCandidate> candidate;
+    Guarded(std::move(record), [&](DiscoveryRecord& working) { candidate = CheckManifest(folder, name, working); });
+    return candidate;
   }
 
-  // A library with no manifest, found by the naming scheme.
-  void ScanLibrary(const fs::path& folder, const std::string& name) {
+  // The rule for candidates of one backend id (docs/backend-discovery.md §6): none is opened
+  // when the id is filtered out or a static backend has it; otherwise the highest version
+  // (ties: the one found first, i.e. in an earlier layer) inside the pinned range is opened
+  // and registered. Only when it fails is the next one opened; the rest are superseded by
+  // the one that registered, and never opened.
+  void LoadBestOfEachId(std::vector<ManifestCandidate> candidates) {
+    std::vector<std::string> ids;  // in order of first appearance: records stay in scan order per id
+    std::map<std::string, std::vector<ManifestCandidate*>> by_id;
+    for (auto& candidate : candidates) {
+      auto& group = by_id[candidate.manifest.id];
+      if (group.empty()) ids.push_back(candidate.manifest.id);
+      group.push_back(&candidate);
+    }
+    for (const auto& id : ids) {
+      auto& group = by_id[id];
+      std::stable_sort(group.begin(), group.end(), [](const ManifestCandidate* a, const ManifestCandidate* b) {
+        return CompareSemver(a->version, b->version) > 0;
+      });
+      const std::string refusal = context_.filter.IdRefusal(id);
+      for (ManifestCandidate* candidate : group) {
+        DiscoveryRecord& record = candidate->record;
+        record.stage = DiscoveryStage::kManifestChecked;
+        const std::string outside =
+            refusal.empty() ? context_.filter.VersionRefusal(id, candidate->manifest.version) : refusal;
+        const auto* winner = context_.registry.Find(BackendId(id));
+        if (!refusal.empty() || (!winner && !outside.empty())) {
+          std::string message = record.manifest_path + ": " + outside + "; its library was not opened";
+          Conclude(std::move(record), Verdict::kFiltered, ReasonCode::kFilteredOut, std::move(message));
+        } else if (winner) {
+          Supersede(std::move(record), *winner);
+        } else {
+          const Manifest& manifest = candidate->manifest;
+          Guarded(std::move(record), [&](DiscoveryRecord& working) {
+            LoadCandidate(std::move(working), manifest.library_path, &manifest);
+          });
+        }
+      }
+    }
+  }
+
+  // A library with no manifest, found by the naming scheme (after every manifest candidate, so
+  // a manifest's copy of an id wins). Its id and version are known only once it is open: the
+  // filters and the duplicate check run then, and close it again when it is left out.
+  void ScanLibrary(const fs::path& folder, const std::string& name, const std::string& layer) {
     if (claimed_files_.count(FolderKey(folder, name)) ||
         claimed_stems_.count(FolderKey(folder, BackendStem(name)))) {
       return;  // its manifest's record covers it
@@ -71,6 +127,7 @@ class Scanner {
     DiscoveryRecord record;
     record.found_by = FoundBy::kNamingScheme;
     record.library_path = (folder / name).string();
+    record.layer = layer;
     const fs::path path = folder / name;
     Guarded(std::move(record), [&](DiscoveryRecord& working) {
       LoadCandidate(std::move(working), path, nullptr);
@@ -121,8 +178,8 @@ class Scanner {
     }
   }
 
-  void CheckManifest(const fs::path& folder, const std::string& name, DiscoveryRecord& record) {
-
+  std::optional<ManifestCandidate> CheckManifest(const fs::path& folder, const std::string& name,
+                                                 DiscoveryRecord& record) {
     ManifestCheck check = CheckManifestFile(folder / name, context_.target);
     record.warnings = std::move(check.warnings);
     if (check.claimed_library) {
@@ -131,11 +188,33 @@ class Scanner {
     }
     if (!check.manifest) {
       record.stage = check.stage;
-      return Reject(std::move(record), check.problems.front().code, JoinProblems(check.problems));
+      Reject(std::move(record), check.problems.front().code, JoinProblems(check.problems));
+      return std::nullopt;
     }
-    const Manifest& manifest = *check.manifest;
-    record.backend_id = manifest.id;
-    LoadCandidate(std::move(record), manifest.library_path, &manifest);
+    record.backend_id = check.manifest->id;
+    record.version = check.manifest->version;
+    // The manifest check accepts only semver versions.
+    const Semver version = ParseSemver(check.manifest->version).value_or(Semver{});
+    return ManifestCandidate{std::move(record), std::move(*check.manifest), version};
+  }
+
+  // `record`, a manifest candidate, lost to `winner`, the backend registered under its id: not
+  // opened.
+  void Supersede(DiscoveryRecord record, const loading::RegisteredBackend& winner) {
+    // (Messages are made before `record` is moved into the call.)
+    const std::string file = !record.manifest_path.empty() ? record.manifest_path : record.library_path;
+    if (winner.info.found_by == FoundBy::kStatic) {
+      std::string message = file + ": backend id " + record.backend_id + " is already registered from " +
+                            LibraryOrigin(winner) + "; skipped, not opened";
+      return Skip(std::move(record), ReasonCode::kDuplicateBackendId, std::move(message));
+    }
+    const std::string why = record.version == winner.info.version
+                                ? "the same version, found first (" + winner.info.layer + " layer)"
+                                : "the highest compatible version";
+    std::string message = file + ": " + record.backend_id + " " + record.version + " is superseded by " +
+                          winner.info.id.Get() + " " + winner.info.version + " from " + LibraryOrigin(winner) +
+                          " (" + why + "); not opened";
+    Conclude(std::move(record), Verdict::kSuperseded, ReasonCode::kSuperseded, std::move(message));
   }
 
   static std::string FolderKey(const fs::path& folder, std::string_view name) {
@@ -213,7 +292,16 @@ class Scanner {
       }
     }
     record.backend_id = plugin.id.Get();
+    record.version = plugin.identity->plugin_version ? plugin.identity->plugin_version : "";
     record.stage = DiscoveryStage::kBackendChecked;
+    if (!manifest) {  // the naming scheme: the id and version are known only now
+      std::string refusal = context_.filter.IdRefusal(record.backend_id);
+      if (refusal.empty()) refusal = context_.filter.VersionRefusal(record.backend_id, record.version);
+      if (!refusal.empty()) {
+        return Conclude(std::move(record), Verdict::kFiltered, ReasonCode::kFilteredOut,
+                        path.string() + ": " + refusal + "; closed again");
+      }
+    }
     if (const auto* existing = context_.registry.Find(plugin.id)) {
       return Skip(std::move(record), ReasonCode::kDuplicateBackendId,
                   "backend id " + plugin.id.Get() + " of " + path.string() +
@@ -226,6 +314,7 @@ class Scanner {
     backend.info.version = plugin.identity->plugin_version ? plugin.identity->plugin_version : "";
     backend.info.api_version = plugin.api_version;
     backend.info.found_by = record.found_by;
+    backend.info.layer = record.layer;
     backend.info.library_path = path.string();
     backend.info.manifest_path = record.manifest_path;
     backend.factory = loading::MakePluginFactory(plugin.library, plugin.identity, plugin.factory);
@@ -259,6 +348,11 @@ class Scanner {
   // The same library or backend id as an earlier candidate: informational, not an error.
   void Skip(DiscoveryRecord record, ReasonCode code, std::string message) {
     Conclude(std::move(record), Verdict::kDuplicate, code, std::move(message));
+  }
+
+  // Left out by the application's or the user's filters (`why` from BackendFilter).
+  void Filter(DiscoveryRecord record, std::string why) {
+    Conclude(std::move(record), Verdict::kFiltered, ReasonCode::kFilteredOut, std::move(why));
   }
 
  private:
@@ -309,9 +403,11 @@ void RegisterStaticBackends(DiscoveryContext& context) {
   for (const auto& entry : GetStaticBackends()) {
     DiscoveryRecord record;
     record.found_by = FoundBy::kStatic;
+    record.layer = kStaticLayer;
     const BackplanePluginIdentity* identity = entry.identity;
     const std::string id = identity && identity->backend_id ? identity->backend_id : "";
     record.backend_id = id;
+    record.version = identity && identity->plugin_version ? identity->plugin_version : "";
     if (auto rejection = loading::CheckIdentity(identity, "static backend " + id, context.target, context.api)) {
       record.stage = rejection->stage;
       scanner.Reject(std::move(record), rejection->code, rejection->message);
@@ -338,35 +434,54 @@ void RegisterStaticBackends(DiscoveryContext& context) {
                    "static backend " + id + " is linked into the runtime twice; skipped");
       continue;
     }
+    std::string refusal = context.filter.IdRefusal(id);
+    if (refusal.empty()) refusal = context.filter.VersionRefusal(id, record.version);
+    if (!refusal.empty()) {
+      scanner.Filter(std::move(record), "static backend " + id + ": " + refusal);
+      continue;
+    }
     loading::RegisteredBackend backend;
     backend.info.id = BackendId(id);
     backend.info.vendor = identity->vendor ? identity->vendor : "";
     backend.info.version = identity->plugin_version ? identity->plugin_version : "";
     backend.info.api_version = version;
     backend.info.found_by = FoundBy::kStatic;
+    backend.info.layer = kStaticLayer;
     backend.factory = loading::MakePluginFactory(nullptr, identity, entry.factory);
     scanner.Register(std::move(record), std::move(backend));
   }
 }
 
 void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryContext& context) {
-  std::vector<std::pair<fs::path, std::vector<std::string>>> folders;
+  struct Folder {
+    fs::path path;
+    std::string layer;
+    std::vector<std::string> names;
+  };
+  std::vector<Folder> folders;
   for (const auto& path : paths) {
     if (!path.valid) continue;
-    folders.emplace_back(fs::path(path.path), ListFolder(path.path, context.log));
+    folders.push_back({fs::path(path.path), path.source, ListFolder(path.path, context.log)});
     Log(context.log, LogLevel::kDebug, LogCategory::kDiscovery,
-        "searching " + path.path + " (" + path.source + "): " +
-            std::to_string(folders.back().second.size()) + " entries");
+        "searching " + path.path + " (" + path.source + "): " + std::to_string(folders.back().names.size()) +
+            " entries");
   }
   Scanner scanner(context);
-  for (const auto& [folder, names] : folders) {
-    for (const auto& name : names) {
-      if (IsManifestFileName(name)) scanner.ScanManifest(folder, name);
+  // Every manifest is read before any library is opened, so each id's candidates compete on
+  // their manifests' versions and only the one chosen is opened.
+  std::vector<ManifestCandidate> candidates;
+  for (const auto& folder : folders) {
+    for (const auto& name : folder.names) {
+      if (!IsManifestFileName(name)) continue;
+      if (auto candidate = scanner.ReadManifest(folder.path, name, folder.layer)) {
+        candidates.push_back(std::move(*candidate));
+      }
     }
   }
-  for (const auto& [folder, names] : folders) {
-    for (const auto& name : names) {
-      if (MatchesNamingScheme(name)) scanner.ScanLibrary(folder, name);
+  scanner.LoadBestOfEachId(std::move(candidates));
+  for (const auto& folder : folders) {
+    for (const auto& name : folder.names) {
+      if (MatchesNamingScheme(name)) scanner.ScanLibrary(folder.path, name, folder.layer);
     }
   }
 }

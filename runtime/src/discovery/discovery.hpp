@@ -1,6 +1,7 @@
 // The discovery pipeline: folders -> candidates -> checks -> registration, one record each.
 #pragma once
 
+#include "discovery/backend_filter.hpp"
 #include "discovery/manifest.hpp"
 #include "loading/backend_registry.hpp"
 
@@ -14,6 +15,9 @@
 
 namespace backplane::discovery {
 
+// The layer (DiscoveryRecord::layer, BackendInfo::layer) of a backend linked into the runtime.
+inline constexpr const char* kStaticLayer = "static";
+
 // Everything one scan needs; owned by the caller for the duration of the scan.
 struct DiscoveryContext {
   loading::TargetTags target;
@@ -26,13 +30,17 @@ struct DiscoveryContext {
   std::vector<DiscoveryRecord>& records;    // receives one record per candidate
   // RuntimeOptions::library_filter: asked before each plugin library is opened; may be null.
   const std::function<std::string(const DiscoveryRecord&)>& library_filter;
+  // Which ids and versions are considered (select, disable, version pins).
+  const BackendFilter& filter;
 };
 
 // Registers the backends linked into the runtime (plugin.hpp's static form). Throws
 // loading::OptionError for a backend option the backend does not accept.
 void RegisterStaticBackends(DiscoveryContext& context);
 
-// Scans the valid folders of `paths`: manifests first, then the naming-scheme fallback (see
+// Scans the valid folders of `paths`: every manifest first (each id's candidates compete on
+// version before any library is opened: the highest compatible version in the pinned range
+// wins, ties to the earlier layer), then the naming-scheme fallback (see
 // docs/backend-discovery.md). One bad candidate never stops the scan; only a broken invariant
 // (e.g. std::bad_alloc) and loading::OptionError (a backend option the backend does not accept)
 // propagate.

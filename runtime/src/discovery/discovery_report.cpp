@@ -31,6 +31,8 @@ const char* ToString(Verdict value) {
     case Verdict::kRegistered: return "registered";
     case Verdict::kRejected: return "rejected";
     case Verdict::kDuplicate: return "duplicate";
+    case Verdict::kSuperseded: return "superseded";
+    case Verdict::kFiltered: return "filtered";
   }
   return "unknown";
 }
@@ -60,6 +62,8 @@ const char* ToString(ReasonCode value) {
     case ReasonCode::kLibraryRefused: return "library_refused";
     case ReasonCode::kLibraryInvalid: return "library_invalid";
     case ReasonCode::kEntryPointFailed: return "entry_point_failed";
+    case ReasonCode::kSuperseded: return "superseded";
+    case ReasonCode::kFilteredOut: return "filtered_out";
   }
   return "unknown";
 }

@@ -1,5 +1,6 @@
 #include "discovery/manifest.hpp"
 
+#include "discovery/semver.hpp"
 #include "discovery/sha256.hpp"
 #include "loading/api_version.hpp"
 #include "platform/message_text.hpp"
@@ -24,44 +25,8 @@ using json = nlohmann::json;
 
 namespace {
 
-bool IsDigits(std::string_view text) {
-  if (text.empty()) return false;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-// Semver 2.0 core plus optional -prerelease and +build of [0-9A-Za-z.-].
-bool IsSemver(const std::string& text) {
-  const auto end_core = text.find_first_of("-+");
-  const std::string core = text.substr(0, end_core);
-  std::size_t begin = 0;
-  for (int part = 0; part < 3; ++part) {
-    const auto dot = core.find('.', begin);
-    const bool last = part == 2;
-    if (last != (dot == std::string::npos)) return false;
-    const std::string number = core.substr(begin, last ? std::string::npos : dot - begin);
-    if (!IsDigits(number) || (number.size() > 1 && number[0] == '0')) return false;
-    begin = dot + 1;
-  }
-  if (end_core == std::string::npos) return true;
-  std::string_view rest(text);
-  rest.remove_prefix(end_core);
-  for (char marker : {'-', '+'}) {
-    if (rest.empty() || rest[0] != marker) continue;
-    rest.remove_prefix(1);
-    const auto next = marker == '-' ? rest.find('+') : std::string_view::npos;
-    const auto item = rest.substr(0, next);
-    if (item.empty()) return false;
-    for (char c : item) {
-      const bool ok = IsWellFormedBackendId(std::string_view(&c, 1)) || c == '.' || c == '-';
-      if (!ok) return false;
-    }
-    rest.remove_prefix(item.size());
-  }
-  return rest.empty();
-}
+// Semantic Versioning 2.0.0, as discovery/semver.hpp reads it.
+bool IsSemver(const std::string& text) { return ParseSemver(text).has_value(); }
 
 bool IsHex64(const std::string& text) {
   if (text.size() != 64) return false;

@@ -20,6 +20,8 @@ std::vector<std::string> SplitList(const std::string& list, char separator) {
   return items;
 }
 
+constexpr const char* kMissing = "does not exist";
+
 }  // namespace
 
 std::string CheckSearchFolder(const std::string& path) {
@@ -27,32 +29,44 @@ std::string CheckSearchFolder(const std::string& path) {
   if (!folder.is_absolute()) return "not an absolute path";
   std::error_code error;
   const auto status = fs::status(folder, error);
-  if (error || !fs::exists(status)) return "does not exist";
+  if (error || !fs::exists(status)) return kMissing;
   if (!fs::is_directory(status)) return "not a folder";
   return {};
 }
 
+bool IsDropLayer(const std::string& source) {
+  return source == kSourceAdded || source == kSourceUser || source == kSourceSystem;
+}
+
+bool IsNormallyAbsent(const SearchPath& path) {
+  return (path.source == kSourceUser || path.source == kSourceSystem) && path.reason == kMissing;
+}
+
 std::vector<SearchPath> ResolveSearchPaths(const SearchPathSources& sources, char separator) {
-  std::vector<std::string> folders;
-  const char* source = "";
+  std::vector<std::pair<std::string, const char*>> folders;  // folder, source
+  auto add = [&](std::vector<std::string> list, const char* source) {
+    for (auto& folder : list) folders.emplace_back(std::move(folder), source);
+  };
+  const std::vector<std::string> environment =
+      sources.environment ? SplitList(*sources.environment, separator) : std::vector<std::string>{};
   if (!sources.option.empty()) {
-    folders = sources.option;
-    source = "option";
-  } else if (sources.environment && !SplitList(*sources.environment, separator).empty()) {
-    folders = SplitList(*sources.environment, separator);
-    source = "environment";
-  } else if (!SplitList(sources.compiled_in, separator).empty()) {
-    folders = SplitList(sources.compiled_in, separator);
-    source = "compiled-in";
-  } else if (!sources.default_folder.empty()) {
-    folders = {sources.default_folder};
-    source = "default";
+    add(sources.option, kSourceOption);
+  } else if (!environment.empty()) {
+    add(sources.added_option, kSourceAdded);
+    add(environment, kSourceEnvironment);
+  } else {
+    add(sources.added_option, kSourceAdded);
+    if (sources.added) add(SplitList(*sources.added, separator), kSourceAdded);
+    if (!sources.user_folder.empty()) add({sources.user_folder}, kSourceUser);
+    if (!sources.system_folder.empty()) add({sources.system_folder}, kSourceSystem);
+    add(SplitList(sources.compiled_in, separator), kSourceCompiledIn);
+    if (!sources.default_folder.empty()) add({sources.default_folder}, kSourceDefault);
   }
 
   std::vector<SearchPath> paths;
   paths.reserve(folders.size());
   std::vector<std::pair<fs::path, std::string>> searched;  // canonical folder, as given
-  for (auto& folder : folders) {
+  for (auto& [folder, source] : folders) {
     SearchPath path;
     path.path = std::move(folder);
     path.source = source;
@@ -66,6 +80,7 @@ std::vector<SearchPath> ResolveSearchPaths(const SearchPathSources& sources, cha
       if (path.reason.empty()) searched.emplace_back(canonical, path.path);
     }
     path.valid = path.reason.empty();
+    path.normally_absent = IsNormallyAbsent(path);
     paths.push_back(std::move(path));
   }
   return paths;

@@ -27,29 +27,76 @@ struct TempFolder {
 };
 }  // namespace
 
-TEST_CASE("search paths: the first non-empty source wins, in precedence order") {
-  TempFolder a, b, c, d;
-  SearchPathSources sources{{a.path.string()}, b.path.string(), c.path.string(), d.path.string()};
+namespace {
+std::vector<std::string> SourcesOf(const std::vector<SearchPath>& paths) {
+  std::vector<std::string> sources;
+  for (const auto& path : paths) sources.push_back(path.source);
+  return sources;
+}
+}  // namespace
+
+TEST_CASE("search paths: the option replaces every layer, then the environment variable does") {
+  TempFolder option, environment, added, user, system, compiled, installed;
+  SearchPathSources sources;
+  sources.option = {option.path.string()};
+  sources.environment = environment.path.string();
+  sources.added = added.path.string();
+  sources.user_folder = user.path.string();
+  sources.system_folder = system.path.string();
+  sources.compiled_in = compiled.path.string();
+  sources.default_folder = installed.path.string();
   auto paths = ResolveSearchPaths(sources, ':');
   REQUIRE(paths.size() == 1);
   CHECK(paths[0].source == "option");
-  CHECK(paths[0].path == a.path.string());
+  CHECK(paths[0].path == option.path.string());
 
   sources.option.clear();
   paths = ResolveSearchPaths(sources, ':');
   REQUIRE(paths.size() == 1);
   CHECK(paths[0].source == "environment");
+  CHECK(paths[0].path == environment.path.string());
 
-  sources.environment = "";  // set but empty: ignored
+  // The application's added folders come first, even before the variable's replacement.
+  TempFolder app_added;
+  sources.added_option = {app_added.path.string()};
   paths = ResolveSearchPaths(sources, ':');
-  REQUIRE(paths.size() == 1);
-  CHECK(paths[0].source == "compiled-in");
+  CHECK(SourcesOf(paths) == std::vector<std::string>{"added", "environment"});
+  sources.added_option.clear();
 
-  sources.compiled_in.clear();
+  // Set but empty: as if unset, so the union of the other layers is searched.
+  sources.environment = ":";
   paths = ResolveSearchPaths(sources, ':');
-  REQUIRE(paths.size() == 1);
-  CHECK(paths[0].source == "default");
-  CHECK(paths[0].path == d.path.string());
+  CHECK(SourcesOf(paths) == std::vector<std::string>{"added", "user", "system", "compiled-in", "default"});
+  CHECK(paths[0].path == added.path.string());
+  CHECK(paths[4].path == installed.path.string());
+}
+
+TEST_CASE("search paths: the union is added folders, user drops, system drops, compiled-in list, own folder") {
+  TempFolder added1, added2, user, compiled1, compiled2, installed;
+  SearchPathSources sources;
+  sources.added = added1.path.string() + ":" + added2.path.string();
+  sources.user_folder = user.path.string();
+  sources.system_folder = (user.path / "no-such-folder").string();
+  sources.compiled_in = compiled1.path.string() + ":" + compiled2.path.string();
+  sources.default_folder = installed.path.string();
+  const auto paths = ResolveSearchPaths(sources, ':');
+  CHECK(SourcesOf(paths) ==
+        std::vector<std::string>{"added", "added", "user", "system", "compiled-in", "compiled-in", "default"});
+  CHECK(paths[1].path == added2.path.string());
+  CHECK(paths[5].path == compiled2.path.string());
+  // A drop folder that was never made is normal; a missing folder of any other layer is not.
+  CHECK_FALSE(paths[3].valid);
+  CHECK(IsNormallyAbsent(paths[3]));
+  SearchPath missing_added = paths[0];
+  missing_added.valid = false;
+  missing_added.reason = paths[3].reason;
+  CHECK_FALSE(IsNormallyAbsent(missing_added));
+  CHECK_FALSE(IsNormallyAbsent(paths[2]));  // exists
+}
+
+TEST_CASE("search paths: only the added, user and system layers hold drops") {
+  for (const char* drop : {"added", "user", "system"}) CHECK(IsDropLayer(drop));
+  for (const char* own : {"option", "environment", "compiled-in", "default", "static"}) CHECK_FALSE(IsDropLayer(own));
 }
 
 TEST_CASE("search paths: lists keep their order and drop empty items") {

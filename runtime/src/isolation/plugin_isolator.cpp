@@ -19,18 +19,8 @@ namespace backplane::isolation {
 namespace fs = std::filesystem;
 
 fs::path DefaultVerdictStoreFolder() {
-#if defined(_WIN32)
-  const auto base = platform::SecureGetEnv("LOCALAPPDATA");
-  if (!base || base->empty()) return {};
-  return fs::path(*base) / "backplane" / "plugin-verdicts";
-#else
-  if (const auto cache = platform::SecureGetEnv("XDG_CACHE_HOME"); cache && fs::path(*cache).is_absolute()) {
-    return fs::path(*cache) / "backplane" / "plugin-verdicts";
-  }
-  const auto home = platform::SecureGetEnv("HOME");
-  if (!home || !fs::path(*home).is_absolute()) return {};
-  return fs::path(*home) / ".cache" / "backplane" / "plugin-verdicts";
-#endif
+  const fs::path base = platform::UserBaseFolder(platform::UserFolderKind::kCache);
+  return base.empty() ? fs::path() : base / "backplane" / "plugin-verdicts";
 }
 
 fs::path DefaultProbeProgram() {

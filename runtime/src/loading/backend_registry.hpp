@@ -37,6 +37,9 @@ class BackendRegistry {
   void Add(RegisteredBackend backend);
   const std::vector<RegisteredBackend>& All() const { return backends_; }
   bool Empty() const { return backends_.empty(); }
+  // For Runtime::Create to put the backends in their preference order once all are
+  // registered (discovery/preference_order.hpp); never afterwards.
+  std::vector<RegisteredBackend>& Entries() { return backends_; }
 
  private:
   std::vector<RegisteredBackend> backends_;

@@ -42,6 +42,34 @@ char PathListSeparator() {
 #endif
 }
 
+std::filesystem::path UserBaseFolder(UserFolderKind kind) {
+  namespace fs = std::filesystem;
+#if defined(_WIN32)
+  (void)kind;
+  const auto base = SecureGetEnv("LOCALAPPDATA");
+  if (!base || !fs::path(*base).is_absolute()) return {};
+  return fs::path(*base);
+#else
+  const bool cache = kind == UserFolderKind::kCache;
+  if (const auto xdg = SecureGetEnv(cache ? "XDG_CACHE_HOME" : "XDG_DATA_HOME"); xdg && fs::path(*xdg).is_absolute()) {
+    return fs::path(*xdg);
+  }
+  const auto home = SecureGetEnv("HOME");
+  if (!home || !fs::path(*home).is_absolute()) return {};
+  return cache ? fs::path(*home) / ".cache" : fs::path(*home) / ".local" / "share";
+#endif
+}
+
+std::filesystem::path MachineDataFolder() {
+#if defined(_WIN32)
+  const auto base = SecureGetEnv("ProgramData");
+  if (!base || !std::filesystem::path(*base).is_absolute()) return {};
+  return std::filesystem::path(*base);
+#else
+  return {};
+#endif
+}
+
 const char* SharedLibrarySuffix() {
 #if defined(_WIN32)
   return ".dll";

@@ -1,6 +1,7 @@
 // The one place for operating-system calls the standard library and Boost.DLL do not cover.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -17,5 +18,16 @@ char PathListSeparator();
 
 // Shared-library file suffix of this platform: ".so", ".dll" or ".dylib".
 const char* SharedLibrarySuffix();
+
+// The current user's base folders, from the environment (SecureGetEnv: none in a set-uid
+// process): kCache is $XDG_CACHE_HOME, else ~/.cache; kData is $XDG_DATA_HOME, else
+// ~/.local/share; on Windows both are %LOCALAPPDATA%. A relative XDG value is ignored, as the
+// XDG spec says. Empty when none can be found. Thread-safe as SecureGetEnv is.
+enum class UserFolderKind { kCache, kData };
+std::filesystem::path UserBaseFolder(UserFolderKind kind);
+
+// The machine-wide data folder for drops on Windows (%ProgramData%); empty elsewhere and when
+// unset.
+std::filesystem::path MachineDataFolder();
 
 }  // namespace backplane::platform

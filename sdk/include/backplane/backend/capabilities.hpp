@@ -16,6 +16,11 @@ enum class DeviceKind { kCpu, kGpu, kAccelerator };
 const char* ToString(DeviceKind kind);  // "cpu", "gpu", "accelerator"
 std::optional<DeviceKind> DeviceKindFromString(std::string_view name);
 
+// The named value (BackendCapabilities::values) that marks a reference implementation: correct
+// everywhere, fast nowhere. The runtime's default preference order puts such a backend after
+// every other (docs/backend-discovery.md §7). Declare it in the manifest and report it alike.
+inline constexpr const char* kReferenceImplementation = "ReferenceImplementation";
+
 // Declared in the manifest (readable without opening the library) and reported by the
 // backend itself. Named values follow spec 001, e.g. {"ProtectedContentAllocation", false}.
 struct BackendCapabilities {
