@@ -48,8 +48,9 @@
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 
-# The manifest tools (write_manifest.cmake, backend-manifest.json.in, abi_probe.cpp) lie beside
-# this file once installed (lib/cmake/Backplane/), in manifests/ of the source tree otherwise.
+# The manifest tools (write_manifest.cmake, split_debug_symbols.cmake, backend-manifest.json.in,
+# abi_probe.cpp) lie beside this file once installed (lib/cmake/Backplane/), in manifests/ of the
+# source tree otherwise.
 if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/write_manifest.cmake")
   set_property(GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 else()
@@ -371,6 +372,17 @@ function(backplane_add_backend target)
   set(_byproducts "")
   if(NOT _multi_config)
     set(_byproducts BYPRODUCTS "${_output_dir}/${_stem}.json")
+  endif()
+  # Release ELF plugins ship stripped, their symbols in <library>.debug beside them
+  # (split_debug_symbols.cmake); first, so the manifest below hashes the stripped file. Not for
+  # sanitizer builds, whose reports need the symbols in place.
+  if(CMAKE_OBJCOPY AND NOT WIN32 AND NOT APPLE AND NOT BACKPLANE_SANITIZE)
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" "-DLIBRARY=$<TARGET_FILE:${target}>" "-DOBJCOPY=${CMAKE_OBJCOPY}"
+              "-DCONFIG=$<CONFIG>" -P "${_tools}/split_debug_symbols.cmake"
+      COMMENT "Splitting the symbols of ${_stem} into ${_stem}${CMAKE_SHARED_LIBRARY_SUFFIX}.debug (Release)"
+      VERBATIM)
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${_tools}/split_debug_symbols.cmake")
   endif()
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND "${CMAKE_COMMAND}"
