@@ -14,6 +14,7 @@ packages=(
   nlohmann-json3-dev
   doctest-dev
   libssl-dev
+  libarchive-dev       # sdk-plugin installs .tar.gz/.tgz/.zip drops (without it: folders only)
   libonnx-dev          # the ONNX importer (runtime/onnx): libonnx's protobuf classes
   libprotobuf-dev
   libdnnl-dev          # the oneDNN CPU backend (plugins/onednn)

@@ -9,6 +9,7 @@
 #     [DESCRIPTION <one line>]
 #     [LINK_LIBRARIES <library>...]
 #     [DEB_DEPENDS <Debian package relation>...]
+#     [SIGN_KEY <PEM private key file>]
 #     [NO_SHA256])
 #
 # As a plugin (BACKPLANE_BACKENDS_AS_PLUGINS ON, or always outside the Backplane build):
@@ -25,6 +26,20 @@
 #   manifest is rewritten against the installed file, so its sha256 holds after install
 #   rewrote the RPATH or stripped the library. Outside the Backplane build the plugin is built
 #   into <build>/lib/backplane/backends.
+#   SIGN_KEY signs the manifest: after every link, once the manifest is written, and again at
+#   install time against the rewritten installed manifest, `sdk-plugin sign <manifest> --key
+#   <file>` writes <Vendor>_<Name>_backend.json.sig beside it (installed with the manifest, same
+#   component). The key is an Ed25519 private key from `sdk-plugin keygen` (or `openssl genpkey
+#   -algorithm ed25519`); a relative path is taken from the current source folder, and a file
+#   that does not exist stops configuration. sdk-plugin is the installed SDK's own: the package
+#   config defines the imported executable Backplane::sdk-plugin from <prefix>/<bindir>/sdk-plugin
+#   when that file exists (it is in the SDK's runtime component), and SIGN_KEY without it is a
+#   configuration error. SIGN_KEY needs the sha256 (not with NO_SHA256). Without SIGN_KEY nothing
+#   is signed.
+#   Inside the SDK's own build every plugin is signed this way with the build key
+#   (BACKPLANE_BUILD_SIGNING_KEY, made once per build tree; packaging/cmake/BackplaneBuildKey.cmake)
+#   whenever the build has the sdk-plugin target, and left unsigned (one configure message) when
+#   it does not (BACKPLANE_BUILD_TOOLS OFF).
 #   DEB_DEPENDS lists the Debian packages the plugin needs at run time beyond the SDK's runtime
 #   (e.g. "libdnnl2" or "libfoo1 (>= 1.2)"); backplane_set_backend_package_variables() below
 #   turns them into the Depends field of the backend's own DEB package.
@@ -43,14 +58,15 @@
 # once per build tree with the same compiler and flags (cache variables BACKPLANE_PLATFORM_TAG,
 # BACKPLANE_ABI_TAG, BACKPLANE_BACKEND_API_VERSION; set all three when cross-compiling).
 #
-# Configuration errors (a missing argument, a malformed id, a duplicate id) stop configuration
-# with a message naming the target.
+# Configuration errors (a missing argument, a malformed id, a duplicate id, a SIGN_KEY file that
+# does not exist, SIGN_KEY with NO_SHA256 or without sdk-plugin) stop configuration with a
+# message naming the target.
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 
-# The manifest tools (write_manifest.cmake, split_debug_symbols.cmake, backend-manifest.json.in,
-# abi_probe.cpp) lie beside this file once installed (lib/cmake/Backplane/), in manifests/ of the
-# source tree otherwise.
+# The manifest tools (write_manifest.cmake, split_debug_symbols.cmake, sign_manifest.cmake,
+# backend-manifest.json.in, abi_probe.cpp) lie beside this file once installed
+# (lib/cmake/Backplane/), in manifests/ of the source tree otherwise.
 if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/write_manifest.cmake")
   set_property(GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 else()
@@ -198,11 +214,15 @@ endfunction()
 
 function(backplane_add_backend target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "NO_SHA256"
-                        "ID;VENDOR;VERSION;CAPABILITIES;DESCRIPTION"
+                        "ID;VENDOR;VERSION;CAPABILITIES;DESCRIPTION;SIGN_KEY"
                         "SOURCES;LINK_LIBRARIES;DEB_DEPENDS")
   set(_where "backplane_add_backend(${target})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${_where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if("SIGN_KEY" IN_LIST arg_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "${_where}: SIGN_KEY needs a private key file (made by `sdk-plugin keygen`); "
+                        "leave SIGN_KEY out to build the plugin unsigned")
   endif()
   foreach(_required IN ITEMS ID VENDOR VERSION CAPABILITIES SOURCES)
     if(NOT arg_${_required})
@@ -232,6 +252,18 @@ function(backplane_add_backend target)
                          BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${_capabilities}")
     message(FATAL_ERROR "${_where}: CAPABILITIES file '${_capabilities}' does not exist")
+  endif()
+  set(_sign_key "")
+  if(DEFINED arg_SIGN_KEY)
+    get_filename_component(_sign_key "${arg_SIGN_KEY}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${_sign_key}" OR IS_DIRECTORY "${_sign_key}")
+      message(FATAL_ERROR "${_where}: SIGN_KEY file '${_sign_key}' does not exist "
+                          "(make a key pair with `sdk-plugin keygen --publisher NAME --out PREFIX`)")
+    endif()
+    if(arg_NO_SHA256)
+      message(FATAL_ERROR "${_where}: SIGN_KEY needs the manifest's sha256 (the signature covers "
+                          "the library through it); drop NO_SHA256")
+    endif()
   endif()
   if(NOT TARGET Backplane::sdk)
     message(FATAL_ERROR "${_where}: Backplane::sdk is not defined; call find_package(Backplane) first")
@@ -394,6 +426,53 @@ function(backplane_add_backend target)
     COMMENT "Writing manifest ${_stem}.json"
     VERBATIM)
 
+  # Then the signature, <stem>.json.sig beside the manifest, over its bytes as just written.
+  # The SDK's own build signs its plugins with the build key when it builds sdk-plugin, i.e. when
+  # target backplane_build_key exists (packaging/cmake/BackplaneBuildKey.cmake, which also adds
+  # the dependencies on that target and on sdk-plugin): tools/ comes after plugins/, so that is
+  # known only when the build system is generated. Elsewhere only with SIGN_KEY, through the
+  # installed SDK's sdk-plugin.
+  set(_sign OFF)
+  set(_sign_publisher "")
+  if(DEFINED BACKPLANE_TOP_LEVEL AND DEFINED BACKPLANE_BUILD_SIGNING_KEY AND NOT arg_NO_SHA256)
+    set(_sign ON)
+    set(_sign_tool "$<$<TARGET_EXISTS:backplane_build_key>:$<TARGET_FILE:sdk-plugin>>")
+    if(NOT _sign_key)
+      set(_sign_key "${BACKPLANE_BUILD_SIGNING_KEY}")
+      set(_sign_publisher "${BACKPLANE_BUILD_SIGNING_PUBLISHER}")
+    endif()
+    set_property(GLOBAL APPEND PROPERTY BACKPLANE_SIGNED_BACKEND_TARGETS ${target})
+  elseif(_sign_key)
+    if(NOT TARGET Backplane::sdk-plugin)
+      message(FATAL_ERROR "${_where}: SIGN_KEY needs sdk-plugin, and the Backplane package found "
+                          "(${Backplane_DIR}) has none: Backplane::sdk-plugin is not defined because "
+                          "its bin/sdk-plugin is missing; install the SDK's runtime component")
+    endif()
+    set(_sign ON)
+    set(_sign_tool "$<TARGET_FILE:Backplane::sdk-plugin>")
+  endif()
+  if(_sign)
+    set(_sign_script "${_tools}/sign_manifest.cmake")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${_sign_script}")
+    if(NOT _sign_key STREQUAL "${BACKPLANE_BUILD_SIGNING_KEY}")
+      set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${_sign_key}")  # a new key re-signs
+    endif()
+    set(_sign_byproducts "")
+    if(NOT _multi_config)
+      set(_sign_byproducts BYPRODUCTS "${_output_dir}/${_stem}.json.sig")
+    endif()
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND "${CMAKE_COMMAND}"
+              "-DSDK_PLUGIN=${_sign_tool}"
+              "-DMANIFEST=$<TARGET_FILE_DIR:${target}>/${_stem}.json"
+              "-DKEY=${_sign_key}"
+              "-DPUBLISHER=${_sign_publisher}"
+              -P "${_sign_script}"
+      ${_sign_byproducts}
+      COMMENT "Signing manifest ${_stem}.json"
+      VERBATIM)
+  endif()
+
   # Install only from a top-level Backplane build, or always from an author's own project.
   if(DEFINED BACKPLANE_TOP_LEVEL AND NOT BACKPLANE_TOP_LEVEL)
     return()
@@ -407,6 +486,12 @@ function(backplane_add_backend target)
     LIBRARY DESTINATION "${_install_dir}" COMPONENT "${_component}")
   install(FILES "$<TARGET_FILE_DIR:${target}>/${_stem}.json"
     DESTINATION "${_install_dir}" COMPONENT "${_component}")
+  if(_sign)
+    # Listed here so that it belongs to the component; signed again below against the
+    # installed manifest. OPTIONAL: the SDK's build without sdk-plugin signs nothing.
+    install(FILES "$<TARGET_FILE_DIR:${target}>/${_stem}.json.sig"
+      DESTINATION "${_install_dir}" COMPONENT "${_component}" OPTIONAL)
+  endif()
 
   set(_quoted_args "")
   foreach(_arg IN LISTS _manifest_args)
@@ -415,6 +500,31 @@ function(backplane_add_backend target)
   endforeach()
   _backplane_cmake_quote(_quoted_dir "${_install_dir}")
   _backplane_cmake_quote(_quoted_script "${_script}")
+  # The installed manifest differs from the built one (its sha256 is of the installed file), so
+  # it is signed again, with the same key, by the same sdk-plugin: install and CPack run from
+  # this build tree. (_sign_tool is a generator expression, left unquoted like
+  # $<TARGET_FILE_NAME> above; the paths it gives use forward slashes.)
+  set(_sign_code "")
+  if(_sign)
+    _backplane_cmake_quote(_quoted_key "${_sign_key}")
+    _backplane_cmake_quote(_quoted_publisher "${_sign_publisher}")
+    _backplane_cmake_quote(_quoted_sign_script "${_sign_script}")
+    set(_sign_code "
+    if(NOT \"${_sign_tool}\" STREQUAL \"\")
+      message(STATUS \"Signing manifest: \${_backplane_dir}/${_stem}.json.sig\")
+    endif()
+    execute_process(
+      COMMAND \"\${CMAKE_COMMAND}\"
+              \"-DSDK_PLUGIN=${_sign_tool}\"
+              \"-DMANIFEST=\${_backplane_dir}/${_stem}.json\"
+              \"-DKEY=${_quoted_key}\"
+              \"-DPUBLISHER=${_quoted_publisher}\"
+              -P \"${_quoted_sign_script}\"
+      RESULT_VARIABLE _backplane_result)
+    if(NOT _backplane_result EQUAL 0)
+      message(FATAL_ERROR \"Signing the installed manifest of ${_stem} failed\")
+    endif()")
+  endif()
   install(CODE "
     set(_backplane_dir \"${_quoted_dir}\")
     if(NOT IS_ABSOLUTE \"\${_backplane_dir}\")
@@ -431,7 +541,7 @@ function(backplane_add_backend target)
       RESULT_VARIABLE _backplane_result)
     if(NOT _backplane_result EQUAL 0)
       message(FATAL_ERROR \"Writing the installed manifest of ${_stem} failed\")
-    endif()"
+    endif()${_sign_code}"
     COMPONENT "${_component}")
 endfunction()
 

@@ -82,6 +82,15 @@ if(TARGET backplane_onnx)
       CACHE STRING "Debian packages the ONNX importer (in backplane-runtime) depends on")
   list(APPEND _runtime_depends ${BACKPLANE_DEB_ONNX_DEPENDS})
 endif()
+# sdk-plugin reads archive drops with libarchive when the build found it (tools/sdk-plugin).
+if(TARGET sdk_plugin_objects)
+  get_target_property(_backplane_plugin_tool_libraries sdk_plugin_objects LINK_LIBRARIES)
+  if("LibArchive::LibArchive" IN_LIST _backplane_plugin_tool_libraries)
+    set(BACKPLANE_DEB_ARCHIVE_DEPENDS "libarchive13"
+        CACHE STRING "Debian packages sdk-plugin's archive support (in backplane-runtime) depends on")
+    list(APPEND _runtime_depends ${BACKPLANE_DEB_ARCHIVE_DEPENDS})
+  endif()
+endif()
 list(JOIN _runtime_depends ", " CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS)
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME "backplane-dev")

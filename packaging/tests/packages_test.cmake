@@ -11,7 +11,10 @@
 #     that same folder although its own GNUInstallDirs libdir is the other usual spelling
 #     (lib vs lib/<multiarch>); the dev package's CMake variables (Backplane_BACKEND_DIR,
 #     Backplane_BACKEND_INSTALL_DIR) and pkg-config `backenddir` name that folder too;
-#   - the TGZ holds one relocatable tree with bin/sdk-info, the libraries and the plugins;
+#   - the TGZ holds one relocatable tree with bin/sdk-info, the libraries and the plugins, whose
+#     signatures (made again by CPack against the packaged manifests) verify under policy require;
+#   - the runtime package holds sdk-plugin and the build key's public half, each backend package
+#     its manifest's .sig, and no package a private key;
 #   - as root with dpkg, and only when no backplane package is installed already: dpkg -i of
 #     the runtime, backend and example backend packages, /usr/bin/sdk-info lists CpuRef and
 #     CpuExample from the packaged folder, then dpkg -r removes them again (also when a check
@@ -134,11 +137,14 @@ set(_lib "\\./usr/lib(/[a-z0-9_-]+-linux-gnu[a-z]*)?")
 read_package(backplane-runtime)
 expect_files(backplane-runtime
   "^\\./usr/bin/sdk-info$"
+  "^\\./usr/bin/sdk-plugin$"
+  "^${_lib}/backplane/trusted-keys/backplane-build\\.json$"
   "^\\./usr/libexec/backplane/backplane-plugin-probe$"
   "^${_lib}/libbackplane\\.so\\.[0-9]+"
   "^${_lib}/libbackplane_sdk\\.so\\.[0-9]+")
 expect_no_files(backplane-runtime
-  "^\\./usr/include/" "/cmake/" "/pkgconfig/" "\\.so$" "\\.so -> " "/backplane/backends/.")
+  "^\\./usr/include/" "/cmake/" "/pkgconfig/" "\\.so$" "\\.so -> " "/backplane/backends/."
+  "\\.key$")  # the build key's private half is never packaged
 # The folder libbackplane searches by default: backplane/backends beside itself.
 set(_sdk_libdir "")
 foreach(_file IN LISTS backplane-runtime_FILES)
@@ -174,8 +180,9 @@ foreach(_id IN LISTS BACKENDS)
   read_package(${_package})
   expect_files(${_package}
     "^${_backend_folder}/Backplane_${_id}_backend\\.so$"
-    "^${_backend_folder}/Backplane_${_id}_backend\\.json$")
-  expect_no_files(${_package} "^\\./usr/bin/." "^\\./usr/include/." "/libbackplane")
+    "^${_backend_folder}/Backplane_${_id}_backend\\.json$"
+    "^${_backend_folder}/Backplane_${_id}_backend\\.json\\.sig$")
+  expect_no_files(${_package} "^\\./usr/bin/." "^\\./usr/include/." "/libbackplane" "\\.key$")
   expect_depends(${_package} "${_same_runtime}" ${DEB_DEPENDS_${_id}})
 endforeach()
 
@@ -366,6 +373,41 @@ foreach(_regex IN ITEMS "/bin/sdk-info\n" "/libexec/backplane/backplane-plugin-p
     message(FATAL_ERROR "${_tgz} holds nothing matching '${_regex}':\n${_tar_listing}")
   endif()
 endforeach()
+# CPack rewrote each manifest against the packaged library and signed it again: unpacked, the
+# tree's own sdk-info verifies every bundled backend under policy require, with the build key
+# the tree carries (no user's or machine's keys: HOME and XDG_CONFIG_HOME point into WORK).
+set(_unpacked_tgz "${WORK}/tgz")
+file(MAKE_DIRECTORY "${_unpacked_tgz}")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E tar xzf "${_tgz}" WORKING_DIRECTORY "${_unpacked_tgz}"
+                RESULT_VARIABLE _result)
+file(GLOB _tgz_sdk_info "${_unpacked_tgz}/*/bin/sdk-info")
+if(NOT _result EQUAL 0 OR NOT _tgz_sdk_info)
+  message(FATAL_ERROR "unpacking ${_tgz} into ${_unpacked_tgz} gave no bin/sdk-info")
+endif()
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -E env --unset=BACKPLANE_BACKEND_PATHS --unset=BACKPLANE_ADD_BACKEND_PATHS
+          BACKPLANE_TRUST_POLICY=require "HOME=${WORK}/home" "XDG_CONFIG_HOME=${WORK}/home/config"
+          "XDG_DATA_HOME=${WORK}/home/data" "${_tgz_sdk_info}" --json
+  RESULT_VARIABLE _exit OUTPUT_VARIABLE _json ERROR_VARIABLE _err)
+if(NOT _exit EQUAL 0 AND NOT _exit EQUAL 1)
+  message(FATAL_ERROR "${_tgz_sdk_info} --json exited ${_exit}:\n${_json}\n${_err}")
+endif()
+foreach(_id IN LISTS BACKENDS)
+  set(_verified OFF)
+  string(JSON _count LENGTH "${_json}" backends)
+  math(EXPR _last "${_count} - 1")
+  foreach(_i RANGE ${_last})
+    string(JSON _backend_id GET "${_json}" backends ${_i} id)
+    string(JSON _status GET "${_json}" backends ${_i} signature status)
+    if(_backend_id STREQUAL _id AND _status STREQUAL "verified")
+      set(_verified ON)
+    endif()
+  endforeach()
+  if(NOT _verified)
+    message(FATAL_ERROR "the unpacked TGZ's sdk-info does not register ${_id} with a verified "
+                        "signature under policy require:\n${_json}")
+  endif()
+endforeach()
 
 # ---- dpkg -i, sdk-info, dpkg -r (root only) ---------------------------------------------------
 find_program(DPKG dpkg)
@@ -417,6 +459,10 @@ else()
         set(_failure "${_stem}_backend is not loaded from /usr/${_sdk_libdir}/backplane/backends:\n${_json}")
       endif()
     endforeach()
+    # The bundled backends' signatures (made by CPack) verify with the runtime package's key.
+    if(NOT _json MATCHES "\"signature\": {[^}]*\"status\": \"verified\",[^}]*\"publisher\": \"Backplane \\(build key\\)\"[^}]*\"signature_path\": \"/usr/${_sdk_libdir}/backplane/backends/Backplane_CpuRef_backend\\.json\\.sig\"")
+      set(_failure "/usr/bin/sdk-info does not report CpuRef's signature verified by the build key:\n${_json}")
+    endif()
   endif()
 endif()
 # Always remove what this test installed.

@@ -1,7 +1,8 @@
 # ctest "packaging: a copied install tree finds its own backends": copies the installed SDK
 # (the fixture's prefix) to another folder and checks that the copy's sdk-info loads every
 # plugin from the copy, through the default folder relative to the copy's libbackplane (no
-# --path, no BACKPLANE_BACKEND_PATHS), and CpuRef among them.
+# --path, no BACKPLANE_BACKEND_PATHS), and CpuRef among them; under policy require, each
+# verified with the build key in the copy's own trusted-keys folder.
 #
 #   cmake -DPREFIX=<installed prefix> -DWORK=<scratch folder> -DBACKEND_SUBDIR=<lib/backplane/backends>
 #         -P relocatable_install_test.cmake
@@ -33,6 +34,8 @@ endif()
 set(ENV{BACKPLANE_BACKEND_PATHS} "")
 set(ENV{BACKPLANE_ADD_BACKEND_PATHS} "")
 set(ENV{XDG_DATA_HOME} "${_parent}/no-user-drops")  # the user's drop folder: absent
+set(ENV{XDG_CONFIG_HOME} "${_parent}/no-user-config")  # no user's trusted keys
+set(ENV{BACKPLANE_TRUST_POLICY} "require")  # only backends signed by a trusted key
 execute_process(COMMAND "${_copy}/bin/sdk-info" --json --no-static
                 RESULT_VARIABLE _exit OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
 if(NOT _exit EQUAL 0)
@@ -65,6 +68,16 @@ if(_count GREATER 0)
     string(FIND "${_library_real}" "${_copy_real}/" _at)
     if(NOT _at EQUAL 0)
       message(FATAL_ERROR "backend ${_id} was loaded from ${_library}, outside the copy ${_copy}")
+    endif()
+    # Verified with the build key of the copy's own trusted-keys folder, found from the copy's
+    # libbackplane like the backend folder.
+    string(JSON _status GET "${_out}" backends ${_i} signature status)
+    string(JSON _key GET "${_out}" backends ${_i} signature trusted_key_path)
+    file(REAL_PATH "${_key}" _key_real)
+    string(FIND "${_key_real}" "${_copy_real}/" _at)
+    if(NOT _status STREQUAL "verified" OR NOT _at EQUAL 0)
+      message(FATAL_ERROR "backend ${_id}'s signature is '${_status}' (trusted key '${_key}'), not "
+                          "verified with a key of the copy ${_copy}")
     endif()
     if(_id STREQUAL "CpuRef")
       set(_found ON)

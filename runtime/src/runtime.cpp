@@ -4,6 +4,7 @@
 #include "discovery/discovery.hpp"
 #include "discovery/preference_order.hpp"
 #include "discovery/search_paths.hpp"
+#include "discovery/trust_check.hpp"
 #include "execution/compiled_network.hpp"
 #include "graph/optimizer.hpp"
 #include "impl_access.hpp"
@@ -63,6 +64,14 @@ std::string DefaultBackendFolder() {
   const fs::path self = boost::dll::this_line_location(error);
   if (error || self.empty()) return {};
   return (self.parent_path() / BACKPLANE_DEFAULT_BACKEND_SUBDIR).lexically_normal().string();
+}
+
+// <libbackplane's folder>/backplane/trusted-keys: the installation's own keys (the build key).
+std::string DefaultTrustedKeysFolder() {
+  std::error_code error;
+  const fs::path self = boost::dll::this_line_location(error);
+  if (error || self.empty()) return {};
+  return (self.parent_path() / BACKPLANE_DEFAULT_TRUSTED_KEYS_SUBDIR).lexically_normal().string();
 }
 
 // The layers' inputs for `options`: what Create and ResolveBackendSearchPaths read.
@@ -128,11 +137,37 @@ std::vector<SearchPath> ResolveBackendSearchPaths(const RuntimeOptions& options)
   return discovery::ResolveSearchPaths(SourcesFor(options), platform::PathListSeparator());
 }
 
+TrustSettings ResolveTrustSettings(const TrustOptions& options) {
+#if defined(_WIN32)
+  const char* const kOwnFolder = "Backplane";
+#else
+  const char* const kOwnFolder = "backplane";
+#endif
+  discovery::TrustSources sources;
+  sources.option = options.policy;
+  sources.environment = platform::SecureGetEnv(kTrustPolicyEnvVar);
+  sources.option_folders = options.key_folders;
+  if (const fs::path user = platform::UserBaseFolder(platform::UserFolderKind::kConfig); !user.empty()) {
+    sources.user_folder = (user / kOwnFolder / "trusted-keys").string();
+  }
+  const fs::path machine = platform::MachineDataFolder();
+  const fs::path config = machine.empty() ? fs::path(BACKPLANE_SYSTEM_CONFIG_DIR) : machine / kOwnFolder;
+  sources.system_folder = (config / "trusted-keys").string();
+  sources.system_config = options.system_config.empty() ? (config / "runtime.json").string() : options.system_config;
+  sources.installation_folder = DefaultTrustedKeysFolder();
+  return discovery::ResolveTrust(sources);
+}
+
 ManifestValidation ValidateManifestFile(const std::string& path) {
   discovery::ManifestCheck check = discovery::CheckManifestFile(path, loading::RuntimeTargetTags());
   ManifestValidation result;
   result.problems = std::move(check.problems);
   result.warnings = std::move(check.warnings);
+  if (check.manifest) {
+    result.backend_id = check.manifest->id;
+    result.version = check.manifest->version;
+  }
+  if (check.library_path) result.library_path = check.library_path->string();
   if (check.library_path && check.sha256) {
     if (auto problem = discovery::CheckLibraryChecksum(*check.library_path, *check.sha256, path)) {
       result.problems.push_back(std::move(*problem));
@@ -175,9 +210,11 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
     };
   }
   const discovery::BackendFilter backend_filter = discovery::BackendFilter::FromOptions(options);
+  const TrustSettings trust = options.enable_dynamic_backends ? ResolveTrustSettings(options.trust) : TrustSettings{};
+  for (const auto& problem : trust.problems) Log(*impl->log, LogLevel::kWarning, LogCategory::kDiscovery, problem);
   discovery::DiscoveryContext context{loading::RuntimeTargetTags(), kBackendApiVersion,
                                       options.backend_options, *impl->log, impl->log, impl->registry,
-                                      impl->report.records, filter, backend_filter};
+                                      impl->report.records, filter, backend_filter, trust};
   if (options.enable_static_backends) discovery::RegisterStaticBackends(context);
 
   if (options.enable_dynamic_backends) {

@@ -216,7 +216,7 @@ TEST_CASE("--json over the bundled plugin folder: the backend and its record" *
   RUN_SDK_INFO(result, {"--path", kBackendDir.string(), "--no-static", "--json"});
   CHECK(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.2");
+  CHECK(document.at("format") == "1.3");
   CHECK(document.at("sdk_version") == ToString(kSdkVersion));
   CHECK(document.at("backend_api_version") == ToString(kBackendApiVersion));
   CHECK(document.at("platform") == BACKPLANE_PLATFORM_TAG);
@@ -415,7 +415,7 @@ TEST_CASE("--validate-manifest: the reference plugin's manifest is valid" *
   RUN_SDK_INFO(result, {"--validate-manifest", manifest.string(), "--json"});
   CHECK(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.2");
+  CHECK(document.at("format") == "1.3");
   CHECK(document.at("kind") == "manifest_validation");
   CHECK(document.at("status") == "ok");
   REQUIRE(document.at("manifests").size() == 1);

@@ -41,8 +41,8 @@ std::string Describe(const DiscoveryRecord& record);
 std::string Describe(const DiscoveryReport& report);
 
 // Options for a runtime that searches exactly `folders` (in that order): no static backends,
-// no environment or compiled-in folders, `allow_no_backends` as given, and a capturing log
-// sink so the tests' output stays clean.
+// no environment or compiled-in folders, `allow_no_backends` as given, trust policy warn, and a
+// capturing log sink so the tests' output stays clean.
 RuntimeOptions OptionsFor(const std::vector<std::filesystem::path>& folders,
                           bool allow_no_backends = true);
 

@@ -22,6 +22,8 @@ struct Inventory {
   // Duplicates, superseded and filtered candidates (informational), and registered records
   // that match no listed backend.
   std::vector<std::size_t> other;
+  // The trust policy and keys the runtime was created with (ResolveTrustSettings).
+  TrustSettings trust;
 
   std::size_t CountVerdict(Verdict verdict) const;
 };

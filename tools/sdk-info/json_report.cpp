@@ -1,5 +1,7 @@
 #include "json_report.hpp"
 
+#include "discovery_json.hpp"
+
 #include <backplane/plugin.hpp>
 #include <backplane/version.hpp>
 
@@ -10,24 +12,11 @@ namespace backplane::sdk_info {
 namespace {
 
 using json = nlohmann::ordered_json;  // fields in the documented order
+using tools::ToJson;
 
 json ToJson(const SearchPath& path) {
   return {{"path", path.path}, {"source", path.source}, {"valid", path.valid},
           {"reason", path.reason}, {"normally_absent", path.normally_absent}};
-}
-
-json ToJson(const DiscoveryRecord& record) {
-  return {{"manifest_path", record.manifest_path},
-          {"library_path", record.library_path},
-          {"found_by", ToString(record.found_by)},
-          {"stage", ToString(record.stage)},
-          {"verdict", ToString(record.verdict)},
-          {"code", ToString(record.code)},
-          {"message", record.message},
-          {"warnings", record.warnings},
-          {"backend_id", record.backend_id},
-          {"version", record.version},
-          {"layer", record.layer}};
 }
 
 json ToJson(const backend::BackendCapabilities& capabilities) {
@@ -69,6 +58,7 @@ json ToJson(const BackendInfo& backend, const DiscoveryRecord* record) {
           {"preference", backend.preference},
           {"library_path", backend.library_path},
           {"manifest_path", backend.manifest_path},
+          {"signature", ToJson(backend.signature)},
           {"capabilities", ToJson(backend.capabilities)},
           {"devices", std::move(devices)},
           {"options", std::move(options)},
@@ -103,6 +93,7 @@ std::string JsonReport(const Inventory& inventory) {
       {"abi", BACKPLANE_ABI_TAG},
       {"dynamic_loading_enabled", inventory.report.dynamic_loading_enabled},
       {"search_paths", std::move(search_paths)},
+      {"trust", ToJson(inventory.trust)},
       {"backends", std::move(backends)},
       {"records", std::move(records)},
       {"summary",

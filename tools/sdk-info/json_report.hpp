@@ -13,7 +13,7 @@ namespace backplane::sdk_info {
 // 1.1: backends[].options (the options each backend accepts).
 // 1.2: search_paths[].normally_absent; records[].version and .layer; backends[].layer and
 //      .preference; summary.superseded and .filtered (issue "Plugin marketplace drops").
-inline constexpr const char* kJsonFormatVersion = "1.2";
+inline constexpr const char* kJsonFormatVersion = "1.3";
 
 // The whole document, pretty-printed, ending in a newline. Strings are UTF-8; a path that is
 // not valid UTF-8 has its bad bytes replaced with U+FFFD rather than failing.

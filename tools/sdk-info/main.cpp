@@ -47,12 +47,15 @@ RuntimeOptions MakeRuntimeOptions(const CommandLine& command_line) {
 // The runtime's view of this machine. allow_no_backends keeps Create from throwing
 // NoBackendsError; if it does anyway, its report says the same.
 Inventory TakeInventory(const RuntimeOptions& options) {
+  Inventory inventory;
   try {
     const std::unique_ptr<Runtime> runtime = Runtime::Create(options);
-    return MakeInventory(runtime->GetDiscoveryReport(), runtime->GetBackends());
+    inventory = MakeInventory(runtime->GetDiscoveryReport(), runtime->GetBackends());
   } catch (const NoBackendsError& error) {
-    return MakeInventory(error.report(), {});
+    inventory = MakeInventory(error.report(), {});
   }
+  inventory.trust = ResolveTrustSettings(options.trust);
+  return inventory;
 }
 
 // Writes the report to stdout; false (after a message on stderr) when stdout cannot take it.

@@ -89,7 +89,10 @@ void WriteSearchPaths(std::ostream& out, const DiscoveryReport& report, const Te
       std::size_t candidates = 0, registered = 0;
       for (const DiscoveryRecord& record : report.records) {
         const std::string& file = record.manifest_path.empty() ? record.library_path : record.manifest_path;
-        if (file.empty() || std::filesystem::path(file).parent_path() != std::filesystem::path(path.path)) continue;
+        // A drop layer's candidates may lie one subfolder down (one folder per installed drop).
+        const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+        const std::filesystem::path searched(path.path);
+        if (file.empty() || (folder != searched && folder.parent_path() != searched)) continue;
         ++candidates;
         if (record.verdict == Verdict::kRegistered) ++registered;
       }
@@ -101,6 +104,37 @@ void WriteSearchPaths(std::ostream& out, const DiscoveryReport& report, const Te
       out << style.Notice("skipped: " + (path.reason.empty() ? "invalid" : path.reason)) << '\n';
     }
   }
+}
+
+// The trust policy, where it came from, and the trusted keys (docs/backend-discovery.md §8).
+void WriteTrust(std::ostream& out, const TrustSettings& trust, const TextStyle& style) {
+  out << '\n' << style.Heading("Trust") << ": policy " << ToString(trust.policy) << " (" << trust.policy_source
+      << ")\n";
+  for (const TrustFolder& folder : trust.key_folders) {
+    std::size_t count = 0;
+    for (const TrustedKey& key : trust.keys) {
+      if (std::filesystem::path(key.file).parent_path() == std::filesystem::path(folder.path)) ++count;
+    }
+    out << "  keys in " << folder.path << "  (" << folder.source << "): " << count << '\n';
+  }
+  for (const TrustedKey& key : trust.keys) {
+    out << "  " << style.Name(key.publisher) << "  key " << key.key_id << "  (" << key.source << ")\n";
+  }
+  for (const std::string& problem : trust.problems) out << "  " << style.Notice(problem) << '\n';
+}
+
+// "verified: Acme (key 0123456789abcdef)", "unsigned", "untrusted key ... (claims "Acme")".
+std::string SignatureText(const SignatureInfo& signature) {
+  switch (signature.status) {
+    case SignatureStatus::kVerified:
+      return "verified: " + signature.publisher + " (key " + signature.key_id + ")";
+    case SignatureStatus::kUntrusted:
+      return "untrusted: key " + signature.key_id + " (claims \"" + signature.publisher + "\") is in no trust folder";
+    case SignatureStatus::kUnsigned: return "unsigned";
+    case SignatureStatus::kInvalid: return "invalid";
+    case SignatureStatus::kNotChecked: break;
+  }
+  return "not checked";
 }
 
 void WriteWarnings(std::ostream& out, const std::vector<std::string>& warnings,
@@ -122,6 +156,10 @@ void WriteBackend(std::ostream& out, const BackendInfo& backend, const Discovery
   if (backend.found_by != FoundBy::kStatic) {
     Field(out, "library", OrUnknown(backend.library_path));
     Field(out, "manifest", backend.manifest_path.empty() ? "(none)" : backend.manifest_path);
+    const std::string signature = SignatureText(backend.signature);
+    Field(out, "signature", backend.signature.status == SignatureStatus::kVerified ? style.Good(signature)
+                            : backend.signature.status == SignatureStatus::kNotChecked ? signature
+                                                                                       : style.Notice(signature));
   }
 
   const backend::BackendCapabilities& capabilities = backend.capabilities;
@@ -225,6 +263,7 @@ void WriteTextReport(std::ostream& out, const Inventory& inventory,
   const TextStyle style(options.colour);
   WriteHeader(out, style);
   WriteSearchPaths(out, inventory.report, style);
+  if (inventory.report.dynamic_loading_enabled) WriteTrust(out, inventory.trust, style);
 
   out << '\n' << style.Heading("Backends") << " (" << inventory.backends.size()
       << ", in the default preference order):\n";

@@ -72,12 +72,40 @@ enum class ReasonCode {
   kEntryPointFailed,          // GetBackendId or GetVersion threw instead of returning
   kSuperseded,                // a higher (or equal, found earlier) version of the same id won
   kFilteredOut,               // not selected, disabled, or outside the pinned version range
+  // Trust (docs/backend-discovery.md §8; each names the file and, where there is one, the key):
+  kSignatureMissing,          // no <manifest>.sig (or no manifest at all) under policy require
+  kSignatureInvalid,          // the signature file is malformed or does not verify over the
+                              // manifest's bytes (edited after signing); under warn too
+  kPublisherUntrusted,        // a valid signature by a key in no trust folder, under require
+  kInsecurePermissions,       // the candidate's folder or a file of it is writable by other
+                              // users (world-writable), under require
 };
 
 BACKPLANE_RUNTIME_API const char* ToString(FoundBy value);         // "manifest", "naming_scheme", "static"
 BACKPLANE_RUNTIME_API const char* ToString(DiscoveryStage value);  // "found", "manifest_read", ...
 BACKPLANE_RUNTIME_API const char* ToString(Verdict value);         // "registered", "rejected", "duplicate", ...
 BACKPLANE_RUNTIME_API const char* ToString(ReasonCode value);      // "ok", "manifest_invalid_json", ...
+
+// What discovery learned about a candidate's signature (docs/backend-discovery.md §8).
+enum class SignatureStatus {
+  kNotChecked,  // policy off, or a static backend (part of the runtime itself)
+  kVerified,    // a valid signature by a key in a trust folder: `publisher` is that key's
+  kUnsigned,    // no signature file, or no manifest (naming scheme); loaded under warn
+  kUntrusted,   // a valid signature by a key in no trust folder; loaded under warn
+  kInvalid,     // a signature that is malformed or does not verify; never loaded
+};
+BACKPLANE_RUNTIME_API const char* ToString(SignatureStatus value);  // "not_checked", "verified", ...
+
+// A candidate's or a backend's signature. Value type.
+struct SignatureInfo {
+  SignatureStatus status = SignatureStatus::kNotChecked;
+  // kVerified: the publisher of the trusted key; kUntrusted/kInvalid: the name the signature
+  // claims (unverified); else "".
+  std::string publisher;
+  std::string key_id;          // the signing key's fingerprint (16 hex digits); "" when unsigned
+  std::string signature_path;  // the <manifest>.sig file; "" when there is none
+  std::string trusted_key_path;  // kVerified: the trust-folder file holding the key
+};
 
 struct DiscoveryRecord {
   std::string manifest_path;  // empty when found by naming scheme or static
@@ -92,6 +120,8 @@ struct DiscoveryRecord {
   std::string version;                // the plugin's version, when known (its manifest says)
   std::string layer;                  // the search layer it was found in (SearchPath::source),
                                       // "static" for a backend linked into the runtime
+  SignatureInfo signature;            // set at stage manifest_checked (library_verified for a
+                                      // naming-scheme library)
 };
 
 // A search folder (one layer of docs/backend-discovery.md §1) and whether it was used.

@@ -10,6 +10,7 @@
 #include <backplane/network.hpp>
 #include <backplane/optimized_network.hpp>
 #include <backplane/runtime_export.hpp>
+#include <backplane/trust.hpp>
 #include <backplane/version.hpp>
 
 #include <functional>
@@ -123,6 +124,9 @@ struct RuntimeOptions {
   // Probe new or changed plugin libraries in a child process first (off by default). Runs
   // after library_filter, for the candidates it let through.
   PluginIsolation isolation;
+  // Signature policy and trusted keys (trust.hpp, docs/backend-discovery.md §8). Default: the
+  // environment's or the machine's policy (warn when neither says), the default key folders.
+  TrustOptions trust;
 };
 
 // A registered backend, as reported by the runtime. Value type.
@@ -140,6 +144,9 @@ struct BackendInfo {
   std::string preference;
   std::string library_path;      // empty for static backends
   std::string manifest_path;     // empty when found by naming scheme or static
+  // Its signature as discovery checked it (publisher, verified or not); kNotChecked for static
+  // backends and under policy off.
+  SignatureInfo signature;
   backend::BackendCapabilities capabilities;
   std::vector<backend::DeviceInfo> devices;
   // The options it accepts in RuntimeOptions::backend_options (IBackend::GetOptionSpecs).
@@ -165,6 +172,11 @@ struct ManifestValidation {
   bool valid = false;                     // true when the runtime would go on to open the library
   std::vector<ManifestProblem> problems;  // every problem found, in the order they were checked
   std::vector<std::string> warnings;      // accepted with reservations (e.g. newer format minor)
+  // What the manifest says: id and version when the manifest passed its checks (else ""), the
+  // library (the manifest's folder / "library") whenever that field is a plain file name.
+  std::string backend_id;
+  std::string version;
+  std::string library_path;
 };
 
 // Where backends live on this machine, for installers and tools; each "" when unknown. The

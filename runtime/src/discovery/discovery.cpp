@@ -1,7 +1,9 @@
 #include "discovery/discovery.hpp"
 
 #include "discovery/naming_scheme.hpp"
+#include "discovery/search_paths.hpp"
 #include "discovery/semver.hpp"
+#include "discovery/trust_check.hpp"
 #include "loading/api_version.hpp"
 #include "loading/backend_options.hpp"
 #include "loading/library_header.hpp"
@@ -178,9 +180,17 @@ class Scanner {
     }
   }
 
+  // The manifest stages (docs/backend-discovery.md §3) and then trust (§8), over the same bytes.
   std::optional<ManifestCandidate> CheckManifest(const fs::path& folder, const std::string& name,
                                                  DiscoveryRecord& record) {
-    ManifestCheck check = CheckManifestFile(folder / name, context_.target);
+    const fs::path file = folder / name;
+    std::string text;
+    ManifestCheck check;
+    if (auto problem = ReadManifestBytes(file, text)) {
+      check.problems.push_back(std::move(*problem));
+    } else {
+      check = CheckManifestText(file, text, context_.target);
+    }
     record.warnings = std::move(check.warnings);
     if (check.claimed_library) {
       claimed_files_.insert(FolderKey(folder, *check.claimed_library));
@@ -193,6 +203,14 @@ class Scanner {
     }
     record.backend_id = check.manifest->id;
     record.version = check.manifest->version;
+    TrustCheck trust = CheckManifestCandidate(file, text, check, context_.trust);
+    record.signature = std::move(trust.signature);
+    record.warnings.insert(record.warnings.end(), trust.warnings.begin(), trust.warnings.end());
+    if (trust.rejection) {
+      record.stage = DiscoveryStage::kManifestChecked;
+      Reject(std::move(record), trust.rejection->code, std::move(trust.rejection->message));
+      return std::nullopt;
+    }
     // The manifest check accepts only semver versions.
     const Semver version = ParseSemver(check.manifest->version).value_or(Semver{});
     return ManifestCandidate{std::move(record), std::move(*check.manifest), version};
@@ -239,6 +257,12 @@ class Scanner {
       if (auto problem = CheckLibraryChecksum(*file, path, *manifest->sha256, manifest->file)) {
         return Reject(std::move(record), problem->code, std::move(problem->message));
       }
+    }
+    if (!manifest) {  // nothing signed: what the trust policy says of that (§8), before opening
+      TrustCheck trust = CheckUnsignedLibrary(path, context_.trust);
+      record.signature = std::move(trust.signature);
+      record.warnings.insert(record.warnings.end(), trust.warnings.begin(), trust.warnings.end());
+      if (trust.rejection) return Reject(std::move(record), trust.rejection->code, std::move(trust.rejection->message));
     }
     std::error_code error;
     const fs::path canonical = fs::canonical(path, error);
@@ -317,6 +341,7 @@ class Scanner {
     backend.info.layer = record.layer;
     backend.info.library_path = path.string();
     backend.info.manifest_path = record.manifest_path;
+    backend.info.signature = record.signature;
     backend.factory = loading::MakePluginFactory(plugin.library, plugin.identity, plugin.factory);
     backend.library = std::move(plugin.library);
     Register(std::move(record), std::move(backend));
@@ -465,6 +490,16 @@ void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryCont
     Log(context.log, LogLevel::kDebug, LogCategory::kDiscovery,
         "searching " + path.path + " (" + path.source + "): " + std::to_string(folders.back().names.size()) +
             " entries");
+    if (!IsDropLayer(path.source)) continue;
+    // A drop folder holds one subfolder per installed drop (sdk-plugin install); a name starting
+    // with '.' is one being installed or removed, never a candidate.
+    const std::vector<std::string> names = folders.back().names;
+    for (const auto& name : names) {
+      std::error_code error;
+      const fs::path subfolder = fs::path(path.path) / name;
+      if (name.front() == '.' || !fs::is_directory(subfolder, error)) continue;
+      folders.push_back({subfolder, path.source, ListFolder(subfolder, context.log)});
+    }
   }
   Scanner scanner(context);
   // Every manifest is read before any library is opened, so each id's candidates compete on

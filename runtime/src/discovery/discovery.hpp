@@ -8,6 +8,7 @@
 #include <backplane/discovery_report.hpp>
 #include <backplane/logging.hpp>
 #include <backplane/runtime.hpp>
+#include <backplane/trust.hpp>
 
 #include <functional>
 #include <string>
@@ -32,13 +33,16 @@ struct DiscoveryContext {
   const std::function<std::string(const DiscoveryRecord&)>& library_filter;
   // Which ids and versions are considered (select, disable, version pins).
   const BackendFilter& filter;
+  // The trust policy and keys (trust_check.hpp): which signatures candidates need.
+  const TrustSettings& trust;
 };
 
 // Registers the backends linked into the runtime (plugin.hpp's static form). Throws
 // loading::OptionError for a backend option the backend does not accept.
 void RegisterStaticBackends(DiscoveryContext& context);
 
-// Scans the valid folders of `paths`: every manifest first (each id's candidates compete on
+// Scans the valid folders of `paths` (and, in drop layers, each of their subfolders whose name
+// does not start with '.': one installed drop each): every manifest first (each id's candidates compete on
 // version before any library is opened: the highest compatible version in the pinned range
 // wins, ties to the earlier layer), then the naming-scheme fallback (see
 // docs/backend-discovery.md). One bad candidate never stops the scan; only a broken invariant

@@ -64,6 +64,21 @@ const char* ToString(ReasonCode value) {
     case ReasonCode::kEntryPointFailed: return "entry_point_failed";
     case ReasonCode::kSuperseded: return "superseded";
     case ReasonCode::kFilteredOut: return "filtered_out";
+    case ReasonCode::kSignatureMissing: return "signature_missing";
+    case ReasonCode::kSignatureInvalid: return "signature_invalid";
+    case ReasonCode::kPublisherUntrusted: return "publisher_untrusted";
+    case ReasonCode::kInsecurePermissions: return "insecure_permissions";
+  }
+  return "unknown";
+}
+
+const char* ToString(SignatureStatus value) {
+  switch (value) {
+    case SignatureStatus::kNotChecked: return "not_checked";
+    case SignatureStatus::kVerified: return "verified";
+    case SignatureStatus::kUnsigned: return "unsigned";
+    case SignatureStatus::kUntrusted: return "untrusted";
+    case SignatureStatus::kInvalid: return "invalid";
   }
   return "unknown";
 }

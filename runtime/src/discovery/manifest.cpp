@@ -432,12 +432,9 @@ std::string ManifestMismatches(const Manifest& manifest, const std::string& back
   return mismatches;
 }
 
-ManifestCheck CheckManifestFile(const fs::path& file, const loading::TargetTags& target) {
+std::optional<ManifestProblem> ReadManifestBytes(const fs::path& file, std::string& text) {
   auto unreadable = [&](const std::string& why) {
-    ManifestCheck check;
-    check.stage = DiscoveryStage::kFound;
-    check.problems.push_back({ReasonCode::kManifestUnreadable, file.string() + ": " + why});
-    return check;
+    return ManifestProblem{ReasonCode::kManifestUnreadable, file.string() + ": " + why};
   };
   try {
     // Only a regular file is read (checked on the opened handle: a FIFO or a device would
@@ -446,24 +443,34 @@ ManifestCheck CheckManifestFile(const fs::path& file, const loading::TargetTags&
     std::string why;
     const auto opened = platform::RegularFile::Open(file, failure, why);
     if (!opened) {
-      return unreadable(failure == platform::OpenFailure::kNotRegular ? why + ", not a regular file"
-                                                                      : why);
+      return unreadable(failure == platform::OpenFailure::kNotRegular ? why + ", not a regular file" : why);
     }
     if (opened->Size() > kMaxManifestBytes) {
       return unreadable("is " + std::to_string(opened->Size()) + " bytes; a manifest may have at most " +
                         std::to_string(kMaxManifestBytes) + " (1 MiB)");
     }
     // One read of the whole file: manifests are small, and a folder may hold many.
-    std::string text(static_cast<std::size_t>(opened->Size()), '\0');
+    text.assign(static_cast<std::size_t>(opened->Size()), '\0');
     const auto read = opened->ReadAt(0, text.data(), text.size(), why);
     if (!read) return unreadable(why);
     text.resize(*read);
-    return CheckManifestText(file, text, target);
+    return std::nullopt;
   } catch (const std::bad_alloc&) {
     throw;  // a broken invariant: the scan stops
   } catch (const std::exception& error) {
     return unreadable("cannot be checked: " + platform::Bounded(error.what(), 200));
   }
+}
+
+ManifestCheck CheckManifestFile(const fs::path& file, const loading::TargetTags& target) {
+  std::string text;
+  if (auto problem = ReadManifestBytes(file, text)) {
+    ManifestCheck check;
+    check.stage = DiscoveryStage::kFound;
+    check.problems.push_back(std::move(*problem));
+    return check;
+  }
+  return CheckManifestText(file, text, target);
 }
 
 ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,

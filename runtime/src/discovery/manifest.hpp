@@ -69,6 +69,11 @@ struct ManifestCheck {
 // Thread-safe.
 ManifestCheck CheckManifestFile(const std::filesystem::path& file, const loading::TargetTags& target);
 
+// The first step of CheckManifestFile: reads the whole of `file` into `text`, or returns the
+// kManifestUnreadable problem (not a regular file, larger than kMaxManifestBytes, an I/O error).
+// Discovery verifies the signature over exactly these bytes. Never throws but std::bad_alloc.
+std::optional<ManifestProblem> ReadManifestBytes(const std::filesystem::path& file, std::string& text);
+
 // The same for text already read (`file` names it in messages and gives the folder).
 ManifestCheck CheckManifestText(const std::filesystem::path& file, const std::string& text,
                                 const loading::TargetTags& target);

@@ -50,13 +50,19 @@ std::filesystem::path UserBaseFolder(UserFolderKind kind) {
   if (!base || !fs::path(*base).is_absolute()) return {};
   return fs::path(*base);
 #else
-  const bool cache = kind == UserFolderKind::kCache;
-  if (const auto xdg = SecureGetEnv(cache ? "XDG_CACHE_HOME" : "XDG_DATA_HOME"); xdg && fs::path(*xdg).is_absolute()) {
+  struct Base {
+    const char* variable;
+    const char* under_home;
+  };
+  const Base base = kind == UserFolderKind::kCache  ? Base{"XDG_CACHE_HOME", ".cache"}
+                    : kind == UserFolderKind::kData ? Base{"XDG_DATA_HOME", ".local/share"}
+                                                    : Base{"XDG_CONFIG_HOME", ".config"};
+  if (const auto xdg = SecureGetEnv(base.variable); xdg && fs::path(*xdg).is_absolute()) {
     return fs::path(*xdg);
   }
   const auto home = SecureGetEnv("HOME");
   if (!home || !fs::path(*home).is_absolute()) return {};
-  return cache ? fs::path(*home) / ".cache" : fs::path(*home) / ".local" / "share";
+  return (fs::path(*home) / base.under_home).lexically_normal();
 #endif
 }
 

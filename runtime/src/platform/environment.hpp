@@ -21,9 +21,10 @@ const char* SharedLibrarySuffix();
 
 // The current user's base folders, from the environment (SecureGetEnv: none in a set-uid
 // process): kCache is $XDG_CACHE_HOME, else ~/.cache; kData is $XDG_DATA_HOME, else
-// ~/.local/share; on Windows both are %LOCALAPPDATA%. A relative XDG value is ignored, as the
-// XDG spec says. Empty when none can be found. Thread-safe as SecureGetEnv is.
-enum class UserFolderKind { kCache, kData };
+// ~/.local/share; kConfig is $XDG_CONFIG_HOME, else ~/.config; on Windows all are
+// %LOCALAPPDATA%. A relative XDG value is ignored, as the XDG spec says. Empty when none can be
+// found. Thread-safe as SecureGetEnv is.
+enum class UserFolderKind { kCache, kData, kConfig };
 std::filesystem::path UserBaseFolder(UserFolderKind kind);
 
 // The machine-wide data folder for drops on Windows (%ProgramData%); empty elsewhere and when

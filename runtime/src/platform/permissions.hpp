@@ -1,0 +1,14 @@
+// Who may change a file: the check behind "a drop writable by other users is not trusted"
+// (docs/backend-discovery.md §8), as ssh does for its keys.
+#pragma once
+
+#include <filesystem>
+
+namespace backplane::platform {
+
+// True when `path` (following symlinks) is writable by every user: POSIX mode o+w (a sticky
+// folder such as /tmp too, since anyone may add files to it). False when it cannot be
+// inspected, and on Windows, whose ACLs this does not read yet. Never throws.
+bool IsWritableByOthers(const std::filesystem::path& path) noexcept;
+
+}  // namespace backplane::platform
