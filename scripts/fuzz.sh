@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer arguments...]
 #
-# TARGET: manifest, naming_scheme, onnx_import or npy (tests/fuzz/README.md). Configures
+# TARGET: manifest, trust_files, naming_scheme, onnx_import or npy (tests/fuzz/README.md). Configures
 # build-fuzz/ (Clang, -O1 -g, ASan+UBSan, coverage in the runtime and importer too), builds
 # only that target, and fuzzes for SECONDS over a scratch copy of tests/fuzz/corpus/TARGET (the
 # committed corpus is never written). Exits non-zero on any crash, sanitizer report, leak,
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 usage() {
-  echo "usage: scripts/fuzz.sh manifest|naming_scheme|onnx_import|npy SECONDS [libFuzzer args...]" >&2
+  echo "usage: scripts/fuzz.sh manifest|trust_files|naming_scheme|onnx_import|npy SECONDS [libFuzzer args...]" >&2
   exit 64
 }
 [[ $# -ge 2 ]] || usage
@@ -30,6 +30,7 @@ shift 2
 case $target in
   manifest)      max_len=16384; rss_mb=2048; timeout_s=10; dict=tests/fuzz/manifest.dict ;;
   naming_scheme) max_len=256;   rss_mb=1024; timeout_s=5;  dict= ;;
+  trust_files)   max_len=4096;  rss_mb=1024; timeout_s=5;  dict= ;;
   onnx_import)   max_len=16384; rss_mb=2048; timeout_s=15; dict= ;;
   npy)           max_len=4096;  rss_mb=2048; timeout_s=10; dict= ;;
   *) usage ;;

@@ -50,7 +50,7 @@ release_ctest() {
 
 fuzz_all() {
   local target
-  for target in manifest naming_scheme onnx_import npy; do
+  for target in manifest trust_files naming_scheme onnx_import npy; do
     bash scripts/fuzz.sh "$target" "$fuzz_seconds" || return
   done
 }
