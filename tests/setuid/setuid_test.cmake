@@ -13,9 +13,7 @@ file(REMOVE_RECURSE "${SCRATCH}")
 file(MAKE_DIRECTORY "${SCRATCH}")
 set(_copy "${SCRATCH}/environment_report")
 file(COPY_FILE "${PROGRAM}" "${_copy}")
-# Sanitized builds: LeakSanitizer cannot stop the threads of a set-uid (undumpable) process.
-set(_env BACKPLANE_TRUST_POLICY=off BACKPLANE_BACKEND_PATHS=${SCRATCH} XDG_CONFIG_HOME=${SCRATCH}/config
-         ASAN_OPTIONS=detect_leaks=0)
+set(_env BACKPLANE_TRUST_POLICY=off BACKPLANE_BACKEND_PATHS=${SCRATCH} XDG_CONFIG_HOME=${SCRATCH}/config)
 
 function(run_report out)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env ${_env} "${_copy}"

@@ -185,12 +185,7 @@ class Scanner {
                                                  DiscoveryRecord& record) {
     const fs::path file = folder / name;
     std::string text;
-    ManifestCheck check;
-    if (auto problem = ReadManifestBytes(file, text)) {
-      check.problems.push_back(std::move(*problem));
-    } else {
-      check = CheckManifestText(file, text, context_.target);
-    }
+    ManifestCheck check = CheckManifestFile(file, context_.target, &text);
     record.warnings = std::move(check.warnings);
     if (check.claimed_library) {
       claimed_files_.insert(FolderKey(folder, *check.claimed_library));
@@ -203,17 +198,21 @@ class Scanner {
     }
     record.backend_id = check.manifest->id;
     record.version = check.manifest->version;
-    TrustCheck trust = CheckManifestCandidate(file, text, check, context_.trust);
-    record.signature = std::move(trust.signature);
-    record.warnings.insert(record.warnings.end(), trust.warnings.begin(), trust.warnings.end());
-    if (trust.rejection) {
-      record.stage = DiscoveryStage::kManifestChecked;
-      Reject(std::move(record), trust.rejection->code, std::move(trust.rejection->message));
-      return std::nullopt;
-    }
+    record.stage = DiscoveryStage::kManifestChecked;
+    if (!AcceptedByTrust(record, CheckManifestCandidate(file, text, check, context_.trust))) return std::nullopt;
     // The manifest check accepts only semver versions.
     const Semver version = ParseSemver(check.manifest->version).value_or(Semver{});
     return ManifestCandidate{std::move(record), std::move(*check.manifest), version};
+  }
+
+  // Puts what the trust rule found on `record`. When the policy refuses the candidate, its record
+  // is concluded (rejected, at the stage it has) and false is returned: `record` is then moved from.
+  bool AcceptedByTrust(DiscoveryRecord& record, TrustCheck trust) {
+    record.signature = std::move(trust.signature);
+    record.warnings.insert(record.warnings.end(), trust.warnings.begin(), trust.warnings.end());
+    if (!trust.rejection) return true;
+    Reject(std::move(record), trust.rejection->code, std::move(trust.rejection->message));
+    return false;
   }
 
   // `record`, a manifest candidate, lost to `winner`, the backend registered under its id: not
@@ -258,12 +257,8 @@ class Scanner {
         return Reject(std::move(record), problem->code, std::move(problem->message));
       }
     }
-    if (!manifest) {  // nothing signed: what the trust policy says of that (§8), before opening
-      TrustCheck trust = CheckUnsignedLibrary(path, context_.trust);
-      record.signature = std::move(trust.signature);
-      record.warnings.insert(record.warnings.end(), trust.warnings.begin(), trust.warnings.end());
-      if (trust.rejection) return Reject(std::move(record), trust.rejection->code, std::move(trust.rejection->message));
-    }
+    // Nothing signed: what the trust policy says of that (§8), before opening.
+    if (!manifest && !AcceptedByTrust(record, CheckUnsignedLibrary(path, context_.trust))) return;
     std::error_code error;
     const fs::path canonical = fs::canonical(path, error);
     if (error) {

@@ -432,6 +432,10 @@ std::string ManifestMismatches(const Manifest& manifest, const std::string& back
   return mismatches;
 }
 
+namespace {
+
+// The first step of CheckManifestFile: reads the whole of `file` into `text`, or returns the
+// kManifestUnreadable problem (not a regular file, larger than kMaxManifestBytes, an I/O error).
 std::optional<ManifestProblem> ReadManifestBytes(const fs::path& file, std::string& text) {
   auto unreadable = [&](const std::string& why) {
     return ManifestProblem{ReasonCode::kManifestUnreadable, file.string() + ": " + why};
@@ -462,7 +466,9 @@ std::optional<ManifestProblem> ReadManifestBytes(const fs::path& file, std::stri
   }
 }
 
-ManifestCheck CheckManifestFile(const fs::path& file, const loading::TargetTags& target) {
+}  // namespace
+
+ManifestCheck CheckManifestFile(const fs::path& file, const loading::TargetTags& target, std::string* bytes) {
   std::string text;
   if (auto problem = ReadManifestBytes(file, text)) {
     ManifestCheck check;
@@ -470,7 +476,9 @@ ManifestCheck CheckManifestFile(const fs::path& file, const loading::TargetTags&
     check.problems.push_back(std::move(*problem));
     return check;
   }
-  return CheckManifestText(file, text, target);
+  ManifestCheck check = CheckManifestText(file, text, target);
+  if (bytes) *bytes = std::move(text);
+  return check;
 }
 
 ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,

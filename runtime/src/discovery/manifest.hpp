@@ -67,12 +67,10 @@ struct ManifestCheck {
 // another API is told so first), platform and ABI against `target`. Does not hash or open the library. Every failure becomes a problem;
 // throws nothing but std::bad_alloc. Messages quote manifest values bounded (platform/message_text.hpp).
 // Thread-safe.
-ManifestCheck CheckManifestFile(const std::filesystem::path& file, const loading::TargetTags& target);
-
-// The first step of CheckManifestFile: reads the whole of `file` into `text`, or returns the
-// kManifestUnreadable problem (not a regular file, larger than kMaxManifestBytes, an I/O error).
-// Discovery verifies the signature over exactly these bytes. Never throws but std::bad_alloc.
-std::optional<ManifestProblem> ReadManifestBytes(const std::filesystem::path& file, std::string& text);
+// `bytes`, when given, receives the bytes that were read and checked (discovery verifies the
+// manifest's signature over exactly these).
+ManifestCheck CheckManifestFile(const std::filesystem::path& file, const loading::TargetTags& target,
+                                std::string* bytes = nullptr);
 
 // The same for text already read (`file` names it in messages and gives the folder).
 ManifestCheck CheckManifestText(const std::filesystem::path& file, const std::string& text,

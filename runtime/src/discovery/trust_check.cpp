@@ -247,16 +247,15 @@ TrustCheck CheckUnsignedLibrary(const fs::path& library, const TrustSettings& se
 }  // namespace discovery
 
 TrustCheck CheckManifestTrust(const std::string& manifest, const TrustSettings& settings) {
-  std::string why;
-  const auto text = discovery::ReadSmallFile(manifest, discovery::kMaxManifestBytes, why);
-  if (!text) {
-    TrustCheck check;
-    check.rejection = ManifestProblem{ReasonCode::kManifestUnreadable, manifest + " " + why};
+  std::string text;
+  const discovery::ManifestCheck manifest_check =
+      discovery::CheckManifestFile(manifest, loading::RuntimeTargetTags(), &text);
+  if (manifest_check.stage == DiscoveryStage::kFound && !manifest_check.problems.empty()) {
+    TrustCheck check;  // unreadable: nothing to verify
+    check.rejection = manifest_check.problems.front();
     return check;
   }
-  const discovery::ManifestCheck manifest_check =
-      discovery::CheckManifestText(manifest, *text, loading::RuntimeTargetTags());
-  return discovery::CheckManifestCandidate(manifest, *text, manifest_check, settings);
+  return discovery::CheckManifestCandidate(manifest, text, manifest_check, settings);
 }
 
 }  // namespace backplane
