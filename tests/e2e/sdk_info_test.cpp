@@ -30,14 +30,6 @@ const fs::path kBackendDir = BACKPLANE_E2E_BACKEND_DIR;
 constexpr bool kHaveReferencePlugin = BACKPLANE_E2E_HAVE_REFERENCE_PLUGIN;
 constexpr bool kHaveCompiledInPaths = BACKPLANE_E2E_HAVE_COMPILED_IN_PATHS;
 
-#if defined(_WIN32)
-constexpr const char* kLibrarySuffix = ".dll";
-#elif defined(__APPLE__)
-constexpr const char* kLibrarySuffix = ".dylib";
-#else
-constexpr const char* kLibrarySuffix = ".so";
-#endif
-
 ProcessResult SdkInfo(const std::vector<std::string>& arguments) {
   return RunProcess(kSdkInfo, arguments);
 }

@@ -41,14 +41,6 @@ const std::string kCrashOnLoad = BACKPLANE_E2E_PLUGIN_CRASH_ON_LOAD;  // TestCra
 constexpr bool kArchives = BACKPLANE_E2E_SDK_PLUGIN_ARCHIVES;
 constexpr bool kSanitized = BACKPLANE_E2E_SANITIZED;
 
-#if defined(_WIN32)
-constexpr const char* kLibrarySuffix = ".dll";
-#elif defined(__APPLE__)
-constexpr const char* kLibrarySuffix = ".dylib";
-#else
-constexpr const char* kLibrarySuffix = ".so";
-#endif
-
 // Runs sdk-plugin into `result` and shows its arguments and output with any failed check of the
 // enclosing scope.
 #define RUN_SDK_PLUGIN(result, ...)                                                                   \

@@ -12,6 +12,15 @@
 
 namespace backplane::e2e {
 
+// This platform's plugin library suffix, for the file names the suites give test plugins.
+#if defined(_WIN32)
+inline constexpr const char* kLibrarySuffix = ".dll";
+#elif defined(__APPLE__)
+inline constexpr const char* kLibrarySuffix = ".dylib";
+#else
+inline constexpr const char* kLibrarySuffix = ".so";
+#endif
+
 inline bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
