@@ -20,6 +20,7 @@ packages=(
   libdnnl-dev          # the oneDNN CPU backend (plugins/onednn)
   ocl-icd-opencl-dev   # the OpenCL GPU backend (plugins/opencl): ICD loader
   opencl-headers
+  libclblast-dev       # CLBlast, the tuned OpenCL BLAS GpuOpenCl runs its GEMMs on
   pocl-opencl-icd      # OpenCL on the CPU, so the OpenCL backend's tests run without a GPU
   python3
   python3-jsonschema   # the manifest schema test (manifests/check_manifest.py)

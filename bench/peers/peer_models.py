@@ -8,6 +8,7 @@ For each model <name> the cache folder holds
 Run with Debian's Python (/usr/bin/python3): it has python3-torch 1.13, torchvision and onnx.
 """
 
+import inspect
 import io
 import os
 
@@ -93,8 +94,11 @@ def ensure_model(cache, name, log=print):
     module = build_module(name)
     x = make_input(name)
     buffer = io.BytesIO()
+    # PyTorch 2.9 and later export through dynamo by default; the TorchScript exporter gives
+    # the same graphs as Debian's 1.13 does.
+    legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
     torch.onnx.export(module, (x,), buffer, opset_version=opset, input_names=["input"],
-                      output_names=["output"], do_constant_folding=True)
+                      output_names=["output"], do_constant_folding=True, **legacy)
     model = onnx.load_from_string(buffer.getvalue())
     onnx.checker.check_model(model)
     # Written under temporary names and renamed, so an interrupted export is redone next time.

@@ -31,7 +31,7 @@ void AddOne(OpenClDevice& device, const OpenClBufferHandle& handle, std::size_t 
   REQUIRE(status == CL_SUCCESS);
   cl_mem buffer = handle.Buffer();
   {
-    std::lock_guard<std::mutex> launch(device.LaunchMutex());
+    std::lock_guard<std::recursive_mutex> launch(device.LaunchMutex());
     REQUIRE(clSetKernelArg(kernel, 0, sizeof(buffer), &buffer) == CL_SUCCESS);
     REQUIRE(clEnqueueNDRangeKernel(device.Queue(), kernel, 1, nullptr, &count, nullptr, 0, nullptr, nullptr) ==
             CL_SUCCESS);

@@ -5,6 +5,7 @@
 
 #include <backplane/exception.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <vector>
@@ -86,7 +87,27 @@ T Info(cl_device_id device, cl_device_info what) {
   return value;
 }
 
-// The device a DeviceCandidate names, with its context, queue and programs. Programs are kept
+// The one context of `candidate`'s device in this process, created at first use and kept
+// until exit: CLBlast caches its compiled kernels per context in a process-wide cache that
+// nothing empties, so a context per runtime would grow that cache with every runtime created.
+// Thread-safe. Throws backplane::Exception (kBackendFailure) when it cannot be created.
+cl_context ProcessContext(const DeviceCandidate& candidate, const std::string& description) {
+  static std::mutex mutex;
+  static std::map<cl_device_id, cl_context> contexts;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = contexts.find(candidate.device); found != contexts.end()) return found->second;
+  const cl_context_properties properties[] = {
+      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(candidate.platform), 0};
+  cl_int status = CL_SUCCESS;
+  cl_device_id device = candidate.device;
+  cl_context context = clCreateContext(properties, 1, &device, nullptr, nullptr, &status);
+  CheckCl(status, ("clCreateContext on " + description).c_str());
+  contexts.emplace(candidate.device, context);
+  return context;
+}
+
+// The device a DeviceCandidate names, with its queue and programs (the context is the
+// process's, see ProcessContext). Programs are kept
 // (in memory) for the device's lifetime and released with it.
 class ClDevice final : public OpenClDevice {
  public:
@@ -103,24 +124,16 @@ class ClDevice final : public OpenClDevice {
     cache_directory_ = binary_cache_.Directory().string();
     cache_note_ = binary_cache_.FallbackNote();
 
-    const cl_context_properties properties[] = {
-        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(candidate.platform), 0};
+    context_ = ProcessContext(candidate, description_);
     cl_int status = CL_SUCCESS;
-    context_ = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
-    CheckCl(status, ("clCreateContext on " + description_).c_str());
     queue_ = clCreateCommandQueue(context_, device_, 0, &status);
-    if (status != CL_SUCCESS) {
-      clReleaseContext(context_);
-      context_ = nullptr;
-      CheckCl(status, ("clCreateCommandQueue on " + description_).c_str());
-    }
+    CheckCl(status, ("clCreateCommandQueue on " + description_).c_str());
   }
 
   ~ClDevice() override {
     if (queue_) clFinish(queue_);
     for (auto& [key, program] : programs_) clReleaseProgram(program);
     if (queue_) clReleaseCommandQueue(queue_);
-    if (context_) clReleaseContext(context_);
   }
 
   cl_program DoGetProgram(const std::string& source, const std::string& build_options) override {
@@ -143,7 +156,6 @@ class ClDevice final : public OpenClDevice {
   }
 
   std::size_t DoCompiledProgramCount() const override { return compiled_count_.load(); }
-
  private:
   // The program from the cached binary, or null when there is none or it does not build (a
   // corrupt or stale file: the caller compiles and overwrites it).
@@ -211,7 +223,24 @@ class ClDevice final : public OpenClDevice {
 
 }  // namespace
 
-OpenClDevice::~OpenClDevice() = default;
+OpenClDevice::~OpenClDevice() {
+  for (ScratchEntry& entry : scratch_) {
+    if (entry.mem) clReleaseMemObject(entry.mem);
+  }
+}
+
+cl_mem OpenClDevice::ScratchBuffer(Scratch slot, std::size_t bytes) {
+  ScratchEntry& entry = scratch_[static_cast<int>(slot)];
+  if (entry.mem && entry.bytes >= bytes) return entry.mem;
+  // Commands already enqueued on the old buffer keep it alive until they complete.
+  if (entry.mem) clReleaseMemObject(entry.mem);
+  entry = {};
+  cl_int status = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &status);
+  CheckCl(status, ("clCreateBuffer (" + std::to_string(bytes) + " bytes of scratch)").c_str());
+  entry = {mem, bytes};
+  return mem;
+}
 
 cl_program OpenClDevice::GetProgram(const std::string& source, const std::string& build_options) {
   return DoGetProgram(source, build_options);
@@ -220,7 +249,6 @@ cl_program OpenClDevice::GetProgram(const std::string& source, const std::string
 std::size_t OpenClDevice::CompiledProgramCount() const {
   return DoCompiledProgramCount();
 }
-
 std::string ClErrorName(cl_int status) {
   return std::string(ErrorSymbol(status)) + " (" + std::to_string(status) + ")";
 }

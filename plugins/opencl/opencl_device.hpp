@@ -52,8 +52,18 @@ class OpenClDevice {
   std::size_t CompiledProgramCount() const;
 
   // Serializes the clSetKernelArg + clEnqueueNDRangeKernel pairs of workloads that share a
-  // cl_kernel across execution contexts (kernel arguments are kernel-object state).
-  std::mutex& LaunchMutex() const { return launch_mutex_; }
+  // cl_kernel across execution contexts (kernel arguments are kernel-object state), CLBlast's
+  // calls, and the sequences of launches that share a scratch buffer. Recursive: a workload
+  // holds it over such a sequence while each launch in it takes it again.
+  std::recursive_mutex& LaunchMutex() const { return launch_mutex_; }
+
+  // The scratch buffers of the launches enqueued under LaunchMutex: one per slot, grown to the
+  // largest size asked for (so bounded by the largest layer) and kept for the device's
+  // lifetime. The caller must hold LaunchMutex from this call until its last command using
+  // the buffer is enqueued: the queue is in order, so a later holder's commands run after
+  // those. Throws backplane::Exception (kBackendFailure) when the buffer cannot be allocated.
+  enum class Scratch { kColumns, kBlasTemp };
+  cl_mem ScratchBuffer(Scratch slot, std::size_t bytes);
 
  protected:
   OpenClDevice() = default;
@@ -72,7 +82,14 @@ class OpenClDevice {
   bool host_unified_memory_ = false;
   std::string cache_directory_;
   std::string cache_note_;
-  mutable std::mutex launch_mutex_;
+  mutable std::recursive_mutex launch_mutex_;
+
+ private:
+  struct ScratchEntry {
+    cl_mem mem = nullptr;
+    std::size_t bytes = 0;
+  };
+  ScratchEntry scratch_[2];  // by Scratch; guarded by launch_mutex_, released by ~OpenClDevice
 };
 
 // Throws backplane::Exception (kBackendFailure) naming `what` and the OpenCL error (by name:

@@ -118,6 +118,23 @@ bool DescribePooling(const ILayerView& layer, PoolingGeometry& g, std::string& r
   return true;
 }
 
+std::vector<MatMulOperands> MatMulBatchOperands(const MatMulGeometry& g) {
+  const auto a_strides = BroadcastStrides(g.a_batch, g.batch);
+  const auto b_strides = BroadcastStrides(g.b_batch, g.batch);
+  const std::vector<std::int64_t>& dims = g.batch.Dims();
+  std::vector<MatMulOperands> operands(static_cast<std::size_t>(g.batch.NumElements()));
+  for (std::size_t index = 0; index < operands.size(); ++index) {
+    auto rest = static_cast<std::int64_t>(index);
+    for (std::size_t d = dims.size(); d-- > 0;) {
+      const std::int64_t i = rest % dims[d];
+      rest /= dims[d];
+      operands[index].a += i * a_strides[d];
+      operands[index].b += i * b_strides[d];
+    }
+  }
+  return operands;
+}
+
 bool DescribeMatMul(const ILayerView& layer, MatMulGeometry& g, std::string& reason) {
   if (!Checked(layer, LayerType::kMatMul, reason)) return false;
   const TensorShape& a = layer.GetInputInfo(0).shape;

@@ -151,6 +151,22 @@ TEST_CASE("op geometry: MatMul rank-1 promotion and batch broadcasting") {
   CHECK(reason.rfind("shapes [2] and [3] do not broadcast", 0) == 0);
 }
 
+TEST_CASE("op geometry: MatMul batch operands follow the broadcast") {
+  backend::MatMulGeometry g;
+  g.a_batch = TensorShape{2, 1};
+  g.b_batch = TensorShape{1, 3};
+  g.batch = TensorShape{2, 3};
+  const auto operands = backend::MatMulBatchOperands(g);
+  REQUIRE(operands.size() == 6);
+  const std::int64_t a[] = {0, 0, 0, 1, 1, 1}, b[] = {0, 1, 2, 0, 1, 2};
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(operands[i].a == a[i]);
+    CHECK(operands[i].b == b[i]);
+  }
+  g.a_batch = g.b_batch = g.batch = TensorShape{};
+  CHECK(backend::MatMulBatchOperands(g).size() == 1);
+}
+
 TEST_CASE("op geometry: FullyConnected transposes and C") {
   FullyConnectedDescriptor d;  // transpose_b by default: weights [N, K]
   GemmGeometry g;

@@ -78,6 +78,12 @@ TEST_CASE("opencl conv2d: unsupported layers say why") {
                                  {HostTensor::I64({1, 1, 2, 2}, {1, 2, 3, 4}), F32({1, 1, 1, 1}, 2, true)},
                                  {{{1, 1, 2, 2}, DataType::kFloat32}});
   CHECK(i64.find("i64") != std::string::npos);
+  // Tensors that fit, im2col columns (1 * 16 * 16 rows x 2901 * 2901 pixels) that do not.
+  Convolution2dDescriptor padded;
+  padded.pads = {1450, 1450, 1450, 1450};
+  const auto columns = RefusalReason(padded, {F32({1, 1, 16, 16}, 1), F32({1, 1, 16, 16}, 2, true)},
+                                     {{{1, 1, 2901, 2901}, DataType::kFloat32}});
+  CHECK(columns.find("im2col columns [256, 8415801]") != std::string::npos);
 }
 
 

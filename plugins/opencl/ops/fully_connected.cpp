@@ -1,12 +1,14 @@
 // FullyConnected, f32, ONNX Gemm semantics: Y [M, N] = alpha * op(A) * op(B) + beta * C,
 // A [M, K] (or [K, M] with transpose_a), B [K, N] (or [N, K] with transpose_b), optional C
-// broadcastable to [M, N]. Runs on the shared GEMM kernels (gemm.hpp); transposes are stride
-// swaps, except that a constant transposed B (FullyConnected's usual weights [N, K]) is
-// uploaded as [K, N] once, so the tiled kernel reads it along rows. C is read through
-// broadcast strides in the GEMM's store.
+// broadcastable to [M, N]. Runs on CLBlast's GEMM (gemm.hpp) with its transpose flags, except
+// that a constant transposed B (FullyConnected's usual weights [N, K]) is uploaded as [K, N]
+// once, so CLBlast need not transpose it at every run. C is first copied into Y through its
+// broadcast strides (strided_copy), then the GEMM adds alpha * op(A) * op(B) to beta * Y.
 #include "gemm.hpp"
+#include "kernel_sources.hpp"
 #include "op_kernels.hpp"
 #include "op_support.hpp"
+#include "strided_copy.hpp"
 
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/descriptors.hpp>
@@ -23,22 +25,29 @@ bool TransposedConstantB(const backend::ILayerView& layer) {
   return DescriptorOf<FullyConnectedDescriptor>(layer).transpose_b && layer.GetConstantInput(1) != nullptr;
 }
 
+GemmCall FullyConnectedGemm(const backend::ILayerView& layer, const GemmShape& shape) {
+  const auto& d = DescriptorOf<FullyConnectedDescriptor>(layer);
+  GemmCall call;
+  call.m = static_cast<std::size_t>(shape.m);
+  call.n = static_cast<std::size_t>(shape.n);
+  call.k = static_cast<std::size_t>(shape.k);
+  call.transpose_a = d.transpose_a;
+  call.transpose_b = d.transpose_b && !TransposedConstantB(layer);
+  call.a_ld = call.transpose_a ? call.m : call.k;
+  call.b_ld = call.transpose_b ? call.k : call.n;
+  call.y_ld = call.n;
+  call.alpha = d.alpha;
+  call.beta = layer.GetNumInputs() == 3 ? d.beta : 0.0f;
+  return call;
+}
+
 class FullyConnectedWorkload final : public OpenClWorkload {
  public:
   FullyConnectedWorkload(const backend::ILayerView& layer, OpenClDevice& device, const GemmShape& shape)
       : OpenClWorkload(layer, device,
                        TransposedConstantB(layer) ? std::vector<std::size_t>{1} : std::vector<std::size_t>{}),
-        gemm_(device),
-        shape_(shape) {
-    const auto& d = DescriptorOf<FullyConnectedDescriptor>(layer);
-    alpha_ = d.alpha;
-    beta_ = d.beta;
-    has_c_ = layer.GetNumInputs() == 3 && d.beta != 0.0f;
-    const auto m = static_cast<int>(shape.m), n = static_cast<int>(shape.n), k = static_cast<int>(shape.k);
-    a_rs_ = d.transpose_a ? 1 : k;
-    a_cs_ = d.transpose_a ? m : 1;
-    b_rs_ = d.transpose_b ? 1 : n;
-    b_cs_ = d.transpose_b ? k : 1;
+        call_(FullyConnectedGemm(layer, shape)),
+        gemm_(device, call_, name_) {
     if (TransposedConstantB(layer)) {
       const auto* b = static_cast<const float*>(layer.GetConstantInput(1));
       std::vector<float> transposed(static_cast<std::size_t>(shape.k * shape.n));
@@ -46,47 +55,31 @@ class FullyConnectedWorkload final : public OpenClWorkload {
         for (std::int64_t col = 0; col < shape.k; ++col) transposed[col * shape.n + row] = b[row * shape.k + col];
       }
       b_transposed_ = UploadBuffer(device, transposed.data(), transposed.size() * sizeof(float));
-      b_rs_ = n;
-      b_cs_ = 1;
     }
-    if (has_c_) {
+    if (call_.beta != 0.0f) {
       const auto strides = BroadcastStrides(layer.GetInputInfo(2).shape, TensorShape{shape.m, shape.n});
-      c_rs_ = static_cast<int>(strides[0]);
-      c_cs_ = static_cast<int>(strides[1]);
+      MakeCopyPlan({shape.m, shape.n}, 0, strides, 0, {shape.n, 1}, c_plan_);
+      c_copy_ = MakeKernel(device, kKernelSource_data_movement, "strided_copy");
     }
-    const int offsets[2] = {0, 0};
-    offsets_ = UploadBuffer(device, offsets, sizeof(offsets));
   }
 
   void Execute(const backend::WorkloadArgs& args) const override {
-    GemmCall call;
-    call.m = static_cast<int>(shape_.m);
-    call.n = static_cast<int>(shape_.n);
-    call.k = static_cast<int>(shape_.k);
-    call.a = In(args, 0);
-    call.a_rs = a_rs_;
-    call.a_cs = a_cs_;
-    call.b = b_transposed_ ? b_transposed_.Get() : In(args, 1);
-    call.b_rs = b_rs_;
-    call.b_cs = b_cs_;
-    call.offsets = offsets_.Get();
-    call.alpha = alpha_;
-    call.c = has_c_ ? In(args, 2) : nullptr;
-    call.c_rs = c_rs_;
-    call.c_cs = c_cs_;
-    call.beta = beta_;
+    GemmCall call = call_;
+    if (call.k > 0) {  // else A and B are empty (an empty constant has no buffer) and unused
+      call.a = In(args, 0);
+      call.b = b_transposed_ ? b_transposed_.Get() : In(args, 1);
+    }
     call.y = Out(args, 0);
-    gemm_.Enqueue(call, name_.c_str());
+    if (call.beta != 0.0f) EnqueueCopyPlan(device_, c_copy_.Get(), c_plan_, In(args, 2), call.y, name_.c_str());
+    gemm_.Enqueue(call);
   }
 
  private:
-  GemmKernels gemm_;
-  GemmShape shape_;
-  float alpha_ = 1.0f, beta_ = 0.0f;
-  bool has_c_ = false;
-  int a_rs_ = 0, a_cs_ = 0, b_rs_ = 0, b_cs_ = 0, c_rs_ = 0, c_cs_ = 0;
+  GemmCall call_;  // the shape; buffers set per run
+  Gemm gemm_;
   ClBuffer b_transposed_;  // a constant transposed B, uploaded as [K, N]
-  ClBuffer offsets_;       // one batch entry at offset 0
+  CopyPlan c_plan_;        // C broadcast into Y, when beta is not 0
+  ClKernel c_copy_;
 };
 
 }  // namespace

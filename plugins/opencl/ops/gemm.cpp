@@ -1,56 +1,83 @@
 #include "gemm.hpp"
 
-#include "kernel_sources.hpp"
+#include <backplane/exception.hpp>
+
+#include <clblast.h>
+
+#include <utility>
 
 namespace backplane::opencl {
 
 namespace {
-constexpr std::size_t kGroup = 16;  // GROUP in gemm.cl
-constexpr std::size_t kTile = 64;   // TILE_M / TILE_N in gemm.cl
-constexpr std::size_t kBlock = 4;   // BLOCK in gemm.cl
-constexpr std::size_t kTiledLocalBytes = (16 * 65 + 16 * 64) * sizeof(float);
-}  // namespace
 
-GemmStrategy ChooseGemmStrategy(const OpenClDevice& device, cl_kernel tiled_kernel, std::int64_t m, std::int64_t n) {
-  if (m < static_cast<std::int64_t>(kGroup) || n < static_cast<std::int64_t>(kGroup)) return GemmStrategy::kSimple;
-  if (device.IsCpu()) return GemmStrategy::kBlocked;
-  std::size_t kernel_max = 0;
-  if (clGetKernelWorkGroupInfo(tiled_kernel, device.Device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(kernel_max),
-                               &kernel_max, nullptr) != CL_SUCCESS) {
-    return GemmStrategy::kBlocked;
-  }
-  const bool fits = kernel_max >= kGroup * kGroup && device.MaxWorkGroupSize() >= kGroup * kGroup &&
-                    device.LocalMemoryBytes() >= kTiledLocalBytes;
-  return fits ? GemmStrategy::kTiled : GemmStrategy::kBlocked;
+clblast::Transpose Op(bool transpose) { return transpose ? clblast::Transpose::kYes : clblast::Transpose::kNo; }
+
+void CheckClblast(clblast::StatusCode status, const std::string& what, const char* routine) {
+  if (status == clblast::StatusCode::kSuccess) return;
+  throw Exception(ErrorCode::kBackendFailure, "GpuOpenCl: " + what + ": CLBlast " + routine +
+                                                  " failed: " + ClblastStatusName(static_cast<int>(status)));
 }
 
-GemmKernels::GemmKernels(OpenClDevice& device)
-    : device_(device),
-      tiled_(MakeKernel(device, kKernelSource_gemm, "gemm_tiled")),
-      blocked_(MakeKernel(device, kKernelSource_gemm, "gemm_blocked")),
-      simple_(MakeKernel(device, kKernelSource_gemm, "gemm_simple")) {}
+}  // namespace
 
-void GemmKernels::Enqueue(const GemmCall& g, const char* what) const {
-  const cl_int has_c = g.c != nullptr ? 1 : 0;
-  cl_mem c = g.c != nullptr ? g.c : g.y;  // any valid buffer when there is no C
-  const std::vector<KernelArg> args{Arg(g.m),     Arg(g.n),    Arg(g.k),    Arg(g.a),    Arg(g.a_rs),
-                                    Arg(g.a_cs),  Arg(g.b),    Arg(g.b_rs), Arg(g.b_cs), Arg(g.offsets),
-                                    Arg(g.alpha), Arg(c),      Arg(has_c),  Arg(g.c_rs), Arg(g.c_cs),
-                                    Arg(g.beta),  Arg(g.y)};
-  const auto n = static_cast<std::size_t>(g.n), m = static_cast<std::size_t>(g.m);
-  const auto batch = static_cast<std::size_t>(g.batch);
-  switch (ChooseGemmStrategy(device_, tiled_.Get(), g.m, g.n)) {
-    case GemmStrategy::kTiled:
-      Launch(device_, tiled_.Get(), {(n + kTile - 1) / kTile * kGroup, (m + kTile - 1) / kTile * kGroup, batch},
-             {kGroup, kGroup, 1}, args, what);
-      return;
-    case GemmStrategy::kBlocked:
-      Launch(device_, blocked_.Get(), {(n + kBlock - 1) / kBlock, (m + kBlock - 1) / kBlock, batch}, {}, args, what);
-      return;
-    case GemmStrategy::kSimple:
-      Launch(device_, simple_.Get(), {n, m, batch}, {}, args, what);
-      return;
+std::string ClblastStatusName(int status) {
+  // CLBlast's own codes; the others are OpenCL's (CLBlast passes them through).
+  static const std::pair<int, const char*> kNames[] = {
+      {-1024, "kNotImplemented"},         {-1022, "kInvalidMatrixA"},         {-1021, "kInvalidMatrixB"},
+      {-1020, "kInvalidMatrixC"},         {-1017, "kInvalidDimension"},       {-1016, "kInvalidLeadDimA"},
+      {-1015, "kInvalidLeadDimB"},        {-1014, "kInvalidLeadDimC"},        {-1011, "kInsufficientMemoryA"},
+      {-1010, "kInsufficientMemoryB"},    {-1009, "kInsufficientMemoryC"},    {-2050, "kInsufficientMemoryTemp"},
+      {-2049, "kInvalidBatchCount"},      {-2048, "kInvalidOverrideKernel"},  {-2047, "kMissingOverrideParameter"},
+      {-2046, "kInvalidLocalMemUsage"},   {-2041, "kDatabaseError"},          {-2040, "kUnknownError"},
+      {-2039, "kUnexpectedError"}};
+  for (const auto& [code, name] : kNames) {
+    if (code == status) return std::string(name) + " (" + std::to_string(status) + ")";
   }
+  if (status <= -1000) return "CLBlast status " + std::to_string(status);
+  return ClErrorName(status);
+}
+
+Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what) : device_(device), what_(std::move(what)) {
+  cl_command_queue queue = device.Queue();
+  std::size_t bytes = 0;
+  // Non-zero offsets make CLBlast copy every operand (the most temporary memory a call of this
+  // shape can need), so the size holds for the offsets of every later call.
+  CheckClblast(clblast::GemmTempBufferSize<float>(clblast::Layout::kRowMajor, Op(shape.transpose_a),
+                                                  Op(shape.transpose_b), shape.m, shape.n, shape.k, 1, shape.a_ld, 1,
+                                                  shape.b_ld, 1, shape.y_ld, &queue, bytes),
+               what_, "GemmTempBufferSize");
+  temp_bytes_ = bytes;
+}
+
+void Gemm::Enqueue(const GemmCall& g) const {
+  if (g.m == 0 || g.n == 0 || g.batch == 0) return;
+  cl_command_queue queue = device_.Queue();
+  std::lock_guard<std::recursive_mutex> lock(device_.LaunchMutex());
+  if (g.k == 0) {  // an empty product, which CLBlast refuses: y = beta * y (y dense, as every caller's)
+    const std::size_t count = g.batch * g.m * g.n;
+    if (g.beta == 0.0f) {
+      const float zero = 0.0f;
+      CheckCl(clEnqueueFillBuffer(queue, g.y, &zero, sizeof(zero), g.y_offset * sizeof(float), count * sizeof(float), 0,
+                                  nullptr, nullptr),
+              (what_ + ": clEnqueueFillBuffer").c_str());
+    } else if (g.beta != 1.0f) {
+      CheckClblast(clblast::Scal<float>(count, g.beta, g.y, g.y_offset, 1, &queue, nullptr), what_, "Scal");
+    }
+    return;
+  }
+  if (g.batch == 1) {
+    cl_mem temp = temp_bytes_ > 0 ? device_.ScratchBuffer(OpenClDevice::Scratch::kBlasTemp, temp_bytes_) : nullptr;
+    CheckClblast(clblast::Gemm<float>(clblast::Layout::kRowMajor, Op(g.transpose_a), Op(g.transpose_b), g.m, g.n,
+                                      g.k, g.alpha, g.a, g.a_offset, g.a_ld, g.b, g.b_offset, g.b_ld, g.beta, g.y,
+                                      g.y_offset, g.y_ld, &queue, nullptr, temp),
+                 what_, "Gemm");
+    return;
+  }
+  CheckClblast(clblast::GemmStridedBatched<float>(clblast::Layout::kRowMajor, Op(g.transpose_a), Op(g.transpose_b),
+                                                  g.m, g.n, g.k, g.alpha, g.a, g.a_offset, g.a_ld, g.a_stride, g.b,
+                                                  g.b_offset, g.b_ld, g.b_stride, g.beta, g.y, g.y_offset, g.y_ld,
+                                                  g.y_stride, g.batch, &queue, nullptr),
+               what_, "GemmStridedBatched");
 }
 
 }  // namespace backplane::opencl

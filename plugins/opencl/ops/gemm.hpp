@@ -1,50 +1,58 @@
-// The GEMM kernels of kernels/gemm.cl as FullyConnected and MatMul use them:
-//   tiled   - 64x64 tiles staged in local memory, 16x16 work-items with 4x4 register blocks
-//             (GPUs: the device's work-groups must hold 256 work-items and 8.3 KiB of local
-//             memory);
-//   blocked - 4x4 register blocks read straight from global memory, no barriers (CPU
-//             devices, where PoCL would spill the tiled kernel's accumulators at every barrier);
-//   simple  - one output per work-item, for thin shapes (M or N below 16).
+// GEMM through CLBlast (libclblast, its kernel parameters from its per-device database): the
+// one place GpuOpenCl calls CLBlast's GEMM routines. MatMul, FullyConnected and Convolution2d
+// (after im2col) run on it; their bias and C terms are our own small kernels or CLBlast's beta
+// around it.
+//
+// Every call enqueues on the device's in-order queue under its LaunchMutex and does not wait:
+// buffers stay on the device, and commands of later launches see the results. Thread-safe.
 #pragma once
 
 #include "opencl_workload.hpp"
 
+#include <cstddef>
+#include <string>
+
 namespace backplane::opencl {
 
-// y[b] = alpha * op(A) * op(B) (+ beta * C) for b in [0, batch), y dense [batch, M, N].
-// Strides in elements: A(m, k) = a[a_off(b) + m * a_rs + k * a_cs], B(k, n) likewise;
-// `offsets` holds (a_off, b_off) per batch entry as 2 * batch ints. C(m, n) =
-// c[m * c_rs + n * c_cs] when c is not null.
+// Row-major y = alpha * op(A) * op(B) + beta * y, op(A) [m, k], op(B) [k, n], y [m, n], for
+// `batch` entries each `*_stride` elements after the previous one. Offsets, leading dimensions
+// and strides are in elements; A is stored [m, k] (or [k, m] when transpose_a), B likewise.
 struct GemmCall {
-  int m = 0, n = 0, k = 0, batch = 1;
+  std::size_t m = 0, n = 0, k = 0;
+  bool transpose_a = false, transpose_b = false;
   cl_mem a = nullptr;
-  int a_rs = 0, a_cs = 0;
+  std::size_t a_offset = 0, a_ld = 0, a_stride = 0;
   cl_mem b = nullptr;
-  int b_rs = 0, b_cs = 0;
-  cl_mem offsets = nullptr;
-  float alpha = 1.0f;
-  cl_mem c = nullptr;
-  int c_rs = 0, c_cs = 0;
-  float beta = 0.0f;
+  std::size_t b_offset = 0, b_ld = 0, b_stride = 0;
   cl_mem y = nullptr;
+  std::size_t y_offset = 0, y_ld = 0, y_stride = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  std::size_t batch = 1;
 };
 
-enum class GemmStrategy { kTiled, kBlocked, kSimple };
-
-// The strategy for a GEMM of this shape on `device`: simple when thin, else tiled where the
-// tiled kernel `tiled_kernel` fits and the device is not a CPU, else blocked.
-GemmStrategy ChooseGemmStrategy(const OpenClDevice& device, cl_kernel tiled_kernel, std::int64_t m, std::int64_t n);
-
-// The kernels of the strategies, created once per workload. Immutable; Enqueue is thread-safe.
-class GemmKernels {
+// The CLBlast GEMM of one workload's fixed shape. Created once per workload: it asks CLBlast
+// for the temporary buffer the shape needs, which Enqueue then takes from the device's
+// scratch. Immutable; Enqueue is thread-safe.
+class Gemm {
  public:
-  explicit GemmKernels(OpenClDevice& device);
-  // Enqueues the call with the strategy ChooseGemmStrategy picks.
-  void Enqueue(const GemmCall& call, const char* what) const;
+  // `shape`: a call of the shape Enqueue will run (its buffers, offsets and batch are not
+  // used). Calls with batch > 1 run CLBlast's strided-batched routine, which allocates its
+  // temporary buffers itself.
+  // Throws backplane::Exception (kBackendFailure) naming `what` when CLBlast refuses the shape.
+  Gemm(OpenClDevice& device, const GemmCall& shape, std::string what);
+
+  // Enqueues `call` (of the constructor's shape). Throws backplane::Exception
+  // (kBackendFailure) naming the layer and CLBlast's status when CLBlast fails.
+  void Enqueue(const GemmCall& call) const;
 
  private:
   OpenClDevice& device_;
-  ClKernel tiled_, blocked_, simple_;
+  std::string what_;
+  std::size_t temp_bytes_ = 0;  // CLBlast's temporary buffer for a batch-1 call of the shape
 };
+
+// "kInvalidLocalMemUsage (-2046)", or the OpenCL error name for CLBlast's codes that are
+// OpenCL's: for messages.
+std::string ClblastStatusName(int status);
 
 }  // namespace backplane::opencl

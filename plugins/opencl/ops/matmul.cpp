@@ -1,8 +1,9 @@
 // MatMul, f32, numpy.matmul semantics: A [..., M, K] times B [..., K, N], batch dimensions
 // broadcast; a rank-1 A is [1, K] and a rank-1 B is [K, 1], that dimension dropped from the
-// output. One batched launch of the shared GEMM kernels (gemm.hpp) with a per-batch table of
-// (A, B) offsets computed and uploaded at creation; when every batch entry uses the same B and
-// A's batch is the output's, the batch folds into M (one [batch * M, K] x [K, N] GEMM).
+// output. Runs on CLBlast's GEMM (gemm.hpp). When every batch entry uses the same B and A's
+// batch is the output's, the batch folds into M (one [batch * M, K] x [K, N] GEMM). Otherwise
+// the batch entries' (A, B) offsets are computed at creation and cut into runs whose offsets
+// step evenly (with no broadcast, one run): each run is one strided-batched GEMM.
 #include "gemm.hpp"
 #include "op_kernels.hpp"
 #include "op_support.hpp"
@@ -17,54 +18,87 @@ namespace {
 
 using MatMulShape = backend::MatMulGeometry;
 
+// Consecutive batch entries whose A, B and output offsets each step by a constant: one
+// strided-batched GEMM.
+struct Run {
+  std::size_t first = 0, count = 0;  // output entries [first, first + count)
+  std::size_t a_offset = 0, b_offset = 0, a_stride = 0, b_stride = 0;
+};
+
+// The runs of the output's batch entries, from the broadcast of A's and B's batch dims.
+std::vector<Run> BatchRuns(const MatMulShape& s) {
+  const std::vector<backend::MatMulOperands> operands = backend::MatMulBatchOperands(s);
+  std::vector<Run> runs;
+  for (std::size_t index = 0; index < operands.size(); ++index) {
+    const auto a_offset = static_cast<std::size_t>(operands[index].a * s.m * s.k);
+    const auto b_offset = static_cast<std::size_t>(operands[index].b * s.k * s.n);
+    if (!runs.empty()) {
+      Run& run = runs.back();
+      const bool second = run.count == 1 && a_offset >= run.a_offset && b_offset >= run.b_offset;
+      if (second) {
+        run.a_stride = a_offset - run.a_offset;
+        run.b_stride = b_offset - run.b_offset;
+      }
+      if (second || (run.count > 1 && a_offset == run.a_offset + run.count * run.a_stride &&
+                     b_offset == run.b_offset + run.count * run.b_stride)) {
+        ++run.count;
+        continue;
+      }
+    }
+    runs.push_back({index, 1, a_offset, b_offset, 0, 0});
+  }
+  return runs;
+}
+
+GemmCall MatMulGemm(const MatMulShape& s, std::size_t rows) {
+  GemmCall call;
+  call.m = rows;
+  call.n = static_cast<std::size_t>(s.n);
+  call.k = static_cast<std::size_t>(s.k);
+  call.a_ld = call.k;
+  call.b_ld = call.n;
+  call.y_ld = call.n;
+  call.y_stride = static_cast<std::size_t>(s.m) * call.n;
+  return call;
+}
+
 class MatMulWorkload final : public OpenClWorkload {
  public:
   MatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device, const MatMulShape& s)
-      : OpenClWorkload(layer, device), gemm_(device), s_(s) {
-    const std::int64_t batch = s.batch.NumElements();
-    const bool fold = s.b_batch.NumElements() == 1 && s.a_batch.NumElements() == batch;
-    rows_ = fold ? batch * s.m : s.m;
-    batch_ = fold ? 1 : batch;
-    std::vector<cl_int> offsets;
-    const auto a_strides = BroadcastStrides(s.a_batch, s.batch);
-    const auto b_strides = BroadcastStrides(s.b_batch, s.batch);
-    const std::vector<std::int64_t>& dims = s.batch.Dims();
-    for (std::int64_t index = 0; index < batch_; ++index) {
-      std::int64_t a_index = 0, b_index = 0, rest = index;
-      for (std::size_t d = dims.size(); d-- > 0;) {
-        const std::int64_t i = rest % dims[d];
-        rest /= dims[d];
-        a_index += i * a_strides[d];
-        b_index += i * b_strides[d];
-      }
-      offsets.push_back(static_cast<cl_int>(a_index * s.m * s.k));
-      offsets.push_back(static_cast<cl_int>(b_index * s.k * s.n));
-    }
-    offsets_ = UploadBuffer(device, offsets.data(), offsets.size() * sizeof(cl_int));
+      : OpenClWorkload(layer, device),
+        fold_(s.b_batch.NumElements() == 1 && s.a_batch.NumElements() == s.batch.NumElements()),
+        call_(MatMulGemm(s, static_cast<std::size_t>(fold_ ? s.batch.NumElements() * s.m : s.m))),
+        gemm_(device, call_, name_) {
+    if (!fold_) runs_ = BatchRuns(s);
   }
 
   void Execute(const backend::WorkloadArgs& args) const override {
-    GemmCall call;
-    call.m = static_cast<int>(rows_);
-    call.n = static_cast<int>(s_.n);
-    call.k = static_cast<int>(s_.k);
-    call.batch = static_cast<int>(batch_);
-    call.a = In(args, 0);
-    call.a_rs = static_cast<int>(s_.k);
-    call.a_cs = 1;
-    call.b = In(args, 1);
-    call.b_rs = static_cast<int>(s_.n);
-    call.b_cs = 1;
-    call.offsets = offsets_.Get();
+    GemmCall call = call_;
+    if (call.k > 0) {  // else A and B are empty (an empty constant has no buffer) and unused
+      call.a = In(args, 0);
+      call.b = In(args, 1);
+    }
     call.y = Out(args, 0);
-    gemm_.Enqueue(call, name_.c_str());
+    if (fold_) {
+      gemm_.Enqueue(call);
+      return;
+    }
+    for (const Run& run : runs_) {
+      call.a_offset = run.a_offset;
+      call.b_offset = run.b_offset;
+      call.a_stride = run.a_stride;
+      call.b_stride = run.b_stride;
+      call.y_offset = run.first * call.y_stride;
+      call.batch = run.count;
+      gemm_.Enqueue(call);
+    }
   }
 
  private:
-  GemmKernels gemm_;
-  MatMulShape s_;
-  std::int64_t rows_ = 0, batch_ = 0;
-  ClBuffer offsets_;  // (A offset, B offset) per launched batch entry
+  bool fold_;         // one GEMM with the batch folded into M
+  GemmCall call_;     // the shape; buffers and offsets set per run
+  Gemm gemm_;
+  std::vector<Run> runs_;  // unless folded
 };
 
 }  // namespace

@@ -41,31 +41,6 @@ inline std::shared_ptr<OpenClDevice> OpsDevice() {
   return device;
 }
 
-// `device` presented as a GPU (same context, queue and program cache; IsCpu() false), so the
-// ops take their GPU paths (the local-memory tiled GEMM kernels) on a CPU OpenCL device too.
-class GpuView final : public OpenClDevice {
- public:
-  explicit GpuView(std::shared_ptr<OpenClDevice> real) : real_(std::move(real)) {
-    context_ = real_->Context();
-    device_ = real_->Device();
-    queue_ = real_->Queue();
-    description_ = real_->Description() + " (as a GPU)";
-    is_cpu_ = false;
-    max_work_group_size_ = real_->MaxWorkGroupSize();
-    local_memory_bytes_ = real_->LocalMemoryBytes();
-    host_unified_memory_ = real_->HostUnifiedMemory();
-  }
-
- protected:
-  cl_program DoGetProgram(const std::string& source, const std::string& options) override {
-    return real_->GetProgram(source, options);
-  }
-  std::size_t DoCompiledProgramCount() const override { return real_->CompiledProgramCount(); }
-
- private:
-  std::shared_ptr<OpenClDevice> real_;
-};
-
 // Whether GpuOpenCl accepts the layer; `reason` gets why not.
 template <typename Descriptor>
 bool Supported(const Descriptor& descriptor, const std::vector<HostTensor>& inputs,
@@ -163,8 +138,7 @@ std::vector<std::vector<HostTensor>> RunConcurrently(const std::shared_ptr<OpenC
 }
 
 // Runs the layer on GpuOpenCl and on CpuRef and checks every output: f32 within `relative` of
-// the largest expected magnitude, other types exactly; on a CPU device also through GpuView,
-// so both the CPU and the GPU kernel choices are checked. Does nothing (the device already said
+// the largest expected magnitude, other types exactly. Does nothing (the device already said
 // why) without a device.
 template <typename Descriptor>
 void CheckMatchesReference(const Descriptor& descriptor, const std::vector<HostTensor>& inputs,
@@ -172,11 +146,9 @@ void CheckMatchesReference(const Descriptor& descriptor, const std::vector<HostT
   const auto device = OpsDevice();
   if (!device) return;
   const auto expected = reference::testing::RunOp(descriptor, inputs, outputs);
-  std::vector<std::shared_ptr<OpenClDevice>> devices{device};
-  if (device->IsCpu()) devices.push_back(std::make_shared<GpuView>(device));
-  for (const auto& run_on : devices) {
-    CAPTURE(run_on->Description());
-    const auto actual = RunOpenClOp(run_on, descriptor, inputs, outputs);
+  {
+    CAPTURE(device->Description());
+    const auto actual = RunOpenClOp(device, descriptor, inputs, outputs);
     REQUIRE(actual.size() == expected.size());
     for (std::size_t i = 0; i < actual.size(); ++i) {
       CAPTURE(i);

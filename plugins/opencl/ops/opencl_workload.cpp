@@ -63,7 +63,7 @@ void Launch(OpenClDevice& device, cl_kernel kernel, const std::vector<std::size_
     if (rounded[d] == 0) return;
     if (!local.empty()) rounded[d] = (rounded[d] + local[d] - 1) / local[d] * local[d];
   }
-  std::lock_guard<std::mutex> lock(device.LaunchMutex());
+  std::lock_guard<std::recursive_mutex> lock(device.LaunchMutex());
   for (std::size_t i = 0; i < args.size(); ++i) {
     const cl_int status = clSetKernelArg(kernel, static_cast<cl_uint>(i), args[i].size, args[i].value);
     if (status != CL_SUCCESS) {

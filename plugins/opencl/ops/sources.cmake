@@ -28,7 +28,7 @@ set(OPENCL_OP_SOURCES
   ops/cast.cpp
 )
 set(OPENCL_KERNEL_FILES
-  kernels/gemm.cl
+  kernels/convolution.cl
   kernels/elementwise.cl
   kernels/pooling.cl
   kernels/normalization.cl

@@ -25,8 +25,7 @@ class MatMulWorkload final : public backend::IWorkload {
   MatMulWorkload(const MatMulShape& shape, const float* constant_b) : s_(shape) {
     batch_count_ = s_.batch.NumElements();
     b_count_ = s_.b_batch.NumElements();
-    a_strides_ = BroadcastStrides(s_.a_batch, s_.batch);
-    b_strides_ = BroadcastStrides(s_.b_batch, s_.batch);
+    operands_ = backend::MatMulBatchOperands(s_);
     // One B for all, and A's batch entries in output order: fold the batch into M.
     fold_batch_ = b_count_ == 1 && s_.a_batch.NumElements() == batch_count_;
     if (constant_b) {
@@ -56,17 +55,9 @@ class MatMulWorkload final : public backend::IWorkload {
            workspace);
       return;
     }
-    const std::vector<std::int64_t>& dims = s_.batch.Dims();
     for (std::int64_t index = 0; index < batch_count_; ++index) {
-      // Which A and B matrices output matrix `index` multiplies.
-      std::int64_t a_index = 0, b_index = 0, rest = index;
-      for (std::size_t d = dims.size(); d-- > 0;) {
-        const std::int64_t i = rest % dims[d];
-        rest /= dims[d];
-        a_index += i * a_strides_[d];
-        b_index += i * b_strides_[d];
-      }
-      Gemm(s_.m, s_.n, s_.k, 1.0f, GemmOperand::RowMajor(a + a_index * s_.m * s_.k, s_.k), BOperand(b, b_index), 0.0f,
+      const backend::MatMulOperands& o = operands_[static_cast<std::size_t>(index)];
+      Gemm(s_.m, s_.n, s_.k, 1.0f, GemmOperand::RowMajor(a + o.a * s_.m * s_.k, s_.k), BOperand(b, o.b), 0.0f,
            y + index * s_.m * s_.n, s_.n, workspace);
     }
   }
@@ -79,7 +70,7 @@ class MatMulWorkload final : public backend::IWorkload {
 
   MatMulShape s_;
   std::int64_t batch_count_ = 0, b_count_ = 0;
-  std::vector<std::int64_t> a_strides_, b_strides_;  // per batch dimension, in matrices
+  std::vector<backend::MatMulOperands> operands_;  // per output matrix: its A and B
   bool fold_batch_ = false;
   bool b_packed_ = false;  // B is constant: every batch entry packed at creation
   std::int64_t b_packed_size_ = 0;

@@ -108,6 +108,13 @@ struct MatMulGeometry {
 // batch dimensions, and the output shape.
 bool DescribeMatMul(const ILayerView& layer, MatMulGeometry& out, std::string& reason);
 
+// Which A and B matrices (row-major indices into a_batch and b_batch) each output matrix
+// multiplies: one entry per element of `batch`, in output order.
+struct MatMulOperands {
+  std::int64_t a = 0, b = 0;
+};
+std::vector<MatMulOperands> MatMulBatchOperands(const MatMulGeometry& g);
+
 // FullyConnected (ONNX Gemm): Y [M, N] = alpha * op(A) * op(B) + beta * C.
 struct GemmGeometry {
   std::int64_t m = 0, n = 0, k = 0;  // op(A) is [M, K], op(B) [K, N]
