@@ -40,6 +40,8 @@ std::string ClblastStatusName(int status) {
 Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what) : device_(device), what_(std::move(what)) {
   cl_command_queue queue = device.Queue();
   std::size_t bytes = 0;
+  // Every CLBlast call of the device runs under its LaunchMutex.
+  std::lock_guard<std::recursive_mutex> lock(device.LaunchMutex());
   // Non-zero offsets make CLBlast copy every operand (the most temporary memory a call of this
   // shape can need), so the size holds for the offsets of every later call.
   CheckClblast(clblast::GemmTempBufferSize<float>(clblast::Layout::kRowMajor, Op(shape.transpose_a),
