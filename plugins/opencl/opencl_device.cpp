@@ -107,8 +107,8 @@ cl_context ProcessContext(const DeviceCandidate& candidate, const std::string& d
 }
 
 // The device a DeviceCandidate names, with its queue and programs (the context is the
-// process's, see ProcessContext). Programs are kept
-// (in memory) for the device's lifetime and released with it.
+// process's, see ProcessContext). Programs are kept (in memory) for the device's lifetime and
+// released with it.
 class ClDevice final : public OpenClDevice {
  public:
   ClDevice(const DeviceCandidate& candidate, const std::string& description, const std::filesystem::path& cache_dir)
@@ -156,6 +156,7 @@ class ClDevice final : public OpenClDevice {
   }
 
   std::size_t DoCompiledProgramCount() const override { return compiled_count_.load(); }
+
  private:
   // The program from the cached binary, or null when there is none or it does not build (a
   // corrupt or stale file: the caller compiles and overwrites it).
@@ -249,6 +250,7 @@ cl_program OpenClDevice::GetProgram(const std::string& source, const std::string
 std::size_t OpenClDevice::CompiledProgramCount() const {
   return DoCompiledProgramCount();
 }
+
 std::string ClErrorName(cl_int status) {
   return std::string(ErrorSymbol(status)) + " (" + std::to_string(status) + ")";
 }

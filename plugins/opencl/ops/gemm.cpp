@@ -38,6 +38,7 @@ std::string ClblastStatusName(int status) {
 }
 
 Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what) : device_(device), what_(std::move(what)) {
+  if (shape.m == 0 || shape.n == 0 || shape.k == 0) return;  // Enqueue calls no GEMM routine
   cl_command_queue queue = device.Queue();
   std::size_t bytes = 0;
   // Every CLBlast call of the device runs under its LaunchMutex.
