@@ -5,22 +5,15 @@
 // that is a prefix of the name and ends in "_backend", and a name never is both a library and a
 // manifest name.
 #include "discovery/naming_scheme.hpp"
+#include "fuzz_check.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string_view>
-
-namespace {
-
-void Check(bool condition) {
-  if (!condition) std::abort();
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace backplane::discovery;
+  using backplane::fuzz::Check;
   const std::string_view name(reinterpret_cast<const char*>(data), size);
   const bool manifest = IsManifestFileName(name);
   for (LibrarySuffix suffix : {LibrarySuffix::kSo, LibrarySuffix::kDll, LibrarySuffix::kDylib}) {

@@ -6,22 +6,15 @@
 // signature of 64), a key id that is the key's, a publisher that passes PublisherProblem, and
 // writing it out and reading it back gives the same values; verifying never throws.
 #include "discovery/signature.hpp"
+#include "fuzz_check.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
-
-namespace {
-
-void Check(bool condition) {
-  if (!condition) std::abort();
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace backplane::discovery;
+  using backplane::fuzz::Check;
   const std::string text(reinterpret_cast<const char*>(data), size);
   std::string why;
   if (const auto signature = ParseSignatureFile(text, why)) {
