@@ -93,6 +93,9 @@ std::vector<backend::OptionSpec> OpenClBackend::GetOptionSpecs() const {
        "device index (as listed) or name substring; default: BACKPLANE_OPENCL_DEVICE, else the first GPU"},
       {"cache_dir", Type::kString, "",
        "program binary cache folder; default: BACKPLANE_OPENCL_CACHE_DIR, else ~/.cache/backplane/opencl"},
+      {"tune", Type::kBoolean, "0",
+       "run CLBlast's GEMM tuner once on a device with no tuned parameters cached (about 10 minutes on a CPU "
+       "device), then cache them beside the programs; default: BACKPLANE_OPENCL_TUNE, else 0"},
       {"threads", Type::kInteger, "0", "no effect (the OpenCL device schedules its own work); a count >= 0"},
   };
 }

@@ -1,5 +1,6 @@
 #include "opencl_backend_context.hpp"
 
+#include "clblast_tuning.hpp"
 #include "opencl_device_creation.hpp"
 
 #include <string>
@@ -28,6 +29,11 @@ std::shared_ptr<OpenClDevice> OpenClBackendContext::Device() {
     if (!device_->ProgramCacheNote().empty()) {
       Log(log_.get(), LogLevel::kWarning, "GpuOpenCl: program cache: " + device_->ProgramCacheNote());
     }
+    const ClblastTuning tuning = PrepareClblastTuning(*device_, settings_.tune, [this](const std::string& message) {
+      Log(log_.get(), LogLevel::kInfo, "GpuOpenCl: " + message);
+    });
+    const bool tuning_failed = settings_.tune && tuning.source == ClblastTuning::Source::kDatabase;
+    Log(log_.get(), tuning_failed ? LogLevel::kWarning : LogLevel::kInfo, "GpuOpenCl: GEMM parameters: " + tuning.note);
   }
   return device_;
 }

@@ -157,7 +157,23 @@ class ClDevice final : public OpenClDevice {
 
   std::size_t DoCompiledProgramCount() const override { return compiled_count_.load(); }
 
+  std::optional<std::vector<unsigned char>> DoLoadDeviceData(const std::string& name) const override {
+    return binary_cache_.Load(DataKey(name));
+  }
+
+  bool DoStoreDeviceData(const std::string& name, const std::vector<unsigned char>& bytes) const override {
+    return binary_cache_.Store(DataKey(name), bytes);
+  }
+
  private:
+  // The disk key of device data `name`: the device's identity, then the name.
+  std::string DataKey(const std::string& name) const {
+    std::vector<std::string> fields = key_fields_;
+    fields.push_back("device data");
+    fields.push_back(name);
+    return BinaryKey(fields);
+  }
+
   // The program from the cached binary, or null when there is none or it does not build (a
   // corrupt or stale file: the caller compiles and overwrites it).
   cl_program FromBinary(const std::string& key, const std::string& build_options) {
@@ -249,6 +265,14 @@ cl_program OpenClDevice::GetProgram(const std::string& source, const std::string
 
 std::size_t OpenClDevice::CompiledProgramCount() const {
   return DoCompiledProgramCount();
+}
+
+std::optional<std::vector<unsigned char>> OpenClDevice::LoadDeviceData(const std::string& name) const {
+  return DoLoadDeviceData(name);
+}
+
+bool OpenClDevice::StoreDeviceData(const std::string& name, const std::vector<unsigned char>& bytes) const {
+  return DoStoreDeviceData(name, bytes);
 }
 
 std::string ClErrorName(cl_int status) {

@@ -13,7 +13,9 @@
 
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace backplane::opencl {
 
@@ -47,6 +49,14 @@ class OpenClDevice {
   // (kBackendFailure) with the build log when the source does not compile.
   cl_program GetProgram(const std::string& source, const std::string& build_options);
 
+  // Data about this device kept beside the program binaries (same folder, file format and
+  // integrity check), keyed by the device's identity (platform, device, driver) and `name`:
+  // CLBlast's tuned parameters. Load gives nullopt when there is none or the file is corrupt;
+  // Store returns false when nothing could be written. Thread-safe; never throw except on
+  // out-of-memory.
+  std::optional<std::vector<unsigned char>> LoadDeviceData(const std::string& name) const;
+  bool StoreDeviceData(const std::string& name, const std::vector<unsigned char>& bytes) const;
+
   // Number of programs compiled from source (not from either cache) so far: what the test
   // "loading the same network twice compiles nothing" checks.
   std::size_t CompiledProgramCount() const;
@@ -71,6 +81,8 @@ class OpenClDevice {
   // (opencl_device.cpp, created through opencl_device_creation.hpp).
   virtual cl_program DoGetProgram(const std::string& source, const std::string& build_options) = 0;
   virtual std::size_t DoCompiledProgramCount() const = 0;
+  virtual std::optional<std::vector<unsigned char>> DoLoadDeviceData(const std::string& name) const = 0;
+  virtual bool DoStoreDeviceData(const std::string& name, const std::vector<unsigned char>& bytes) const = 0;
 
   cl_context context_ = nullptr;
   cl_device_id device_ = nullptr;

@@ -50,6 +50,9 @@ OpenClSettings SettingsFromEnvironment() {
     settings.policy.device_filter = *device;
     settings.policy.device_filter_source = "BACKPLANE_OPENCL_DEVICE";
   }
+  if (const auto tune = Env("BACKPLANE_OPENCL_TUNE")) {
+    settings.tune = ParseFlag(*tune, "environment variable BACKPLANE_OPENCL_TUNE");
+  }
   const auto cache = Env("BACKPLANE_OPENCL_CACHE_DIR");
   settings.cache_dir = cache ? std::filesystem::path(*cache) : DefaultCacheDir();
   return settings;
@@ -61,6 +64,8 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
     if (key == "allow_cpu_device") {
       settings.policy.allow_cpu = ParseFlag(value, "backend option " + key);
       settings.policy.allow_cpu_source = settings.policy.allow_cpu ? "backend option " + key + "=" + value : "";
+    } else if (key == "tune") {
+      settings.tune = ParseFlag(value, "backend option " + key);
     } else if (key == "device") {
       settings.policy.device_filter = value;
       settings.policy.device_filter_source = "backend option device";
@@ -81,7 +86,7 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
       // direct callers.
       throw Exception(ErrorCode::kInvalidArgument,
                       "GpuOpenCl: unknown backend option '" + key +
-                          "'; known options: allow_cpu_device, device, cache_dir, threads");
+                          "'; known options: allow_cpu_device, device, cache_dir, tune, threads");
     }
   }
   return settings;

@@ -6,6 +6,7 @@
 //   allow_cpu_device = 0|1|false|true                env BACKPLANE_OPENCL_ALLOW_CPU=0|1
 //   device = <index>|<name>                          env BACKPLANE_OPENCL_DEVICE
 //   cache_dir = <folder>                             env BACKPLANE_OPENCL_CACHE_DIR
+//   tune = 0|1|false|true                            env BACKPLANE_OPENCL_TUNE=0|1
 //   threads = <count>   accepted for every backend's sake (sdk-run --threads); no effect: the
 //                       OpenCL device schedules its own work
 // Reading the environment is thread-safe as long as nobody calls setenv concurrently.
@@ -24,6 +25,9 @@ struct OpenClSettings {
   // Where program binaries are cached, before the writability check (ProgramBinaryCache falls
   // back to a temporary folder when this one is not writable).
   std::filesystem::path cache_dir;
+  // Run CLBlast's GEMM tuner on the device when no tuned parameters are cached for it
+  // (clblast_tuning.hpp).
+  bool tune = false;
 };
 
 // From the environment alone: what a backend instance without a runtime context uses
