@@ -10,6 +10,7 @@ namespace backplane::opencl {
 
 namespace {
 
+// The runtime prefixes each message with the backend's id ("GpuOpenCl: ").
 void Log(ILogSink* log, LogLevel level, const std::string& message) {
   if (log && log->IsEnabled(level, LogCategory::kPlugin)) log->Write(level, LogCategory::kPlugin, message);
 }
@@ -25,15 +26,15 @@ std::shared_ptr<OpenClDevice> OpenClBackendContext::Device() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!device_) {
     device_ = CreateChosenDevice(settings_);
-    Log(log_.get(), LogLevel::kInfo, "GpuOpenCl: using " + device_->Description());
+    Log(log_.get(), LogLevel::kInfo, "using " + device_->Description());
     if (!device_->ProgramCacheNote().empty()) {
-      Log(log_.get(), LogLevel::kWarning, "GpuOpenCl: program cache: " + device_->ProgramCacheNote());
+      Log(log_.get(), LogLevel::kWarning, "program cache: " + device_->ProgramCacheNote());
     }
     const ClblastTuning tuning = PrepareClblastTuning(*device_, settings_.tune, [this](const std::string& message) {
-      Log(log_.get(), LogLevel::kInfo, "GpuOpenCl: " + message);
+      Log(log_.get(), LogLevel::kInfo, message);
     });
     const bool tuning_failed = settings_.tune && tuning.source == ClblastTuning::Source::kDatabase;
-    Log(log_.get(), tuning_failed ? LogLevel::kWarning : LogLevel::kInfo, "GpuOpenCl: GEMM parameters: " + tuning.note);
+    Log(log_.get(), tuning_failed ? LogLevel::kWarning : LogLevel::kInfo, "GEMM parameters: " + tuning.note);
   }
   return device_;
 }

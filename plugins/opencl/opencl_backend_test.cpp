@@ -250,9 +250,14 @@ TEST_CASE("a context opens its device once, and factories made in it and their b
   // The device was opened once, and said so on the runtime's log.
   const auto lines = log->Lines();
   REQUIRE_FALSE(lines.empty());
-  CHECK(lines[0] == "info plugin: GpuOpenCl: using " + device->Description());
+  // (The runtime, not the backend, puts "GpuOpenCl: " in front of each line.)
+  CHECK(lines[0] == "info plugin: using " + device->Description());
   CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
-          return line.find("GpuOpenCl: using ") != std::string::npos;
+          return line.find("plugin: using ") != std::string::npos;
+        }) == 1);
+  // And which GEMM parameters CLBlast uses on it.
+  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
+          return line.find("plugin: GEMM parameters: ") != std::string::npos;
         }) == 1);
   CHECK(ours->BeforeLoadNetwork(1));
   CHECK(ours->AfterLoadNetwork(1));
