@@ -69,11 +69,24 @@ void Gemm::Enqueue(const GemmCall& g) const {
     return;
   }
   if (g.batch == 1) {
-    cl_mem temp = temp_bytes_ > 0 ? device_.ScratchBuffer(OpenClDevice::Scratch::kBlasTemp, temp_bytes_) : nullptr;
-    CheckClblast(clblast::Gemm<float>(clblast::Layout::kRowMajor, Op(g.transpose_a), Op(g.transpose_b), g.m, g.n,
-                                      g.k, g.alpha, g.a, g.a_offset, g.a_ld, g.b, g.b_offset, g.b_ld, g.beta, g.y,
-                                      g.y_offset, g.y_ld, &queue, nullptr, temp),
-                 what_, "Gemm");
+    const auto gemm = [&](std::size_t temp_bytes) {
+      cl_mem temp = temp_bytes > 0 ? device_.ScratchBuffer(OpenClDevice::Scratch::kBlasTemp, temp_bytes) : nullptr;
+      return clblast::Gemm<float>(clblast::Layout::kRowMajor, Op(g.transpose_a), Op(g.transpose_b), g.m, g.n, g.k,
+                                  g.alpha, g.a, g.a_offset, g.a_ld, g.b, g.b_offset, g.b_ld, g.beta, g.y, g.y_offset,
+                                  g.y_ld, &queue, nullptr, temp);
+    };
+    auto status = gemm(temp_bytes_);
+    if (status == clblast::StatusCode::kInsufficientMemoryTemp) {
+      // Parameters tuned since this workload was created (clblast_tuning.hpp) pad differently:
+      // ask again for this call.
+      std::size_t bytes = 0;
+      CheckClblast(clblast::GemmTempBufferSize<float>(clblast::Layout::kRowMajor, Op(g.transpose_a),
+                                                      Op(g.transpose_b), g.m, g.n, g.k, g.a_offset, g.a_ld,
+                                                      g.b_offset, g.b_ld, g.y_offset, g.y_ld, &queue, bytes),
+                   what_, "GemmTempBufferSize");
+      status = gemm(bytes);
+    }
+    CheckClblast(status, what_, "Gemm");
     return;
   }
   CheckClblast(clblast::GemmStridedBatched<float>(clblast::Layout::kRowMajor, Op(g.transpose_a), Op(g.transpose_b),
