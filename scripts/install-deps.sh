@@ -29,6 +29,8 @@ packages=(
   libc++-dev           # tests/abi: a plugin built with clang++ -stdlib=libc++ loads into the runtime
   libc++abi-dev
   abigail-tools        # tests/abi: abidw reads the C boundary's layout for the ABI baseline check
+  help2man             # the tools' man pages, made from their --help at build time
+  lintian              # packaging test: the DEB packages have no lintian error or warning
 )
 
 missing=()

@@ -33,7 +33,7 @@
 #   -algorithm ed25519`); a relative path is taken from the current source folder, and a file
 #   that does not exist stops configuration. sdk-plugin is the installed SDK's own: the package
 #   config defines the imported executable Backplane::sdk-plugin from <prefix>/<bindir>/sdk-plugin
-#   when that file exists (it is in the SDK's runtime component), and SIGN_KEY without it is a
+#   when that file exists (it is in the SDK's tools component), and SIGN_KEY without it is a
 #   configuration error. SIGN_KEY needs the sha256 (not with NO_SHA256). Without SIGN_KEY nothing
 #   is signed.
 #   Inside the SDK's own build every plugin is signed this way with the build key
@@ -42,7 +42,11 @@
 #   it does not (BACKPLANE_BUILD_TOOLS OFF).
 #   DEB_DEPENDS lists the Debian packages the plugin needs at run time beyond the SDK's runtime
 #   (e.g. "libdnnl2" or "libfoo1 (>= 1.2)"); backplane_set_backend_package_variables() below
-#   turns them into the Depends field of the backend's own DEB package.
+#   turns them into the Depends field of the backend's own DEB package (with what
+#   dpkg-shlibdeps finds the plugin loads, when the packaging project turns SHLIBDEPS on).
+#   Release builds strip the plugin after every link and keep its symbols in <library>.debug
+#   (backplane_split_debug_symbols() below; BACKPLANE_DEBUG_SYMBOLS_TREE files them by build id
+#   for a debug package).
 # Linked into the runtime (BACKPLANE_BACKENDS_STATIC ON, only inside the Backplane build):
 #   <target>_static is an OBJECT library of the same sources compiled with
 #   BACKPLANE_STATIC_BACKEND, whose objects and LINK_LIBRARIES are added to backplane_runtime;
@@ -405,17 +409,8 @@ function(backplane_add_backend target)
   if(NOT _multi_config)
     set(_byproducts BYPRODUCTS "${_output_dir}/${_stem}.json")
   endif()
-  # Release ELF plugins ship stripped, their symbols in <library>.debug beside them
-  # (split_debug_symbols.cmake); first, so the manifest below hashes the stripped file. Not for
-  # sanitizer builds, whose reports need the symbols in place.
-  if(CMAKE_OBJCOPY AND NOT WIN32 AND NOT APPLE AND NOT BACKPLANE_SANITIZE)
-    add_custom_command(TARGET ${target} POST_BUILD
-      COMMAND "${CMAKE_COMMAND}" "-DLIBRARY=$<TARGET_FILE:${target}>" "-DOBJCOPY=${CMAKE_OBJCOPY}"
-              "-DCONFIG=$<CONFIG>" -P "${_tools}/split_debug_symbols.cmake"
-      COMMENT "Splitting the symbols of ${_stem} into ${_stem}${CMAKE_SHARED_LIBRARY_SUFFIX}.debug (Release)"
-      VERBATIM)
-    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${_tools}/split_debug_symbols.cmake")
-  endif()
+  # First, so the manifest below hashes the stripped file.
+  backplane_split_debug_symbols(${target})
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND "${CMAKE_COMMAND}"
             "-DLIBRARY=$<TARGET_FILE:${target}>"
@@ -545,6 +540,54 @@ function(backplane_add_backend target)
     COMPONENT "${_component}")
 endfunction()
 
+# backplane_split_debug_symbols(<target>)
+#
+# Release ELF builds ship <target>'s file stripped, its symbols in <file>.debug beside it
+# (split_debug_symbols.cmake, after every link; a .gnu_debuglink section lets gdb and perf find
+# them). backplane_add_backend() calls it for every plugin, before the manifest hashes the file;
+# the SDK calls it for its own libraries and tools. When BACKPLANE_DEBUG_SYMBOLS_TREE names a
+# folder, the .debug file is also filed there by build id (.build-id/<xx>/<rest>.debug, the
+# layout gdb searches under /usr/lib/debug): install that folder as <libdir>/debug to ship the
+# symbols (the SDK's backplane-dbg package does). Does nothing on Windows, macOS, without objcopy
+# and readelf, and in sanitizer builds (their reports need the symbols in place).
+function(backplane_split_debug_symbols target)
+  if(NOT CMAKE_OBJCOPY OR NOT CMAKE_READELF OR WIN32 OR APPLE OR BACKPLANE_SANITIZE)
+    return()
+  endif()
+  get_property(_tools GLOBAL PROPERTY BACKPLANE_MANIFEST_TOOLS_DIR)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" "-DLIBRARY=$<TARGET_FILE:${target}>" "-DOBJCOPY=${CMAKE_OBJCOPY}"
+            "-DREADELF=${CMAKE_READELF}" "-DBUILD_ID_TREE=${BACKPLANE_DEBUG_SYMBOLS_TREE}"
+            "-DCONFIG=$<CONFIG>" -P "${_tools}/split_debug_symbols.cmake"
+    COMMENT "Splitting the symbols of ${target} into $<TARGET_FILE_NAME:${target}>.debug (Release)"
+    VERBATIM)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${_tools}/split_debug_symbols.cmake")
+endfunction()
+
+# backplane_wrap_text(<out variable> <text>...)
+#
+# Joins the texts and breaks the result into lines of at most 79 characters at spaces (a word
+# longer than that keeps its own line), for installer descriptions: Debian wants control file
+# lines of at most 80 columns.
+function(backplane_wrap_text out)
+  string(CONCAT _text ${ARGN})
+  string(REGEX REPLACE "[ \t\n]+" ";" _words "${_text}")
+  set(_lines "")
+  set(_line "")
+  foreach(_word IN LISTS _words)
+    string(LENGTH "${_line} ${_word}" _length)
+    if(_line STREQUAL "")
+      set(_line "${_word}")
+    elseif(_length GREATER 79)
+      string(APPEND _lines "${_line}\n")
+      set(_line "${_word}")
+    else()
+      string(APPEND _line " ${_word}")
+    endif()
+  endforeach()
+  set(${out} "${_lines}${_line}" PARENT_SCOPE)
+endfunction()
+
 # backplane_set_backend_package_variables(<runtime relation>)
 #
 # For every backend added (and installed) so far in this project, sets the CPack variables of
@@ -554,8 +597,8 @@ endfunction()
 #   CPACK_DEBIAN_<COMPONENT>_PACKAGE_DEPENDS  <runtime relation>, then the backend's DEB_DEPENDS
 #   CPACK_COMPONENT_<COMPONENT>_DISPLAY_NAME / _DESCRIPTION   for NSIS and other installers
 # <runtime relation> is the Debian relation on the SDK's runtime package, e.g.
-# "backplane-runtime (= 0.1.0)" inside the SDK, "backplane-runtime (>= 0.1)" for an author's
-# backend. A macro, so the variables land where include(CPack) reads them.
+# "libbackplane0 (= 0.2.0-1)" inside the SDK, "${Backplane_DEB_RUNTIME_PACKAGE} (>= 0.2)" for an
+# author's backend. A macro, so the variables land where include(CPack) reads them.
 macro(backplane_set_backend_package_variables _bp_runtime_relation)
   get_property(_bp_components GLOBAL PROPERTY BACKPLANE_BACKEND_COMPONENTS)
   foreach(_bp_component IN LISTS _bp_components)
@@ -575,7 +618,7 @@ macro(backplane_set_backend_package_variables _bp_runtime_relation)
     set(CPACK_DEBIAN_${_bp_upper}_PACKAGE_DEPENDS "${_bp_depends}")
     set(CPACK_COMPONENT_${_bp_upper}_DISPLAY_NAME "${_bp_id} backend (${_bp_vendor})")
     if(_bp_description)
-      set(CPACK_COMPONENT_${_bp_upper}_DESCRIPTION "${_bp_description}")
+      backplane_wrap_text(CPACK_COMPONENT_${_bp_upper}_DESCRIPTION "${_bp_description}")
     endif()
   endforeach()
   unset(_bp_components)

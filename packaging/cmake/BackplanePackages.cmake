@@ -1,9 +1,14 @@
 # CPack: the SDK's installers, split into install components (see docs/installing.md).
 #
-#   runtime            libbackplane, libbackplane_sdk, libbackplane_onnx (versioned), sdk-info,
-#                      sdk-run, libexec/backplane/backplane-plugin-probe -> backplane-runtime
+#   runtime            libbackplane, libbackplane_sdk, libbackplane_onnx (versioned),
+#                      libexec/backplane/backplane-plugin-probe, the build key's public half
+#                                                                -> libbackplane<major>
+#   tools              sdk-info, sdk-run, sdk-plugin, their man pages, share/doc/backplane
+#                                                                -> backplane-tools
 #   dev                headers, .so links, lib/cmake/Backplane (with the backend author kit),
-#                      pkg-config file, manifest schema          -> backplane-dev
+#                      pkg-config files, manifest schema         -> backplane-dev
+#   debug              the .debug files of every Release binary above and of the bundled
+#                      backends (in .debug/ beside each)          -> backplane-dbg
 #   backend-<id>       one per bundled backend: plugin + manifest
 #                      in lib/backplane/backends/               -> backplane-backend-<id>
 #
@@ -20,6 +25,7 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY "Backplane ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}")
 set(CPACK_RESOURCE_FILE_README "${PROJECT_SOURCE_DIR}/README.md")
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")  # the installers' licence page
 set(CPACK_STRIP_FILES OFF)  # installed manifests carry the sha256 of the file as installed
 set(CPACK_SOURCE_IGNORE_FILES "/\\\\.git/" "/build[^/]*/")
 
@@ -32,15 +38,29 @@ else()
 endif()
 
 # ---- Components ------------------------------------------------------------------------------
-set(CPACK_COMPONENT_RUNTIME_DISPLAY_NAME "Runtime and tools")
-set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
-    "The Backplane runtime libraries, the ONNX importer and the sdk-info and sdk-run tools.")
+# Descriptions are wrapped at 79 columns (Debian's control files want short lines).
+set(CPACK_COMPONENT_RUNTIME_DISPLAY_NAME "Runtime")
+backplane_wrap_text(CPACK_COMPONENT_RUNTIME_DESCRIPTION
+  "The Backplane runtime libraries (libbackplane, libbackplane_sdk, the ONNX importer "
+  "libbackplane_onnx), the plugin probe and the key the bundled backends are signed with.")
 set(CPACK_COMPONENT_RUNTIME_REQUIRED ON)
+set(CPACK_COMPONENT_TOOLS_DISPLAY_NAME "Tools")
+backplane_wrap_text(CPACK_COMPONENT_TOOLS_DESCRIPTION
+  "sdk-info (which backends this machine can use, and why not), sdk-run (runs and times an "
+  "ONNX model on the backends), sdk-plugin (installs, verifies and signs backend drops), their "
+  "manual pages and the SDK's documentation.")
+set(CPACK_COMPONENT_TOOLS_DEPENDS runtime)
 set(CPACK_COMPONENT_DEV_DISPLAY_NAME "Development files")
-string(CONCAT CPACK_COMPONENT_DEV_DESCRIPTION
-    "C++ headers, the CMake package (find_package(Backplane)) with backplane_add_backend() for "
-    "backend authors, the pkg-config file and the manifest schema.")
+backplane_wrap_text(CPACK_COMPONENT_DEV_DESCRIPTION
+  "C++ headers, the CMake package (find_package(Backplane)) with backplane_add_backend() for "
+  "backend authors, the pkg-config files and the manifest schema.")
 set(CPACK_COMPONENT_DEV_DEPENDS runtime)
+set(CPACK_COMPONENT_DEBUG_DISPLAY_NAME "Debug symbols")
+backplane_wrap_text(CPACK_COMPONENT_DEBUG_DESCRIPTION
+  "The symbols of the SDK's libraries, tools and bundled backends, in .debug folders beside "
+  "them, where gdb and perf find them.")
+set(CPACK_COMPONENT_DEBUG_DEPENDS runtime)
+set(CPACK_COMPONENT_DEBUG_DISABLED ON)  # not selected by default in installers
 get_property(_backplane_backend_components GLOBAL PROPERTY BACKPLANE_BACKEND_COMPONENTS)
 foreach(_component IN LISTS _backplane_backend_components)
   string(TOUPPER "${_component}" _upper)
@@ -49,12 +69,16 @@ foreach(_component IN LISTS _backplane_backend_components)
 endforeach()
 set(CPACK_COMPONENT_GROUP_BACKENDS_DISPLAY_NAME "Backends")
 set(CPACK_COMPONENT_GROUP_BACKENDS_EXPANDED ON)
-set(CPACK_COMPONENTS_ALL runtime dev ${_backplane_backend_components})
+set(CPACK_COMPONENTS_ALL runtime tools dev debug ${_backplane_backend_components})
 
 # ---- Archives: one tree, every component (relocatable: see docs/installing.md) ---------------
 set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
 
 # ---- DEB: one package per component --------------------------------------------------------
+# Checked with lintian by the test "packaging: lintian" (zero errors, zero warnings; overrides in
+# packaging/debian/, each with its reason). Each package gets usr/share/doc/<package>/copyright
+# and changelog.Debian.gz from packaging/debian (debian_package_docs.cmake, a CPack pre-build
+# script); Depends come from dpkg-shlibdeps, plus the relations between the SDK's own packages.
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING IGNORE)  # one package per component (the group is for NSIS)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # <name>_<version>-<release>_<arch>.deb
@@ -62,44 +86,57 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION "libs")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/backplane")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The SDK's own libraries, for the tools' and plugins' dependencies on them (dpkg-shlibdeps
+# finds them in the staging folders; the relation itself is written below).
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${PROJECT_BINARY_DIR}/${CMAKE_INSTALL_LIBDIR}")
+# DEBIAN/shlibs and the ldconfig trigger for the library package.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 # CPack installs DEB packages under /usr (its default CPACK_PACKAGING_INSTALL_PREFIX for DEB;
-# archives stay relative). The libraries, plugins and manifests keep their places relative to each other under /usr, so
-# the runtime's default backend folder (<libdir of libbackplane>/backplane/backends) holds the
-# plugins whatever CMAKE_INSTALL_LIBDIR was.
+# archives stay relative). The libraries, plugins and manifests keep their places relative to
+# each other under /usr, so the runtime's default backend folder (<libdir of
+# libbackplane>/backplane/backends) holds the plugins whatever CMAKE_INSTALL_LIBDIR was.
 set(_backplane_deb_version "${PROJECT_VERSION}-${CPACK_DEBIAN_PACKAGE_RELEASE}")
-set(_backplane_same_runtime "backplane-runtime (= ${_backplane_deb_version})")
+# The runtime package is named after libbackplane's soname (Debian policy 8.1): a new major
+# makes libbackplane1, installable beside this one.
+set(BACKPLANE_DEB_RUNTIME_PACKAGE "libbackplane${PROJECT_VERSION_MAJOR}")
+set(_backplane_same_runtime "${BACKPLANE_DEB_RUNTIME_PACKAGE} (= ${_backplane_deb_version})")
 
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME "backplane-runtime")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME "${BACKPLANE_DEB_RUNTIME_PACKAGE}")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION "libs")
-# What the runtime's shared libraries and tools load (ldd, then dpkg -S, on Debian 12; the
-# packaging test checks this list against ldd of the installed files).
-set(BACKPLANE_DEB_RUNTIME_DEPENDS
-    "libc6" "libstdc++6" "libgcc-s1" "libssl3" "libboost-program-options1.74.0"
-    CACHE STRING "Debian packages the backplane-runtime package depends on")
-set(_runtime_depends ${BACKPLANE_DEB_RUNTIME_DEPENDS})
-if(TARGET backplane_onnx)
-  set(BACKPLANE_DEB_ONNX_DEPENDS "libonnx1" "libprotobuf32"
-      CACHE STRING "Debian packages the ONNX importer (in backplane-runtime) depends on")
-  list(APPEND _runtime_depends ${BACKPLANE_DEB_ONNX_DEPENDS})
-endif()
-# sdk-plugin reads archive drops with libarchive when the build found it (tools/sdk-plugin).
-if(TARGET sdk_plugin_objects)
-  get_target_property(_backplane_plugin_tool_libraries sdk_plugin_objects LINK_LIBRARIES)
-  if("LibArchive::LibArchive" IN_LIST _backplane_plugin_tool_libraries)
-    set(BACKPLANE_DEB_ARCHIVE_DEPENDS "libarchive13"
-        CACHE STRING "Debian packages sdk-plugin's archive support (in backplane-runtime) depends on")
-    list(APPEND _runtime_depends ${BACKPLANE_DEB_ARCHIVE_DEPENDS})
-  endif()
-endif()
-list(JOIN _runtime_depends ", " CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS)
+
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME "backplane-tools")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION "utils")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${_backplane_same_runtime}")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME "backplane-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION "libdevel")
-# Public headers include the C++ standard library only (ARCHITECTURE.md).
+# Public headers include the C++ standard library only (ARCHITECTURE.md). The headers and the
+# CMake package are of this very runtime (the .so links point into it).
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${_backplane_same_runtime}")
+set(CPACK_DEBIAN_DEV_PACKAGE_SHLIBDEPS OFF)  # no binaries
+
+set(CPACK_DEBIAN_DEBUG_PACKAGE_NAME "backplane-dbg")
+set(CPACK_DEBIAN_DEBUG_PACKAGE_SECTION "debug")
+set(CPACK_DEBIAN_DEBUG_PACKAGE_DEPENDS "${_backplane_same_runtime}")
+set(CPACK_DEBIAN_DEBUG_PACKAGE_SHLIBDEPS OFF)  # the .debug files load nothing
 
 # backplane-backend-<id>: the runtime of the same version, then the backend's DEB_DEPENDS.
 backplane_set_backend_package_variables("${_backplane_same_runtime}")
+
+# Every package: copyright and changelog (packaging/debian/), and its lintian overrides.
+string(TIMESTAMP _backplane_deb_date "%a, %d %b %Y %H:%M:%S +0000" UTC)  # SOURCE_DATE_EPOCH wins
+set(CPACK_BACKPLANE_DEB_CHANGELOG "${PROJECT_BINARY_DIR}/packaging/changelog.Debian")
+set(DEB_SOURCE "backplane")
+set(DEB_VERSION "${_backplane_deb_version}")
+set(DEB_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
+set(DEB_DATE "${_backplane_deb_date}")
+configure_file("${PROJECT_SOURCE_DIR}/packaging/debian/changelog.in" "${CPACK_BACKPLANE_DEB_CHANGELOG}" @ONLY)
+set(CPACK_BACKPLANE_DEB_DOCS_FOLDER "${PROJECT_SOURCE_DIR}/packaging/debian")
+set(CPACK_PRE_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/packaging/debian/debian_package_docs.cmake")
+# ldconfig through a dpkg trigger rather than CPack's maintainer scripts.
+set(CPACK_POST_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/packaging/debian/debian_ldconfig_trigger.cmake")
 
 # ---- NSIS (Windows) ----------------------------------------------------------------------------
 set(CPACK_NSIS_DISPLAY_NAME "Backplane SDK ${PROJECT_VERSION}")

@@ -1,9 +1,12 @@
 # ctest "packaging: DEB and TGZ packages": builds the packages of this build tree with cpack into
 # a scratch folder and checks them:
-#   - one DEB per component: backplane-runtime, backplane-dev, backplane-backend-<id>, each
-#     holding its own files and none of the others'; Depends fields (backends and dev on the
-#     runtime of the same version, backends also on their DEB_DEPENDS, the runtime on the
-#     Debian packages of every shared library its files load, found with ldd + dpkg -S);
+#   - one DEB per component: libbackplane<major> (the runtime), backplane-tools, backplane-dev,
+#     backplane-dbg (Release builds), backplane-backend-<id>, each holding its own files and
+#     none of the others', and each its usr/share/doc/<package>/copyright and
+#     changelog.Debian.gz; Depends fields (tools, dev, dbg and backends on the runtime of the
+#     same version, backends also on their DEB_DEPENDS, the runtime and the tools on the Debian
+#     packages of every shared library their files load, found with ldd + dpkg -S); the runtime's
+#     shlibs file; stripped binaries whose symbols are in backplane-dbg;
 #   - the bundled plugins lie in <libdir>/backplane/backends, <libdir> being where the runtime
 #     package puts libbackplane: the folder that libbackplane searches by default;
 #   - a third-party backend packaged the way the docs say (examples/backend built against the
@@ -22,7 +25,9 @@
 #
 #   cmake -DBUILD_DIR=<build tree> -DWORK=<scratch folder> -DVERSION=<x.y.z>
 #         -DBACKENDS=<id,id...> [-DDEB_DEPENDS_<id>=<relation,...>]
-#         -DEXAMPLE_SOURCE=<examples/backend> -DGENERATOR=<generator> -P packages_test.cmake
+#         -DEXAMPLE_SOURCE=<examples/backend> -DGENERATOR=<generator> [-DMAN_PAGES=<help2man>]
+#         [-DSTRIPPED=ON (a Release build: binaries stripped, symbols in backplane-dbg)]
+#         -P packages_test.cmake
 foreach(_name IN ITEMS BUILD_DIR WORK VERSION BACKENDS EXAMPLE_SOURCE GENERATOR)
   if(NOT DEFINED ${_name})
     message(FATAL_ERROR "${_name} is not set")
@@ -48,7 +53,9 @@ if(NOT _result EQUAL 0)
 endif()
 
 set(_deb_version "${VERSION}-1")
-set(_same_runtime "backplane-runtime (= ${_deb_version})")
+string(REGEX REPLACE "\\..*" "" _major "${VERSION}")
+set(_runtime_package "libbackplane${_major}")
+set(_same_runtime "${_runtime_package} (= ${_deb_version})")
 
 # read_package(<package> [<folder> <version>]): fills <package>_FILE (the .deb),
 # <package>_FILES (its paths, one per list entry, "./usr/..." with " -> target" for links) and
@@ -133,27 +140,88 @@ endfunction()
 
 set(_lib "\\./usr/lib(/[a-z0-9_-]+-linux-gnu[a-z]*)?")
 
-# ---- backplane-runtime -------------------------------------------------------------------------
-read_package(backplane-runtime)
-expect_files(backplane-runtime
-  "^\\./usr/bin/sdk-info$"
-  "^\\./usr/bin/sdk-plugin$"
+# ---- libbackplane<major>: the runtime --------------------------------------------------------
+read_package(${_runtime_package})
+expect_files(${_runtime_package}
   "^${_lib}/backplane/trusted-keys/backplane-build\\.json$"
   "^\\./usr/libexec/backplane/backplane-plugin-probe$"
   "^${_lib}/libbackplane\\.so\\.[0-9]+"
   "^${_lib}/libbackplane_sdk\\.so\\.[0-9]+")
-expect_no_files(backplane-runtime
-  "^\\./usr/include/" "/cmake/" "/pkgconfig/" "\\.so$" "\\.so -> " "/backplane/backends/."
+expect_no_files(${_runtime_package}
+  "^\\./usr/bin/" "^\\./usr/include/" "/cmake/" "/pkgconfig/" "\\.so$" "\\.so -> "
+  "/backplane/backends/." "\\.debug$"
   "\\.key$")  # the build key's private half is never packaged
+execute_process(COMMAND "${DPKG_DEB}" --info "${${_runtime_package}_FILE}" shlibs
+                OUTPUT_VARIABLE _shlibs RESULT_VARIABLE _r)
+if(NOT _r EQUAL 0 OR NOT _shlibs MATCHES "(^|\n)libbackplane ${_major} ${_runtime_package} \\(>= ${_deb_version}\\)")
+  message(FATAL_ERROR "${_runtime_package}: DEBIAN/shlibs does not declare libbackplane ${_major}:\n${_shlibs}")
+endif()
+
+# ---- backplane-tools ---------------------------------------------------------------------------
+read_package(backplane-tools)
+expect_files(backplane-tools
+  "^\\./usr/bin/sdk-info$"
+  "^\\./usr/bin/sdk-run$"
+  "^\\./usr/bin/sdk-plugin$"
+  "^\\./usr/share/doc/backplane/LICENSE$"
+  "^\\./usr/share/doc/backplane/NOTICE$"
+  "^\\./usr/share/doc/backplane/docs/sdk-run\\.md$")
+if(MAN_PAGES)
+  expect_files(backplane-tools
+    "^\\./usr/share/man/man1/sdk-info\\.1(\\.gz)?$"
+    "^\\./usr/share/man/man1/sdk-run\\.1(\\.gz)?$"
+    "^\\./usr/share/man/man1/sdk-plugin\\.1(\\.gz)?$")
+endif()
+expect_no_files(backplane-tools "/libbackplane" "^\\./usr/include/" "\\.debug$" "\\.key$")
+expect_depends(backplane-tools "${_same_runtime}")
+
+# ---- Every package: Debian's copyright and changelog -----------------------------------------
+file(GLOB _all_debs "${WORK}/*.deb")
+foreach(_deb IN LISTS _all_debs)
+  get_filename_component(_name "${_deb}" NAME)
+  string(REGEX REPLACE "_.*" "" _name "${_name}")
+  read_package(${_name})
+  expect_files(${_name}
+    "^\\./usr/share/doc/${_name}/copyright$"
+    "^\\./usr/share/doc/${_name}/changelog\\.Debian\\.gz$")
+endforeach()
+
+# ---- backplane-dbg: the symbols of the stripped binaries (Release builds) ---------------------
+file(GLOB _debug_deb "${WORK}/backplane-dbg_${_deb_version}_*.deb")
+if(STRIPPED)
+  read_package(backplane-dbg)
+  # One .debug file per stripped binary: the three libraries, the probe, the three tools and
+  # each bundled backend, filed by build id where gdb looks for them.
+  set(_debug_files "")
+  foreach(_file IN LISTS backplane-dbg_FILES)
+    if(_file MATCHES "^${_lib}/debug/\\.build-id/[0-9a-f][0-9a-f]/[0-9a-f]+\\.debug$")
+      list(APPEND _debug_files "${_file}")
+    elseif(NOT _file MATCHES "/$" AND NOT _file MATCHES "^\\./usr/share/(doc|lintian/overrides)/backplane-dbg")
+      message(FATAL_ERROR "backplane-dbg holds ${_file}, which is not a .debug file under .build-id")
+    endif()
+  endforeach()
+  list(LENGTH _debug_files _debug_file_count)
+  list(LENGTH BACKENDS _backend_count)
+  math(EXPR _expected_debug_files "7 + ${_backend_count}")
+  if(NOT _debug_file_count EQUAL _expected_debug_files)
+    message(FATAL_ERROR "backplane-dbg holds ${_debug_file_count} .debug files, expected "
+                        "${_expected_debug_files}:\n${_debug_files}")
+  endif()
+  expect_depends(backplane-dbg "${_same_runtime}")
+  set(_debug_count 1)
+else()
+  list(LENGTH _debug_deb _debug_count)  # a sanitizer or Debug build: symbols stay in place
+endif()
+
 # The folder libbackplane searches by default: backplane/backends beside itself.
 set(_sdk_libdir "")
-foreach(_file IN LISTS backplane-runtime_FILES)
+foreach(_file IN LISTS ${_runtime_package}_FILES)
   if(_file MATCHES "^\\./usr/(.+)/libbackplane\\.so\\.[0-9.]+$")
     set(_sdk_libdir "${CMAKE_MATCH_1}")
   endif()
 endforeach()
 if(NOT _sdk_libdir)
-  message(FATAL_ERROR "backplane-runtime holds no ./usr/<libdir>/libbackplane.so.<version>")
+  message(FATAL_ERROR "${_runtime_package} holds no ./usr/<libdir>/libbackplane.so.<version>")
 endif()
 set(_backend_folder "\\./usr/${_sdk_libdir}/backplane/backends")
 
@@ -186,22 +254,21 @@ foreach(_id IN LISTS BACKENDS)
   expect_depends(${_package} "${_same_runtime}" ${DEB_DEPENDS_${_id}})
 endforeach()
 
-file(GLOB _all_debs "${WORK}/*.deb")
 list(LENGTH _all_debs _deb_count)
 list(LENGTH BACKENDS _backend_count)
-math(EXPR _expected_count "2 + ${_backend_count}")
+math(EXPR _expected_count "3 + ${_debug_count} + ${_backend_count}")
 if(NOT _deb_count EQUAL _expected_count)
   message(FATAL_ERROR "expected ${_expected_count} DEB packages, found: ${_all_debs}")
 endif()
 
 # ---- A third-party backend's DEB lands where the SDK's runtime searches -----------------------
-# examples/backend built the way its README says, against the SDK as its backplane-runtime and
+# examples/backend built the way its README says, against the SDK as its runtime and
 # backplane-dev DEBs lay it out (unpacked here, not installed), then `cpack -G DEB`. The author's
 # project gets the other usual GNUInstallDirs libdir than the SDK's (GNUInstallDirs picks
 # lib/<multiarch> for prefix /usr on Debian, lib for /usr/local), so this fails if
 # backplane_add_backend() installs by the author's libdir instead of the SDK's backend folder.
 set(_sdk_root "${WORK}/sdk-root")
-foreach(_package IN ITEMS backplane-runtime backplane-dev)
+foreach(_package IN ITEMS ${_runtime_package} backplane-dev)
   execute_process(COMMAND "${DPKG_DEB}" -x "${${_package}_FILE}" "${_sdk_root}" RESULT_VARIABLE _r)
   if(NOT _r EQUAL 0)
     message(FATAL_ERROR "dpkg-deb -x ${${_package}_FILE} failed")
@@ -290,17 +357,18 @@ endforeach()
 expect_files(example-backend-cpuexample
   "^${_backend_folder}/Example_CpuExample_backend\\.so$"
   "^${_backend_folder}/Example_CpuExample_backend\\.json$")
-expect_depends(example-backend-cpuexample "backplane-runtime (>= ${VERSION})")
+expect_depends(example-backend-cpuexample "${_runtime_package} (>= ${VERSION})")
 
-# ---- The runtime's Depends cover what its files load (ldd + dpkg -S) ------------------------
+# ---- The runtime's and the tools' Depends cover what their files load (ldd + dpkg -S) --------
 # Direct dependencies only (DT_NEEDED, read with readelf): what those load in turn is their
-# own packages' business.
+# own packages' business. The Depends come from dpkg-shlibdeps; this checks its result.
 find_program(LDD ldd)
 find_program(READELF readelf)
 find_program(DPKG_QUERY dpkg-query)
+foreach(_checked IN ITEMS ${_runtime_package} backplane-tools)
 if(LDD AND READELF AND DPKG_QUERY)
-  set(_unpacked "${WORK}/runtime-files")
-  execute_process(COMMAND "${DPKG_DEB}" -x "${backplane-runtime_FILE}" "${_unpacked}")
+  set(_unpacked "${WORK}/files-${_checked}")
+  execute_process(COMMAND "${DPKG_DEB}" -x "${${_checked}_FILE}" "${_unpacked}")
   file(GLOB_RECURSE _elves "${_unpacked}/usr/bin/*" "${_unpacked}/usr/libexec/*" "${_unpacked}/usr/lib/*.so.*")
   set(_needed "")
   foreach(_elf IN LISTS _elves)
@@ -308,6 +376,16 @@ if(LDD AND READELF AND DPKG_QUERY)
       continue()
     endif()
     execute_process(COMMAND "${READELF}" -d "${_elf}" OUTPUT_VARIABLE _dynamic ERROR_QUIET)
+    # A library's run path finds only its siblings ($ORIGIN), never the tools' ../lib.
+    if(_elf MATCHES "\\.so[.0-9]*$" AND _dynamic MATCHES "R(UN)?PATH[^[]*\\[([^]]*)\\]"
+       AND NOT CMAKE_MATCH_2 STREQUAL "$ORIGIN")
+      message(FATAL_ERROR "${_elf} (${_checked}) has the run path '${CMAKE_MATCH_2}'")
+    endif()
+    # Stripped, with the symbols in backplane-dbg.
+    execute_process(COMMAND "${READELF}" -S "${_elf}" OUTPUT_VARIABLE _sections ERROR_QUIET)
+    if(STRIPPED AND (_sections MATCHES "\\.symtab" OR NOT _sections MATCHES "\\.gnu_debuglink"))
+      message(FATAL_ERROR "${_elf} (${_checked}) is not stripped with a debug link")
+    endif()
     execute_process(COMMAND "${LDD}" "${_elf}" OUTPUT_VARIABLE _ldd ERROR_QUIET)
     string(REGEX MATCHALL "\\(NEEDED\\)[^[]*\\[[^]]+\\]" _entries "${_dynamic}")
     foreach(_entry IN LISTS _entries)
@@ -349,14 +427,14 @@ if(LDD AND READELF AND DPKG_QUERY)
       message(WARNING "no Debian package owns ${_path}; not checked")
       continue()
     endif()
-    string(FIND ", ${backplane-runtime_DEPENDS}," ", ${_owner}" _at)
+    string(FIND ", ${${_checked}_DEPENDS}," ", ${_owner}" _at)
     if(_at EQUAL -1)
-      message(FATAL_ERROR "backplane-runtime loads ${_path} from package ${_owner}, which its "
-                          "Depends ('${backplane-runtime_DEPENDS}') does not name; add it to "
-                          "BACKPLANE_DEB_RUNTIME_DEPENDS in packaging/cmake/BackplanePackages.cmake")
+      message(FATAL_ERROR "${_checked} loads ${_path} from package ${_owner}, which its "
+                          "Depends ('${${_checked}_DEPENDS}') does not name (dpkg-shlibdeps)")
     endif()
   endforeach()
 endif()
+endforeach()
 
 # ---- TGZ: one relocatable tree -----------------------------------------------------------------
 file(GLOB _tgz "${WORK}/backplane-${VERSION}-*.tar.gz")
@@ -421,15 +499,16 @@ if("$ENV{BACKPLANE_TEST_DPKG_INSTALL}" STREQUAL "0")
   return()
 endif()
 execute_process(COMMAND "${DPKG_QUERY}" -W -f "\${db:Status-Status} \${Package}\n" "backplane-*"
-                        example-backend-cpuexample
+                        "libbackplane*" example-backend-cpuexample
                 OUTPUT_VARIABLE _present ERROR_QUIET)
-if(_present MATCHES "(^|\n)(installed|unpacked|half-[a-z]+) (backplane-|example-backend-)")
+if(_present MATCHES "(^|\n)(installed|unpacked|half-[a-z]+) (backplane-|libbackplane|example-backend-)")
   message(STATUS "packages checked; dpkg -i not tried: backplane packages are installed already "
                  "and this test leaves them alone:\n${_present}")
   return()
 endif()
 
-set(_install_debs "${backplane-runtime_FILE}" "${example-backend-cpuexample_FILE}")
+set(_install_debs "${${_runtime_package}_FILE}" "${backplane-tools_FILE}"
+                  "${example-backend-cpuexample_FILE}")
 foreach(_package IN LISTS _backend_packages)
   list(APPEND _install_debs "${${_package}_FILE}")
 endforeach()
@@ -466,7 +545,8 @@ else()
   endif()
 endif()
 # Always remove what this test installed.
-execute_process(COMMAND "${DPKG}" -r example-backend-cpuexample ${_backend_packages} backplane-runtime
+execute_process(COMMAND "${DPKG}" -r example-backend-cpuexample ${_backend_packages} backplane-tools
+                        ${_runtime_package}
                 RESULT_VARIABLE _remove_result OUTPUT_VARIABLE _remove_out ERROR_VARIABLE _remove_out)
 if(_failure)
   message(FATAL_ERROR "${_failure}")

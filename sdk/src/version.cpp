@@ -4,6 +4,9 @@
 
 namespace backplane {
 
+// kSdkVersion as compiled into this library, whatever headers the caller was built with.
+SdkVersion LoadedSdkVersion() noexcept { return kSdkVersion; }
+
 std::string ToString(BackendApiVersion version) {
   return std::to_string(version.major) + "." + std::to_string(version.minor);
 }

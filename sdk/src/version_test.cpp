@@ -71,6 +71,12 @@ TEST_CASE("ToString formats Backend API and SDK versions") {
   CHECK(ToString(SdkVersion{12, 3, 45}) == "12.3.45");
 }
 
+TEST_CASE("kSdkVersion is the project's version, and the loaded library reports the same") {
+  CHECK(ToString(kSdkVersion) == BACKPLANE_PROJECT_VERSION);
+  CHECK(LoadedSdkVersion() == kSdkVersion);
+  CHECK(SdkVersion{0, 2, 1} != SdkVersion{0, 2, 0});
+}
+
 TEST_CASE("ParseBackendApiVersion accepts MAJOR.MINOR in decimal") {
   BackendApiVersion version{99, 99};
   REQUIRE(ParseBackendApiVersion("2.4", version));

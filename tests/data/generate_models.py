@@ -420,6 +420,32 @@ def single_op_models(folder):
                    check=False)  # the checker rejects unsorted graphs
 
 
+# ---- Committed model with external data ------------------------------------------------------
+
+def external_data_models(folder):
+    """external_data.onnx keeps every tensor (the initializers and the Constant node's value) in
+    external_data.bin beside it, as onnx.save_model(save_as_external_data=True) writes models over
+    protobuf's 2 GiB limit: y = Reshape(MatMul(x, w) + b, shape), shape from a Constant node."""
+    rng = np.random.default_rng(41)
+    f32 = np.float32
+    x = rng.standard_normal((2, 3)).astype(f32)
+    w = rng.standard_normal((3, 4)).astype(f32)
+    b = rng.standard_normal((4,)).astype(f32)
+    y = (x @ w + b).reshape(4, 2)
+    shape = helper.make_node("Constant", [], ["shape"], name="shape",
+                             value=numpy_helper.from_array(np.array([4, 2], np.int64)))
+    nodes = [shape,
+             helper.make_node("MatMul", ["x", "w"], ["xw"], name="matmul"),
+             helper.make_node("Add", ["xw", "b"], ["sum"], name="add"),
+             helper.make_node("Reshape", ["sum", "shape"], ["y"], name="reshape")]
+    model = make_model("external_data", nodes, [value_info("x", x)], [value_info("y", y)],
+                       [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    onnx.checker.check_model(model)
+    save_model_external(folder, "external_data", model, "external_data.bin")
+    save_npy(folder, "external_data", "x", x)
+    save_npy(folder, "external_data", "y", y)
+
+
 # ---- Committed models that must fail to import ----------------------------------------------
 
 def bad_models(folder):
@@ -439,7 +465,7 @@ def bad_models(folder):
                        [value_info("x", (1 << 40, 1 << 40))], [value_info("y", (1 << 40, 1 << 40))])
     save_model_unchecked(folder, "bad_huge_input", model)
 
-    # Weights stored in an external file.
+    # Weights stored in an external file that is not there.
     external = numpy_helper.from_array(np.ones((2, 3), f32), "w")
     external.ClearField("raw_data")
     external.data_location = TensorProto.EXTERNAL
@@ -484,6 +510,19 @@ def bad_models(folder):
     save_model_unchecked(folder, "bad_runtime_shape", model)
 
 
+def save_model_external(folder, stem, model, location):
+    """Writes <stem>.onnx with every tensor, Constant values included, in `location` beside it
+    (offsets and lengths in external_data); returns the .onnx file's size."""
+    for stale in (f"{stem}.onnx", location):  # save_model appends to an existing data file
+        if os.path.exists(os.path.join(folder, stale)):
+            os.remove(os.path.join(folder, stale))
+    path = os.path.join(folder, f"{stem}.onnx")
+    onnx.save_model(model, path, save_as_external_data=True, all_tensors_to_one_file=True,
+                    location=location, size_threshold=0, convert_attribute=True)
+    onnx.checker.check_model(path)
+    return os.path.getsize(path)
+
+
 def save_model_unchecked(folder, stem, model):
     with open(os.path.join(folder, f"{stem}.onnx"), "wb") as f:
         f.write(model.SerializeToString())
@@ -492,16 +531,18 @@ def save_model_unchecked(folder, stem, model):
 # ---- Large models, made on demand -----------------------------------------------------------
 
 LARGE_STEMS = ("resnet18", "mobilenet_v2", "transformer_seq128")
+# resnet18 saved again with external data; its .npy files are resnet18's.
+LARGE_EXTERNAL = ("resnet18_external.onnx", "resnet18_external.data")
 
 
 def large_models_up_to_date(folder):
     """True when every large model and its .npy files exist and are newer than this script."""
     script = os.path.getmtime(os.path.abspath(__file__))
-    for stem in LARGE_STEMS:
-        for suffix in (".onnx", ".input.npy", ".output.npy"):
-            path = os.path.join(folder, stem + suffix)
-            if not os.path.exists(path) or os.path.getmtime(path) < script:
-                return False
+    names = [stem + suffix for stem in LARGE_STEMS for suffix in (".onnx", ".input.npy", ".output.npy")]
+    for name in names + list(LARGE_EXTERNAL):
+        path = os.path.join(folder, name)
+        if not os.path.exists(path) or os.path.getmtime(path) < script:
+            return False
     return True
 
 
@@ -515,6 +556,8 @@ def large_models(folder):
         model = randomize(factory(weights=None), seed)
         x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(seed + 100))
         times[stem] = export_torch(folder, stem, model, [x], 13)
+    times["resnet18_external"] = save_model_external(
+        folder, "resnet18_external", onnx.load(os.path.join(folder, "resnet18.onnx")), LARGE_EXTERNAL[1])
     x = torch.randn(2, 128, 256, generator=torch.Generator().manual_seed(133))
     times["transformer_seq128"] = export_torch(folder, "transformer_seq128",
                                                transformer_layer(256, 8, 1024, "gelu", 33), [x], 17)
@@ -558,6 +601,7 @@ def main():
     for stem, size in committed_torch_models(args.out).items():
         print(f"{stem}.onnx: {size} bytes")
     single_op_models(args.out)
+    external_data_models(args.out)
     bad_models(args.out)
     return 0
 

@@ -58,13 +58,16 @@ std::string ReadFile(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-}  // namespace
-
-ProcessResult RunProcess(const std::string& program, const std::vector<std::string>& arguments) {
-  TempFolder scratch("e2e-stderr");
-  const std::filesystem::path err_file = scratch.path() / "stderr.txt";
+std::string CommandLine(const std::string& program, const std::vector<std::string>& arguments) {
   std::string command = Quote(program);
   for (const std::string& argument : arguments) command += " " + Quote(argument);
+  return command;
+}
+
+// Runs `command` (a shell command line) with its stderr sent to a file.
+ProcessResult RunShellCommand(std::string command) {
+  TempFolder scratch("e2e-stderr");
+  const std::filesystem::path err_file = scratch.path() / "stderr.txt";
   command += " 2>" + Quote(err_file.string());
 
   FILE* pipe = OpenPipe(command);
@@ -78,6 +81,29 @@ ProcessResult RunProcess(const std::string& program, const std::vector<std::stri
   if (read_failed) throw std::runtime_error("cannot read the output of: " + command);
   result.err = ReadFile(err_file);
   return result;
+}
+
+}  // namespace
+
+ProcessResult RunProcess(const std::string& program, const std::vector<std::string>& arguments) {
+  return RunShellCommand(CommandLine(program, arguments));
+}
+
+ProcessResult RunProcessAndInterrupt(const std::string& program,
+                                     const std::vector<std::string>& arguments,
+                                     std::chrono::milliseconds delay) {
+#if defined(_WIN32)
+  (void)program;
+  (void)arguments;
+  (void)delay;
+  throw std::runtime_error("RunProcessAndInterrupt: no SIGINT to send on Windows");
+#else
+  // The shell starts a sleeper in the background, then becomes the program (exec keeps its
+  // pid, $$); the sleeper then sends that pid SIGINT.
+  const std::string seconds = std::to_string(static_cast<double>(delay.count()) / 1000.0);
+  return RunShellCommand("(sleep " + seconds + "; kill -INT $$) >/dev/null 2>&1 & exec " +
+                         CommandLine(program, arguments));
+#endif
 }
 
 ScopedEnvironmentVariable::ScopedEnvironmentVariable(std::string name,

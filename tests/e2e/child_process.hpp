@@ -1,7 +1,9 @@
 // Running a built tool from a test: its exit code, stdout and stderr. The e2e suite's only
-// platform-specific code (popen / _popen, setenv / _putenv_s) lives behind these functions.
+// platform-specific code (popen / _popen, setenv / _putenv_s, the shell's kill) lives behind
+// these functions.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,13 @@ struct ProcessResult {
 // waits for it. The child inherits this process's environment. Throws std::runtime_error when
 // the child cannot be started or its output cannot be read.
 ProcessResult RunProcess(const std::string& program, const std::vector<std::string>& arguments);
+
+// As RunProcess, and sends the child SIGINT (what Ctrl-C sends) `delay` after it started; the
+// result is what it printed and its exit code (-1 when the signal ended it). POSIX only: throws
+// std::runtime_error on Windows, which has no SIGINT to send to another process.
+ProcessResult RunProcessAndInterrupt(const std::string& program,
+                                     const std::vector<std::string>& arguments,
+                                     std::chrono::milliseconds delay);
 
 // Sets (or, with nullopt, removes) an environment variable for the lifetime of the object and
 // restores the previous value afterwards. Not thread-safe (the environment is process-wide).

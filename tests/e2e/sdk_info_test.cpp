@@ -3,6 +3,7 @@
 // Build-time inputs (compile definitions): the sdk-info executable, the build tree's backend
 // folder (where the bundled plugins are written) and whether the reference plugin is built.
 #include "child_process.hpp"
+#include "json_schema_subset.hpp"
 #include "tool_output.hpp"
 #include "temp_folder.hpp"
 
@@ -105,7 +106,9 @@ TEST_CASE("--help exits 0 and describes every option and exit code") {
   RUN_SDK_INFO(result, {"--help"});
   CHECK(result.exit_code == 0);
   for (const char* option : {"--path", "--no-dynamic", "--no-static", "--json", "--verbose",
-                             "--help", "--version", "Exit status", "64", kBackendPathsEnvVar}) {
+                             "--summary", "--backend ID", "--output FILE", "-o [ --output ]",
+                             "--help", "--version", "Exit status", "64", "66", "73", "NO_COLOR",
+                             "TERM", kBackendPathsEnvVar}) {
     CHECK_MESSAGE(Contains(result.out, option), option);
   }
   CHECK(result.err.empty());
@@ -208,7 +211,7 @@ TEST_CASE("--json over the bundled plugin folder: the backend and its record" *
   RUN_SDK_INFO(result, {"--path", kBackendDir.string(), "--no-static", "--json"});
   CHECK(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.3");
+  CHECK(document.at("format") == "1.4");
   CHECK(document.at("sdk_version") == ToString(kSdkVersion));
   CHECK(document.at("backend_api_version") == ToString(kBackendApiVersion));
   CHECK(document.at("platform") == BACKPLANE_PLATFORM_TAG);
@@ -407,7 +410,7 @@ TEST_CASE("--validate-manifest: the reference plugin's manifest is valid" *
   RUN_SDK_INFO(result, {"--validate-manifest", manifest.string(), "--json"});
   CHECK(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.3");
+  CHECK(document.at("format") == "1.4");
   CHECK(document.at("kind") == "manifest_validation");
   CHECK(document.at("status") == "ok");
   REQUIRE(document.at("manifests").size() == 1);
@@ -463,6 +466,361 @@ TEST_CASE("--validate-manifest misuse is a usage error") {
   CHECK(result.exit_code == 64);
   CHECK(Contains(result.err, "creates no runtime"));
 }
+
+// ---- --summary, --backend, --output, errors as JSON, the published schema -------------------
+
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> LinesStartingWith(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    if (line.rfind(prefix, 0) == 0) lines.push_back(line);
+    start = end + 1;
+  }
+  return lines;
+}
+
+TEST_CASE("--summary: one line per backend and per rejected candidate, the usual exit code" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-summary");
+  MakeMixedFolder(folder.path());
+
+  SUBCASE("text") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--summary"});
+    CHECK(result.exit_code == 1);
+    const std::vector<std::string> items = LinesStartingWith(result.out, "  ");
+    REQUIRE(items.size() == 3);
+    CHECK(Contains(items.at(0), "CpuRef " + ToString(kSdkVersion) + " by Backplane, Backend API " +
+                                    ToString(kBackendApiVersion) + ": available; 1 device: "));
+    CHECK(Contains(items.at(0), " [cpu]"));
+    const std::string broken = (folder.path() / "Acme_Broken_backend.json").string();
+    const std::string elsewhere = (folder.path() / "Acme_Elsewhere_backend.json").string();
+    CHECK(std::count(items.begin(), items.end(), "  rejected " + broken + ": manifest_invalid_json") == 1);
+    CHECK(std::count(items.begin(), items.end(), "  rejected " + elsewhere + ": platform_mismatch") == 1);
+    CHECK(Contains(result.out, "Summary: 1 backend registered, 2 candidates rejected"));
+    CHECK_FALSE(Contains(result.out, "Search paths:"));
+    CHECK_FALSE(Contains(result.out, "layer types"));
+  }
+  SUBCASE("json") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--summary", "--json"});
+    CHECK(result.exit_code == 1);
+    const json document = ParseJson(result);
+    CHECK(document.at("kind") == "summary");
+    CHECK(document.at("status") == "candidates_rejected");
+    CHECK(document.at("exit_code") == 1);
+    CHECK(document.at("summary").at("rejected") == 2);
+    REQUIRE(document.at("backends").size() == 1);
+    const json& backend = document.at("backends").at(0);
+    CHECK(backend.at("id") == "CpuRef");
+    CHECK(backend.at("available") == true);
+    CHECK_FALSE(backend.contains("capabilities"));
+    // The same devices as the full document shows.
+    RUN_SDK_INFO(full, {"--path", folder.path().string(), "--no-static", "--json"});
+    const json full_document = ParseJson(full);
+    const json* in_full = FindBackend(full_document, "CpuRef");
+    REQUIRE(in_full != nullptr);
+    CHECK(backend.at("devices") == in_full->at("devices"));
+    std::vector<std::string> codes;
+    for (const json& record : document.at("rejected")) {
+      CHECK(record.at("verdict") == "rejected");
+      codes.push_back(record.at("code"));
+    }
+    std::sort(codes.begin(), codes.end());
+    CHECK(codes == std::vector<std::string>{"manifest_invalid_json", "platform_mismatch"});
+  }
+}
+
+TEST_CASE("--backend ID: that backend in full with its options, exit 0 despite other rejections" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-backend");
+  MakeMixedFolder(folder.path());
+
+  SUBCASE("text") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--backend", "CpuRef"});
+    CHECK(result.exit_code == 0);
+    CHECK(Contains(result.out, "Backend CpuRef (1 of 1 in the default preference order):"));
+    CHECK(Contains(result.out, "device kind   cpu"));
+    CHECK(Contains(result.out, "option        threads (integer, default \"1\")"));
+    // In full: the record's stage and code without --verbose.
+    CHECK(Contains(result.out, "stage         registered"));
+    CHECK(Contains(result.out, "Other candidates with id CpuRef (0):"));
+    CHECK_FALSE(Contains(result.out, "Acme_Broken_backend.json"));
+    CHECK_FALSE(Contains(result.out, "Search paths:"));
+  }
+  SUBCASE("json") {
+    RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--backend", "CpuRef", "--json"});
+    CHECK(result.exit_code == 0);
+    const json document = ParseJson(result);
+    CHECK(document.at("kind") == "backend");
+    CHECK(document.at("status") == "ok");
+    RUN_SDK_INFO(full, {"--path", folder.path().string(), "--no-static", "--json"});
+    const json full_document = ParseJson(full);
+    const json* in_full = FindBackend(full_document, "CpuRef");
+    REQUIRE(in_full != nullptr);
+    CHECK(document.at("backend") == *in_full);
+    CHECK_FALSE(document.at("backend").at("options").empty());
+    REQUIRE(document.at("records").size() == 1);
+    CHECK(document.at("records").at(0).at("verdict") == "registered");
+  }
+}
+
+TEST_CASE("--backend ID lists the other candidates that carried the id" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder first("e2e-backend-first");
+  TempFolder second("e2e-backend-second");
+  CopyReferencePlugin(first.path());
+  CopyReferencePlugin(second.path());
+  const std::vector<std::string> paths = {"--path", first.path().string(), "--path", second.path().string(),
+                                          "--no-static", "--backend", "CpuRef"};
+  std::vector<std::string> arguments = paths;
+  RUN_SDK_INFO(text, arguments);
+  CHECK(text.exit_code == 0);
+  CHECK(Contains(text.out, "Other candidates with id CpuRef (1):"));
+  CHECK(Contains(text.out, (second.path() / "Backplane_CpuRef_backend.json").string()));
+
+  arguments.push_back("--json");
+  RUN_SDK_INFO(result, arguments);
+  const json document = ParseJson(result);
+  REQUIRE(document.at("records").size() == 2);
+  CHECK(document.at("records").at(0).at("verdict") == "registered");
+  CHECK(document.at("records").at(1).at("verdict") != "registered");
+  CHECK(fs::path(document.at("records").at(1).at("manifest_path").get<std::string>()).parent_path() == second.path());
+}
+
+TEST_CASE("--backend with an id that is not registered: exit 66 naming it and the registered ids" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-backend-missing");
+  MakeMixedFolder(folder.path());
+
+  RUN_SDK_INFO(text, {"--path", folder.path().string(), "--no-static", "--backend", "cpuref"});
+  CHECK(text.exit_code == 66);
+  CHECK(text.out.empty());
+  CHECK(Contains(text.err, "sdk-info: no backend \"cpuref\" is registered (registered: CpuRef)"));
+
+  {
+    // A candidate that carried the id but was not registered is named with its verdict and code.
+    const ScopedEnvironmentVariable disable("BACKPLANE_BACKENDS_DISABLE", "CpuRef");
+    RUN_SDK_INFO(filtered, {"--path", folder.path().string(), "--no-static", "--backend", "CpuRef"});
+    CHECK(filtered.exit_code == 66);
+    CHECK(Contains(filtered.err, "no backend \"CpuRef\" is registered (no backend is registered at all); candidate " +
+                                     (folder.path() / "Backplane_CpuRef_backend.json").string() +
+                                     " was filtered (filtered_out)"));
+  }
+
+  RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--backend", "Nope", "--json"});
+  CHECK(result.exit_code == 66);
+  CHECK(result.err.empty());
+  const json document = ParseJson(result);
+  CHECK(document.at("kind") == "error");
+  CHECK(document.at("status") == "backend_not_found");
+  CHECK(document.at("exit_code") == 66);
+  CHECK(document.at("error").at("code") == "backend_not_found");
+  CHECK(Contains(document.at("error").at("message"), "\"Nope\""));
+
+  TempFolder empty("e2e-backend-none");
+  RUN_SDK_INFO(none, {"--path", empty.path().string(), "--no-static", "--backend", "CpuRef"});
+  CHECK(none.exit_code == 66);
+  CHECK(Contains(none.err, "no backend is registered at all"));
+}
+
+TEST_CASE("--summary and --backend misuse is a usage error") {
+  RUN_SDK_INFO(both, {"--summary", "--backend", "CpuRef"});
+  CHECK(both.exit_code == 64);
+  CHECK(Contains(both.err, "--summary and --backend"));
+  RUN_SDK_INFO(empty, {"--backend", ""});
+  CHECK(empty.exit_code == 64);
+  CHECK(Contains(empty.err, "--backend needs a backend id"));
+  RUN_SDK_INFO(twice, {"--backend", "A", "--backend", "B"});
+  CHECK(twice.exit_code == 64);
+  RUN_SDK_INFO(validate, {"--validate-manifest", "x.json", "--summary"});
+  CHECK(validate.exit_code == 64);
+  CHECK(Contains(validate.err, "takes no --summary or --backend"));
+}
+
+TEST_CASE("--output FILE holds what stdout would, and stdout stays empty" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-output");
+  MakeMixedFolder(folder.path());
+  const fs::path file = folder.path() / "report.txt";
+  WriteFile(file, std::string(100000, 'x'));  // truncated, not appended to
+
+  for (const std::vector<std::string>& variant :
+       {std::vector<std::string>{}, {"--json"}, {"--summary"}, {"--backend", "CpuRef", "--json"}}) {
+    std::vector<std::string> arguments = {"--path", folder.path().string(), "--no-static"};
+    arguments.insert(arguments.end(), variant.begin(), variant.end());
+    RUN_SDK_INFO(on_stdout, arguments);
+    arguments.insert(arguments.end(), {"-o", file.string()});
+    RUN_SDK_INFO(result, arguments);
+    CHECK(result.exit_code == on_stdout.exit_code);
+    CHECK(result.out.empty());
+    CHECK(result.err.empty());
+    CHECK(ReadFile(file) == on_stdout.out);
+  }
+
+  const fs::path manifest = folder.path() / "Backplane_CpuRef_backend.json";
+  RUN_SDK_INFO(validation, {"--validate-manifest", manifest.string(), "--json", "--output", file.string()});
+  CHECK(validation.exit_code == 0);
+  CHECK(validation.out.empty());
+  CHECK(json::parse(ReadFile(file)).at("kind") == "manifest_validation");
+}
+
+TEST_CASE("--output FILE that cannot be written: exit 73 naming it, as text or JSON") {
+  TempFolder folder("e2e-output-bad");
+  const fs::path file = folder.path() / "no-such-folder" / "report.json";
+
+  RUN_SDK_INFO(text, {"--no-dynamic", "-o", file.string()});
+  CHECK(text.exit_code == 73);
+  CHECK(text.out.empty());
+  CHECK(Contains(text.err, "sdk-info: cannot write the report to " + file.string() + ": "));
+
+  RUN_SDK_INFO(result, {"--no-dynamic", "--json", "--output", file.string()});
+  CHECK(result.exit_code == 73);
+  CHECK(result.err.empty());
+  const json document = ParseJson(result);
+  CHECK(document.at("kind") == "error");
+  CHECK(document.at("status") == "cannot_write");
+  CHECK(document.at("exit_code") == 73);
+  CHECK(Contains(document.at("error").at("message"), file.string()));
+  CHECK_FALSE(fs::exists(file));
+
+  // A folder is not a file.
+  RUN_SDK_INFO(folder_given, {"--no-dynamic", "-o", folder.path().string()});
+  CHECK(folder_given.exit_code == 73);
+  CHECK(Contains(folder_given.err, folder.path().string()));
+
+  if (fs::exists("/dev/full")) {  // the disk fills up: seen when the file is closed
+    RUN_SDK_INFO(full, {"--no-dynamic", "-o", "/dev/full"});
+    CHECK(full.exit_code == 73);
+    CHECK(Contains(full.err, "cannot write the report to /dev/full: "));
+  }
+
+  RUN_SDK_INFO(empty, {"--output", ""});
+  CHECK(empty.exit_code == 64);
+  CHECK(Contains(empty.err, "--output needs a file name"));
+}
+
+TEST_CASE("with --json a bad command line is a JSON error document on stdout, exit 64") {
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"--json", "--frobnicate"}, {"--json", "stray"}, {"--timeout", "3", "--json"}}) {
+    RUN_SDK_INFO(result, arguments);
+    CHECK(result.exit_code == 64);
+    CHECK(result.err.empty());
+    const json document = ParseJson(result);
+    CHECK(document.at("kind") == "error");
+    CHECK(document.at("error").at("code") == "usage_error");
+    CHECK(document.at("status") == "usage_error");
+    CHECK(document.at("exit_code") == 64);
+    CHECK_FALSE(document.at("error").at("message").get<std::string>().empty());
+  }
+}
+
+json LoadSdkInfoSchema() {
+  std::ifstream in(BACKPLANE_E2E_SDK_INFO_SCHEMA);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << BACKPLANE_E2E_SDK_INFO_SCHEMA);
+  return json::parse(in);
+}
+
+// Checks the document a run printed against the published schema, and returns its kind.
+std::string CheckAgainstSchema(const json& schema, const ProcessResult& result) {
+  const json document = ParseJson(result);
+  std::string problems;
+  for (const std::string& problem : SchemaViolations(document, schema)) problems += problem + "\n";
+  INFO("kind " << document.value("kind", "?") << ", schema problems:\n" << problems);
+  CHECK(problems.empty());
+  CHECK(Contains(schema.at("title"), "format " + document.at("format").get<std::string>()));
+  return document.at("kind");
+}
+
+TEST_CASE("every kind of --json document conforms to docs/sdk-info.schema.json") {
+  const json schema = LoadSdkInfoSchema();
+  TempFolder folder("e2e-schema");
+  if (kHaveReferencePlugin) MakeMixedFolder(folder.path());
+  const std::string path = folder.path().string();
+  const std::string manifest = (folder.path() / "Acme_Elsewhere_backend.json").string();
+  std::vector<std::vector<std::string>> runs = {
+      {"--path", path, "--no-static", "--json"},
+      {"--path", path, "--no-static", "--json", "--summary"},
+      {"--no-dynamic", "--no-static", "--json"},
+      {"--path", path, "--json", "--backend", "Nope"},
+      {"--json", "--frobnicate"},
+      {"--no-dynamic", "--json", "-o", (folder.path() / "missing" / "x.json").string()},
+      {"--validate-manifest", manifest, (folder.path() / "absent.json").string(), "--json"},
+  };
+  if (kHaveReferencePlugin) runs.push_back({"--path", path, "--no-static", "--json", "--backend", "CpuRef"});
+  std::vector<std::string> kinds;
+  for (const std::vector<std::string>& arguments : runs) {
+    RUN_SDK_INFO(result, arguments);
+    kinds.push_back(CheckAgainstSchema(schema, result));
+  }
+  std::sort(kinds.begin(), kinds.end());
+  kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
+  const std::vector<std::string> expected =
+      kHaveReferencePlugin ? std::vector<std::string>{"backend", "discovery", "error", "manifest_validation", "summary"}
+                           : std::vector<std::string>{"discovery", "error", "manifest_validation", "summary"};
+  CHECK(kinds == expected);
+}
+
+TEST_CASE("the schema catches a field the document has and the schema does not declare" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  // The check above cannot pass by accident: the same real document, with one field added, one
+  // field of the wrong type and one required field removed, fails it.
+  const json schema = LoadSdkInfoSchema();
+  RUN_SDK_INFO(result, {"--path", kBackendDir.string(), "--no-static", "--json"});
+  json document = ParseJson(result);
+  REQUIRE(SchemaViolations(document, schema).empty());
+  document["backends"][0]["surprise"] = 1;
+  document["summary"]["rejected"] = "0";
+  document["records"][0].erase("stage");
+  std::string problems;
+  for (const std::string& problem : SchemaViolations(document, schema)) problems += problem + "\n";
+  INFO(problems);
+  CHECK(Contains(problems, "/backends/0/surprise: not declared in the schema"));
+  CHECK(Contains(problems, "/summary/rejected: expected type integer"));
+  CHECK(Contains(problems, "/records/0/stage: required, but missing"));
+}
+
+#if !defined(_WIN32)
+// sdk-info on a terminal: util-linux `script` gives it a pseudo-terminal as stdout.
+ProcessResult SdkInfoOnTerminal(const std::string& arguments) {
+  return RunProcess("/usr/bin/script", {"-qec", "'" + kSdkInfo + "' " + arguments, "/dev/null"});
+}
+
+TEST_CASE("colour on a terminal, but not for TERM=dumb, NO_COLOR or an --output file" *
+          doctest::skip(!fs::exists("/usr/bin/script"))) {
+  const std::string escape = "\x1b[";
+  const ScopedEnvironmentVariable no_color("NO_COLOR", std::nullopt);
+  {
+    const ScopedEnvironmentVariable term("TERM", "xterm");
+    const ProcessResult coloured = SdkInfoOnTerminal("--no-dynamic --summary");
+    INFO(coloured.out);
+    CHECK(Contains(coloured.out, escape + "1mBackplane SDK"));  // the check below can fail
+
+    TempFolder folder("e2e-colour");
+    const fs::path file = folder.path() / "report.txt";
+    SdkInfoOnTerminal("--no-dynamic --summary -o '" + file.string() + "'");
+    const std::string written = ReadFile(file);
+    CHECK(Contains(written, "Backplane SDK"));
+    CHECK_FALSE(Contains(written, escape));
+  }
+  {
+    const ScopedEnvironmentVariable term("TERM", "dumb");
+    const ProcessResult dumb = SdkInfoOnTerminal("--no-dynamic --summary");
+    INFO(dumb.out);
+    CHECK(Contains(dumb.out, "Backplane SDK"));
+    CHECK_FALSE(Contains(dumb.out, escape));
+  }
+  {
+    const ScopedEnvironmentVariable term("TERM", "xterm");
+    const ScopedEnvironmentVariable set("NO_COLOR", "1");
+    const ProcessResult plain = SdkInfoOnTerminal("--no-dynamic --summary");
+    INFO(plain.out);
+    CHECK(Contains(plain.out, "Backplane SDK"));
+    CHECK_FALSE(Contains(plain.out, escape));
+  }
+}
+#endif
 
 // ---- --isolate: libraries that crash or hang while loading -----------------------------------
 

@@ -15,11 +15,15 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -82,8 +86,9 @@ TEST_CASE("sdk-run --help exits 0 and describes every option and exit code") {
   for (const char* text :
        {"--model", "--backends", "--strict", "--pin", "--input", "--input-shape", "--seed",
         "--iterations", "--warmup", "--threads", "--concurrency", "--output-dir",
-        "--compare-backends", "--tolerance", "--profile", "--json", "--list-backends",
-        "--version", "CpuRef is single-threaded", "Exit status", "64", "65", "66", "70", "73"}) {
+        "--compare-backends", "--tolerance", "--profile", "--per-layer", "--json", "--list-backends",
+        "--version", "CpuRef is single-threaded", "Exit status", "64", "65", "66", "70", "73",
+        "--duration", "--percentiles", "--max-latency-ms", "--expected", "--report", "130"}) {
     CHECK_MESSAGE(Contains(result.out, text), text);
   }
   CHECK(result.err.empty());
@@ -120,8 +125,15 @@ TEST_CASE("sdk-run: a bad command line exits 64 naming the option") {
       {{"--model", kMlp, "--compare-backends", "CpuRef"}, "expected exactly two backends"},
       {{"--model", kMlp, "--compare-backends", "CpuRef,Other", "--iterations", "3"},
        "it takes no --iterations"},
-      {{"--model", kMlp, "--tolerance", "0.1"}, "--tolerance applies to --compare-backends only"},
+      {{"--model", kMlp, "--tolerance", "0.1"},
+       "--tolerance applies to --compare-backends and --expected only"},
+      {{"--model", kMlp, "--duration", "0"}, "--duration 0: must be a finite number above 0"},
+      {{"--model", kMlp, "--percentiles", "50,101"}, "'101' is not a percentile"},
+      {{"--model", kMlp, "--percentiles", "0"}, "'0' is not a percentile"},
+      {{"--model", kMlp, "--max-latency-ms", "-3"}, "--max-latency-ms -3: must be a finite number above 0"},
+      {{"--model", kMlp, "--expected", "output"}, "--expected 'output': expected NAME=FILE.npy"},
       {{"--list-backends", "--model", kMlp}, "--list-backends takes no other option"},
+      {{"--model", kMlp, "--per-layer=fastest"}, "--per-layer fastest: expected time, name or order"},
   };
   for (const Case& c : cases) {
     RUN_SDK_RUN(result, c.arguments);
@@ -276,7 +288,7 @@ TEST_CASE("sdk-run --json: timing, placement on CpuRef, outputs" * doctest::skip
                        "2", "--json"});
   REQUIRE(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.1");
+  CHECK(document.at("format") == "1.2");
   CHECK(document.at("kind") == "run");
   CHECK(document.at("status") == "ok");
   CHECK(document.at("exit_code") == 0);
@@ -355,19 +367,124 @@ TEST_CASE("sdk-run --output-dir writes outputs that match the expected values" *
   }
 }
 
-TEST_CASE("sdk-run --profile writes a Chrome trace" * doctest::skip(!kHaveReference)) {
+// The timed runs are the profiled ones: one event per step per timed run, each with its args,
+// and the per-layer table in the JSON document built from the same runs.
+TEST_CASE("sdk-run --profile traces every timed run and reports the per-layer table" *
+          doctest::skip(!kHaveReference)) {
   TempFolder folder("e2e-run-profile");
   const fs::path trace = folder.path() / "trace.json";
-  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--iterations", "2", "--profile",
-                       trace.string(), "--json"});
+  const std::string cnn = (kData / "cnn.onnx").string();
+  constexpr int kRuns = 3;
+  RUN_SDK_RUN(result, {"--model", cnn, "--backends", "CpuRef", "--iterations", std::to_string(kRuns),
+                       "--profile", trace.string(), "--json"});
   REQUIRE(result.exit_code == 0);
-  REQUIRE(fs::exists(trace));
-  std::ifstream in(trace);
+  const json report = ParseJson(result);
+  std::ifstream in(trace, std::ios::binary);
   json document;
   REQUIRE_NOTHROW(document = json::parse(in));
-  REQUIRE(document.at("traceEvents").is_array());
-  CHECK_FALSE(document.at("traceEvents").empty());
-  CHECK(ParseJson(result).at("profile").at("file") == trace.string());
+  const json& events = document.at("traceEvents");
+  REQUIRE(events.is_array());
+
+  // Every placed layer: one event per timed run, runs 0..kRuns-1, with op, backend and shapes.
+  std::map<std::string, std::vector<int>> runs_of;
+  std::map<std::string, std::string> op_of;
+  for (const json& event : events) {
+    CHECK(event.at("ph") == "X");
+    const json& args = event.at("args");
+    CHECK(args.at("context") == 0);
+    CHECK(args.at("input_shapes").is_array());
+    REQUIRE(args.at("output_shapes").is_array());
+    CHECK_FALSE(args.at("output_shapes").empty());
+    runs_of[event.at("name")].push_back(args.at("run").get<int>());
+    op_of[event.at("name")] = args.at("op");
+  }
+  std::size_t placed = 0;
+  for (const json& layer : report.at("placement")) {
+    if (layer.at("backend") == "") continue;
+    ++placed;
+    const std::string name = layer.at("layer");
+    INFO(name);
+    CHECK(runs_of[name] == std::vector<int>{0, 1, 2});
+    CHECK(op_of[name] == layer.at("type"));
+  }
+  CHECK(placed >= 17);
+  CHECK(events.size() == kRuns * report.at("per_layer").size());
+  CHECK(report.at("profile").at("file") == trace.string());
+  CHECK(report.at("profile").at("events") == events.size());
+  CHECK(report.at("profile").at("runs") == kRuns);
+  CHECK(report.at("profile").at("sort") == "time");
+
+  // The per-layer table: slowest first, shares summing to 1, GFLOP/s for the convolutions
+  // and the Gemm only, and a profiled run no longer than the timed run it is part of.
+  const json& table = report.at("per_layer");
+  double share = 0, average = 0, previous = INFINITY;
+  for (const json& row : table) {
+    INFO(row.dump());
+    CHECK(row.at("calls") == kRuns);
+    CHECK(row.at("backend") == "CpuRef");
+    CHECK(row.at("fallback") == "");
+    CHECK(row.at("total_ms").get<double>() <= previous);
+    previous = row.at("total_ms").get<double>();
+    share += row.at("share").get<double>();
+    average += row.at("average_ms").get<double>();
+    const bool counted = row.at("op") == "Convolution2d" || row.at("op") == "FullyConnected";
+    CHECK((row.at("flops").get<double>() > 0) == counted);
+    CHECK(row.at("gflops_per_s").is_number() == counted);
+  }
+  CHECK(share == doctest::Approx(1.0));
+  CHECK(average <= report.at("latency_ms").at("mean").get<double>());
+}
+
+TEST_CASE("sdk-run --per-layer prints the table in the order asked for, and writes no trace" *
+          doctest::skip(!kHaveReference)) {
+  const std::string cnn = (kData / "cnn.onnx").string();
+  RUN_SDK_RUN(result, {"--model", cnn, "--backends", "CpuRef", "--iterations", "2", "--per-layer", "name"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(Contains(result.out, "Per layer (17 steps, 2 profiled runs, by name):"));
+  CHECK(Contains(result.out, "GFLOP/s"));
+  CHECK_FALSE(Contains(result.out, "Profile:"));
+  // The table's rows, between its heading line and the next section: sorted by name.
+  const std::size_t heading = result.out.find("  layer ", result.out.find("Per layer"));
+  REQUIRE(heading != std::string::npos);
+  std::istringstream rows(result.out.substr(result.out.find('\n', heading) + 1));
+  std::vector<std::string> names;
+  for (std::string line; std::getline(rows, line) && line.rfind("  ", 0) == 0;) {
+    names.push_back(line.substr(2, line.find(' ', 2) - 2));
+  }
+  CHECK(names.size() == 17);
+  CHECK(std::is_sorted(names.begin(), names.end()));
+  CHECK(std::find(names.begin(), names.end(), "/stem/stem.0/Conv") != names.end());
+}
+
+TEST_CASE("sdk-run --profile: a layer name that is not UTF-8 still gives valid JSON" *
+          doctest::skip(!kHaveReference)) {
+  // mlp.onnx with its Relu node (and that node's output) renamed to bytes that are not UTF-8;
+  // same length, so the protobuf stays well formed.
+  TempFolder folder("e2e-run-profile-utf8");
+  std::ifstream in(kMlp, std::ios::binary);
+  std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t renamed = 0;
+  for (std::size_t at = model.find("/Relu"); at != std::string::npos; at = model.find("/Relu", at)) {
+    model.replace(at, 5, "/R\xfflu");
+    ++renamed;
+  }
+  REQUIRE(renamed > 0);
+  const fs::path bad_model = folder.path() / "mlp_not_utf8.onnx";
+  std::ofstream(bad_model, std::ios::binary) << model;
+  const fs::path trace = folder.path() / "trace.json";
+  RUN_SDK_RUN(result, {"--model", bad_model.string(), "--backends", "CpuRef", "--iterations", "1",
+                       "--profile", trace.string(), "--json"});
+  REQUIRE(result.exit_code == 0);
+  std::ifstream trace_in(trace, std::ios::binary);
+  json document;
+  REQUIRE_NOTHROW(document = json::parse(trace_in));
+  bool found = false;
+  for (const json& event : document.at("traceEvents")) found |= event.at("name") == "/R\xEF\xBF\xBDlu";
+  CHECK(found);
+  found = false;
+  const json report = ParseJson(result);
+  for (const json& row : report.at("per_layer")) found |= row.at("layer") == "/R\xEF\xBF\xBDlu";
+  CHECK(found);
 }
 
 TEST_CASE("sdk-run --profile into a folder that does not exist exits 73" *
@@ -596,6 +713,24 @@ TEST_CASE("sdk-run --backend-option reaches the backend it names, and * reaches 
   REQUIRE(plain.exit_code == 0);
   REQUIRE(ParseJson(plain).at("layers_per_backend").contains("TestValidA"));
 
+  // The per-layer table flags the layers that fell back from TestValidA with the placement's
+  // reason; /Relu, on TestValidA, is not flagged.
+  const ProcessResult profiled = run({"--per-layer", "order"});
+  INFO(describe(profiled));
+  REQUIRE(profiled.exit_code == 0);
+  const json profiled_report = ParseJson(profiled);
+  std::map<std::string, json> rows;
+  for (const json& row : profiled_report.at("per_layer")) rows[row.at("layer")] = row;
+  REQUIRE(rows.count("/Relu") == 1);
+  REQUIRE(rows.count("/fc1/Gemm") == 1);
+  CHECK(rows["/Relu"].at("backend") == "TestValidA");
+  CHECK(rows["/Relu"].at("fallback") == "");
+  CHECK(rows["/fc1/Gemm"].at("backend") == "CpuRef");
+  const std::string why = rows["/fc1/Gemm"].at("fallback");
+  CHECK(Contains(why, "TestValidA"));
+  CHECK(Contains(why, "placed on CpuRef"));
+  CHECK(rows["/fc1/Gemm"].at("gflops_per_s").is_number());
+
   for (const char* option : {"TestValidA:RejectLoadOf=1", "*:RejectLoadOf=1"}) {
     const ProcessResult refused = run({"--backend-option", option});
     INFO(option << ": " << describe(refused));
@@ -677,6 +812,236 @@ TEST_CASE("sdk-run --isolate runs the model on CpuRef beside a plugin that crash
   CHECK(bad_timeout.exit_code == 64);
   CHECK(Contains(bad_timeout.err, "--isolate-timeout applies to --isolate only"));
 }
+
+// ---- timing for a duration, percentiles, limits, expected outputs, report file, Ctrl-C ------
+
+TEST_CASE("sdk-run --duration: runs until the time has passed, at least --iterations per context" *
+          doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "--duration", "0.3", "--json"});
+  REQUIRE(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("duration_s") == 0.3);
+  CHECK(document.at("iterations") == 1);  // the least number of runs, 1 with --duration
+  CHECK(document.at("wall_time_ms").get<double>() >= 300);
+  CHECK(document.at("latency_ms").at("count").get<int>() >= 1);
+  CHECK(document.at("interrupted") == false);
+
+  // -n with --duration is a minimum: 2 contexts of one slow-enough minimum still do all runs.
+  RUN_SDK_RUN(both, {"--model", kMlp, "--backends", "CpuRef", "--duration", "0.01", "-n", "50",
+                     "--concurrency", "2", "--json"});
+  REQUIRE(both.exit_code == 0);
+  CHECK(ParseJson(both).at("latency_ms").at("count").get<int>() >= 100);
+
+  RUN_SDK_RUN(text, {"--model", kMlp, "--backends", "CpuRef", "--duration", "0.05"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(Contains(text.out, "(for 0.05 s, at least 1 per context, after 1 warmup, 1 context)"));
+}
+
+TEST_CASE("sdk-run --percentiles: the percentiles asked for, in the text and the JSON" *
+          doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "-n", "20", "--percentiles",
+                       "99.9,25", "--json"});
+  REQUIRE(result.exit_code == 0);
+  const json latency = ParseJson(result).at("latency_ms");
+  CHECK(latency.contains("p25"));
+  CHECK(latency.contains("p99.9"));
+  CHECK_FALSE(latency.contains("p50"));
+  CHECK_FALSE(latency.contains("p99"));
+  CHECK(latency.at("p25").get<double>() <= latency.at("p99.9").get<double>());
+  CHECK(latency.at("p99.9") == latency.at("max"));  // nearest rank: the slowest of 20 runs
+
+  RUN_SDK_RUN(text, {"--model", kMlp, "--backends", "CpuRef", "-n", "3", "--percentiles", "75,99.9"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(Contains(text.out, "p75 "));
+  CHECK(Contains(text.out, "p99.9 "));
+  CHECK_FALSE(Contains(text.out, "p50 "));
+}
+
+TEST_CASE("sdk-run --max-latency-ms: exit 2 when the highest percentile is above it" *
+          doctest::skip(!kHaveReference)) {
+  RUN_SDK_RUN(within, {"--model", kMlp, "--backends", "CpuRef", "-n", "3", "--max-latency-ms",
+                       "100000", "--json"});
+  REQUIRE(within.exit_code == 0);
+  const json limit = ParseJson(within).at("latency_limit");
+  CHECK(limit.at("limit_ms") == 100000.0);
+  CHECK(limit.at("statistic") == "p99");
+  CHECK(limit.at("within_limit") == true);
+
+  RUN_SDK_RUN(above, {"--model", kMlp, "--backends", "CpuRef", "-n", "3", "--percentiles", "50,90",
+                      "--max-latency-ms", "0.000001", "--json"});
+  CHECK(above.exit_code == 2);
+  const json document = ParseJson(above);
+  CHECK(document.at("status") == "above_latency_limit");
+  CHECK(document.at("exit_code") == 2);
+  CHECK(document.at("latency_limit").at("statistic") == "p90");  // the highest asked for
+  CHECK(document.at("latency_limit").at("value_ms") == document.at("latency_ms").at("p90"));
+  CHECK(document.at("latency_limit").at("within_limit") == false);
+
+  RUN_SDK_RUN(text, {"--model", kMlp, "--backends", "CpuRef", "-n", "3", "--max-latency-ms", "0.000001"});
+  CHECK(text.exit_code == 2);
+  CHECK(Contains(text.out, "--max-latency-ms 1e-06  ABOVE THE LIMIT"));
+}
+
+TEST_CASE("sdk-run --expected: the last run against reference outputs written by -o" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-expected");
+  const fs::path dir = folder.path() / "reference";
+  RUN_SDK_RUN(write, {"--model", kMlp, "--backends", "CpuRef", "-n", "1", "-o", dir.string()});
+  REQUIRE(write.exit_code == 0);
+  const std::string reference = (dir / "output.npy").string();
+
+  RUN_SDK_RUN(same, {"--model", kMlp, "--backends", "CpuRef", "-n", "2", "--expected",
+                     "output=" + reference, "--json"});
+  REQUIRE(same.exit_code == 0);
+  const json document = ParseJson(same);
+  REQUIRE(document.at("expected").size() == 1);
+  const json& output = document.at("expected").at(0);
+  CHECK(output.at("name") == "output");
+  CHECK(output.at("file") == reference);
+  CHECK(output.at("shape") == json({4, 10}));
+  CHECK(output.at("max_abs_error") == 0.0);
+  CHECK(output.at("max_rel_error") == 0.0);
+  CHECK(output.at("within_tolerance") == true);
+  CHECK(document.at("tolerance") == 1e-4);
+
+  // The smallest element moved by 1% of the largest magnitude (which stays the largest): a
+  // relative error of 0.01, above the default tolerance, within 0.02.
+  NpyArray perturbed = ReadNpy(reference);
+  std::vector<float> values = ToFloats(perturbed);
+  float largest = 0;
+  for (float value : values) largest = std::max(largest, std::fabs(value));
+  const auto smallest = std::min_element(values.begin(), values.end(), [](float a, float b) {
+    return std::fabs(a) < std::fabs(b);
+  });
+  *smallest += 0.01f * largest;
+  REQUIRE(std::fabs(*smallest) < largest);
+  std::memcpy(perturbed.data.data(), values.data(), perturbed.data.size());
+  const fs::path moved = folder.path() / "moved.npy";
+  WriteNpy(moved.string(), perturbed);
+
+  RUN_SDK_RUN(above, {"--model", kMlp, "--backends", "CpuRef", "-n", "1", "--expected",
+                      "output=" + moved.string()});
+  CHECK(above.exit_code == 1);
+  CHECK(Contains(above.out, "Expected (tolerance 0.0001"));
+  CHECK(Contains(above.out, "max rel error 0.01"));
+  CHECK(Contains(above.out, "ABOVE TOLERANCE  <- " + moved.string()));
+  CHECK(Contains(above.out, "1 output of 1 above tolerance"));
+
+  RUN_SDK_RUN(loose, {"--model", kMlp, "--backends", "CpuRef", "-n", "1", "--expected",
+                      "output=" + moved.string(), "--tolerance", "0.02", "--json"});
+  CHECK(loose.exit_code == 0);
+  CHECK(ParseJson(loose).at("expected").at(0).at("max_rel_error").get<double>() ==
+        doctest::Approx(0.01).epsilon(0.01));
+}
+
+TEST_CASE("sdk-run --expected: a file or name that does not fit exits 66 naming both" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-expected-bad");
+  const fs::path wrong_shape = folder.path() / "wrong_shape.npy";
+  WriteNpy(wrong_shape.string(), Floats(TensorShape{4, 9}, 0.5f));
+  const fs::path not_npy = folder.path() / "not.npy";
+  WriteFile(not_npy, "not a numpy file");
+  struct Case {
+    std::string expected;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"logits=" + kMlpExpected,
+       "--expected logits=" + kMlpExpected + ": the model has no output logits (its outputs: output)"},
+      {"output=" + wrong_shape.string(),
+       "--expected output=" + wrong_shape.string() +
+           ": wrong shape: the file holds f32 [4,9], the model's output output is f32 [4,10]"},
+      {"output=" + not_npy.string(), "--expected output=" + not_npy.string() + ": "},
+      {"output=" + (folder.path() / "missing.npy").string(), "missing.npy: no such file"},
+  };
+  for (const Case& c : cases) {
+    RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "-n", "1", "--expected", c.expected});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, c.message));
+    CHECK(result.out.empty());
+  }
+  // The committed reference (PyTorch's output for the committed input) is within 1e-4.
+  RUN_SDK_RUN(committed, {"--model", kMlp, "--backends", "CpuRef", "-n", "1", "--input",
+                          "input=" + kMlpInput, "--expected", "output=" + kMlpExpected});
+  CHECK(committed.exit_code == 0);
+  CHECK(Contains(committed.out, "All 1 output within tolerance"));
+}
+
+TEST_CASE("sdk-run --report writes the JSON document to a file, also on a failed check" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-report");
+  const fs::path file = folder.path() / "report.json";
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "-n", "2", "--report", file.string()});
+  REQUIRE(result.exit_code == 0);
+  CHECK(Contains(result.out, "Latency"));  // the text still goes to stdout
+  std::ifstream in(file, std::ios::binary);
+  json document;
+  REQUIRE_NOTHROW(document = json::parse(in));
+  CHECK(document.at("kind") == "run");
+  CHECK(document.at("latency_ms").at("count") == 2);
+  CHECK(document.at("status") == "ok");
+
+  RUN_SDK_RUN(above, {"--model", kMlp, "--backends", "CpuRef", "-n", "1", "--max-latency-ms",
+                      "0.000001", "--report", file.string(), "--json"});
+  CHECK(above.exit_code == 2);
+  std::ifstream again(file, std::ios::binary);
+  const json replaced = json::parse(again, nullptr, false);
+  CHECK(replaced == ParseJson(above));  // the same document as stdout, the old one replaced
+  CHECK(replaced.value("status", "") == "above_latency_limit");
+
+  RUN_SDK_RUN(compare, {"--model", kMlp, "--compare-backends", "CpuRef,CpuRef", "--report", file.string()});
+  CHECK(compare.exit_code == 0);
+  std::ifstream compared(file, std::ios::binary);
+  CHECK(json::parse(compared, nullptr, false).value("kind", "") == "compare");
+}
+
+TEST_CASE("sdk-run --report into a folder that does not exist exits 73 before running" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-report-bad");
+  const fs::path file = folder.path() / "missing" / "report.json";
+  RUN_SDK_RUN(result, {"--model", kMlp, "--backends", "CpuRef", "-n", "1", "--report", file.string()});
+  CHECK(result.exit_code == 73);
+  CHECK(Contains(result.err, "--report " + file.string() + ": the folder"));
+  CHECK(result.out.empty());
+  RUN_SDK_RUN(folder_itself, {"--model", kMlp, "-n", "1", "--report", folder.path().string()});
+  CHECK(folder_itself.exit_code == 73);
+  CHECK(Contains(folder_itself.err, "is a folder, not a file"));
+}
+
+#if !defined(_WIN32)
+TEST_CASE("sdk-run: Ctrl-C (SIGINT) during --duration runs prints the report of the runs done, exit 130" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-interrupt");
+  const fs::path file = folder.path() / "report.json";
+  const ScopedEnvironmentVariable paths(
+      "BACKPLANE_BACKEND_PATHS",
+      kHaveReferencePlugin ? std::optional<std::string>(kBackendDir.string()) : std::nullopt);
+  const auto started = std::chrono::steady_clock::now();
+  const ProcessResult result = RunProcessAndInterrupt(
+      kSdkRun,
+      {"--model", kMlp, "--backends", "CpuRef", "--duration", "120", "--report", file.string(),
+       "-o", (folder.path() / "out").string()},
+      // Long enough for sdk-run to reach its runs under the sanitizers on a loaded machine
+      // (before them, SIGINT kills as usual and this test fails on the exit code).
+      std::chrono::milliseconds(8000));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  INFO("exit " << result.exit_code << "\nstdout:\n" << result.out << "\nstderr:\n" << result.err);
+  CHECK(result.exit_code == 130);
+  CHECK(seconds < 100);  // stopped, not run for the 120 s
+  CHECK(Contains(result.out, "Interrupted by Ctrl-C (SIGINT)"));
+  CHECK(Contains(result.out, "Latency"));
+  std::ifstream in(file, std::ios::binary);
+  const json document = json::parse(in, nullptr, false);
+  REQUIRE(document.is_object());
+  CHECK(document.at("status") == "interrupted");
+  CHECK(document.at("exit_code") == 130);
+  CHECK(document.at("interrupted") == true);
+  CHECK(document.at("latency_ms").at("count").get<int>() >= 1);
+  CHECK(document.at("wall_time_ms").get<double>() < 100000);
+  CHECK_FALSE(fs::exists(folder.path() / "out" / "output.npy"));  // outputs are not written
+}
+#endif
 
 }  // namespace
 }  // namespace backplane::e2e

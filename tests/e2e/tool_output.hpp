@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace backplane::e2e {
@@ -31,6 +32,12 @@ inline nlohmann::json ParseJson(const ProcessResult& result) {
   nlohmann::json document;
   REQUIRE_NOTHROW(document = nlohmann::json::parse(result.out));
   return document;
+}
+
+// The bytes of `path`; empty when it cannot be read.
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 inline void WriteFile(const std::filesystem::path& path, const std::string& content) {

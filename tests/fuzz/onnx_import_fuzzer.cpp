@@ -8,6 +8,7 @@
 // report, a timeout or memory over libFuzzer's -rss_limit_mb is a finding. The import's memory
 // budget is lowered to 256 MiB (the default, 8 GiB, is for real hosts), well under the
 // -rss_limit_mb scripts/fuzz.sh sets (2 GiB), so staying inside the budget is what is tested.
+// From memory the importer reads no file: a tensor with external data is an Exception.
 #include <backplane/onnx_importer.hpp>
 
 #include <cstddef>

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -62,18 +64,43 @@ std::function<std::string(const TestFolder&)> WithManifest(
 
 void WithSha256(nlohmann::json& manifest) { manifest["sha256"] = std::string(64, 'a'); }
 
+// Where the loadable segments of a little-endian ELF64 file end (the largest p_offset +
+// p_filesz of its PT_LOAD program headers); the file's size for anything else. A cut before it
+// is a cut through a segment, whatever debug sections follow the segments.
+long long LoadedBytes(const std::string& bytes) {
+  const auto read = [&](std::size_t at, std::size_t width) {
+    unsigned long long value = 0;
+    for (std::size_t i = 0; i < width && at + i < bytes.size(); ++i) {
+      value |= static_cast<unsigned long long>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+    }
+    return value;
+  };
+  if (bytes.size() < 64 || bytes.compare(0, 4, "\x7f" "ELF") != 0 || bytes[4] != 2 || bytes[5] != 1) {
+    return static_cast<long long>(bytes.size());
+  }
+  const unsigned long long table = read(0x20, 8), entry = read(0x36, 2), count = read(0x38, 2);
+  unsigned long long end = 0;
+  for (unsigned long long i = 0; i < count; ++i) {
+    const std::size_t header = static_cast<std::size_t>(table + i * entry);
+    if (read(header, 4) == 1) end = std::max(end, read(header + 8, 8) + read(header + 0x20, 8));
+  }
+  return end > 0 ? static_cast<long long>(end) : static_cast<long long>(bytes.size());
+}
+
 }  // namespace
 
 TEST_CASE("hostile plugins: truncated libraries (half-copied installs) are library_invalid, never SIGBUS") {
-  const long long size = static_cast<long long>(PluginBytes(test_plugins::valid_b).size());
+  const std::string plugin = PluginBytes(test_plugins::valid_b);
+  const long long size = static_cast<long long>(plugin.size());
+  const long long loaded = LoadedBytes(plugin);  // cuts before it go through a segment
   const std::string ends_at = "is truncated: it ends at byte ";
   const std::vector<HostileCase> cases = {
       {"3 bytes", Truncated(3), Invalid({"is not a shared library"})},
       {"16 bytes", Truncated(16), Invalid({ends_at + "16 but its ELF header needs bytes up to 64"})},
       {"63 bytes", Truncated(63), Invalid({ends_at + "63 but its ELF header"})},
       {"100 bytes", Truncated(100), Invalid({ends_at + "100 but its program header table"})},
-      {"1/4", Truncated(size / 4), Invalid({ends_at + std::to_string(size / 4) + " but its segment"})},
-      {"1/2", Truncated(size / 2), Invalid({ends_at + std::to_string(size / 2) + " but its segment"})},
+      {"1/4 of the segments", Truncated(loaded / 4), Invalid({ends_at + std::to_string(loaded / 4) + " but its segment"})},
+      {"1/2 of the segments", Truncated(loaded / 2), Invalid({ends_at + std::to_string(loaded / 2) + " but its segment"})},
       {"all but 1 byte", Truncated(-1), Invalid({ends_at + std::to_string(size - 1) + " but its section header table"})},
   };
   for (const auto& hostile : cases) RunHostileCase(hostile);

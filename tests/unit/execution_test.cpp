@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 #include <sstream>
+#include <string>
 
 namespace backplane::unit {
 namespace {
@@ -219,6 +221,53 @@ TEST_CASE("execution: a profiled run of a real network exports a trace Chrome ca
   CHECK(names.size() == context->GetProfile().size());
   CHECK(std::count(names.begin(), names.end(), "add") == 1);
   CHECK(std::count(names.begin(), names.end(), "relu") == 1);
+}
+
+TEST_CASE("execution: WriteChromeTrace writes a name that is not UTF-8 as U+FFFD") {
+  std::ostringstream text;
+  WriteChromeTrace({{std::string("conv\xff") + "1", "CpuRef", 0.0, 1.0}}, text);
+  nlohmann::json trace;
+  REQUIRE_NOTHROW(trace = nlohmann::json::parse(text.str()));
+  CHECK(trace["traceEvents"][0]["name"] == "conv\xEF\xBF\xBD" "1");
+}
+
+TEST_CASE("execution: a profiled context describes its steps, and every event names its step") {
+  TestRuntime runtime({test_plugins::copy_only});
+  const SmallCnn cnn;
+  OptimizedNetwork optimized = runtime->Optimize(cnn.network(), On({"TestCopyOnly", kCpuRef}));
+  std::map<std::string, std::string> types;
+  for (const auto& placement : optimized.GetPlacement()) types[placement.layer] = backend::ToString(placement.type);
+  const NetworkId id = runtime->LoadNetwork(std::move(optimized));
+  CHECK(runtime->CreateExecutionContext(id)->GetProfiledSteps().empty());  // profiling off
+  ExecutionOptions options;
+  options.profiling = true;
+  auto context = runtime->CreateExecutionContext(id, options);
+  const auto& steps = context->GetProfiledSteps();
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the first one's events
+    Run(*context, runtime->GetNetworkSignature(id), {cnn.MakeInput(1)});
+    const auto& events = context->GetProfile();
+    REQUIRE(events.size() == steps.size());
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      CHECK(events[i].step == i);
+      CHECK(events[i].layer == steps[i].layer);
+      CHECK(events[i].backend == steps[i].backend);
+    }
+  }
+  std::size_t copies = 0;
+  for (const ProfiledStep& step : steps) {
+    INFO(step.layer);
+    CHECK_FALSE(step.outputs.empty());
+    CHECK_FALSE(step.inputs.empty());
+    if (types.count(step.layer)) {
+      CHECK(step.op == types[step.layer]);
+    } else {
+      CHECK((step.op == "Copy" || step.op == "Import"));
+      CHECK(step.inputs.front() == step.outputs.front());
+      ++copies;
+    }
+    if (step.op == "Convolution2d") CHECK(step.inputs.at(1).shape.Rank() == 4);  // the weights
+  }
+  CHECK(copies > 0);
 }
 
 }  // namespace

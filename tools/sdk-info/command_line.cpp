@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include "documentation.hpp"
+
 #include <backplane/runtime.hpp>
 #include <backplane/version.hpp>
 
@@ -27,6 +29,13 @@ po::options_description Describe(CommandLine& into) {
        "load no plugin at all (static backends only)")
       ("no-static", po::bool_switch(&into.no_static),
        "ignore backends linked into the runtime")
+      ("summary", po::bool_switch(&into.summary),
+       "one line per registered backend (id, version, availability, devices) and per rejected "
+       "candidate (file and reason code), then the summary line")
+      ("backend", po::value<std::string>(&into.backend_id)->value_name("ID"),
+       "show the registered backend ID alone, in full: details, devices, the options it accepts "
+       "(sdk-run --backend-option), its discovery record and any other candidate with the same "
+       "id. When ID is not registered, exits 66 naming the ids that are")
       ("validate-manifest",
        po::value<std::vector<std::string>>(&into.manifests)->value_name("FILE...")->multitoken(),
        "check each manifest FILE as discovery would before opening its library, report every "
@@ -40,7 +49,12 @@ po::options_description Describe(CommandLine& into) {
        "with --isolate: how long one library may take to load before its probe is killed "
        "(default 10)")
       ("json", po::bool_switch(&into.json),
-       "print one JSON document instead of text (shape: docs/sdk-info.md)")
+       "print one JSON document instead of text, errors included (shape: docs/sdk-info.md and "
+       "share/backplane/sdk-info.schema.json)")
+      ("output,o", po::value<std::string>(&into.output_file)->value_name("FILE"),
+       "write the report (text or JSON) to FILE, created or truncated, instead of stdout; no "
+       "colour. Errors still go to stderr (or, with --json, to stdout). Exits 73 when FILE cannot "
+       "be written")
       ("verbose,v", po::bool_switch(&into.verbose),
        "more detail (stages and warnings of registered backends), and every log message of the "
        "runtime, debug level included, on stderr");
@@ -88,6 +102,20 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   if (!command_line.manifests.empty() && command_line.isolate) {
     throw UsageError("--validate-manifest opens no library: it takes no --isolate");
   }
+  const bool backend_given = values.count("backend") != 0;
+  if (!command_line.manifests.empty() && (command_line.summary || backend_given)) {
+    throw UsageError("--validate-manifest reports on files, not backends: it takes no --summary or "
+                     "--backend");
+  }
+  if (command_line.summary && backend_given) {
+    throw UsageError("--summary and --backend choose different reports: give one of them");
+  }
+  if (backend_given && command_line.backend_id.empty()) {
+    throw UsageError("--backend needs a backend id, not an empty string");
+  }
+  if (values.count("output") != 0 && command_line.output_file.empty()) {
+    throw UsageError("--output needs a file name, not an empty string");
+  }
   if (!command_line.isolate && values.count("timeout") != 0) {
     throw UsageError("--timeout applies to --isolate only");
   }
@@ -101,18 +129,26 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   return command_line;
 }
 
+bool WantsJson(int argc, const char* const argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--json") return true;
+  }
+  return false;
+}
+
 std::string HelpText() {
   CommandLine unused;
   std::ostringstream text;
   text << "Usage: sdk-info [--path DIR]... [--no-dynamic] [--no-static] [--isolate [--timeout S]]\n"
-          "                [--json] [--verbose]\n"
-          "       sdk-info --validate-manifest FILE... [--json]\n"
+          "                [--summary | --backend ID] [--json] [--output FILE] [--verbose]\n"
+          "       sdk-info --validate-manifest FILE... [--json] [--output FILE]\n"
           "       sdk-info --help | --version\n"
           "\n"
           "Shows which Backplane backends this machine can use and why the others are not\n"
           "loaded: the SDK and Backend API versions, the backend search folders, every\n"
-          "registered backend (capabilities, devices, availability) and every rejected\n"
-          "candidate with its stage, reason code and message.\n"
+          "registered backend (capabilities, devices, options, availability) and every rejected\n"
+          "candidate with its stage, reason code and message. --summary shortens this to one\n"
+          "line per backend and per rejected candidate; --backend ID shows one backend alone.\n"
           "\n"
        << Describe(unused)
        << "\n"
@@ -120,19 +156,30 @@ std::string HelpText() {
           "authors' CI): readable, JSON, format version, every field, library file name and\n"
           "presence, platform, ABI and sha256, reporting every problem of each file.\n"
           "\n"
+          "Errors go to stderr, one line starting with 'sdk-info: '. With --json they are one\n"
+          "JSON document on stdout instead (\"kind\": \"error\", with the code and message), never\n"
+          "in the --output file, and the exit status is the same.\n"
+          "\n"
           "Exit status:\n"
           "  0   at least one backend registered and no candidate rejected (duplicates are\n"
           "      informational and do not count as rejected)\n"
           "  1   at least one backend registered, but some candidates were rejected\n"
           "  2   no backend registered at all\n"
-          "  64  usage error (message on stderr)\n"
-          "  70  internal error in the runtime (message on stderr)\n"
-          "  With --validate-manifest: 0 when every manifest is valid, 1 when some are not.\n"
+          "  64  usage error\n"
+          "  66  --backend ID: no backend with that id is registered\n"
+          "  70  internal error in the runtime\n"
+          "  73  the report could not be written (the --output FILE, or stdout)\n"
+          "  With --summary: as without it. With --backend ID: 0 when ID is registered (available\n"
+          "  or not), else 66. With --validate-manifest: 0 when every manifest is valid, 1 when\n"
+          "  some are not.\n"
           "\n"
           "Environment:\n"
           "  " << kBackendPathsEnvVar << "  backend folders, used when no --path is given\n"
           "  BACKPLANE_LOG            runtime log categories to stderr, e.g. discovery:debug\n"
-          "  NO_COLOR                 when set and not empty, no colour even on a terminal\n";
+          "  NO_COLOR                 when set and not empty, no colour even on a terminal\n"
+          "  TERM                     when \"dumb\", no colour even on a terminal\n"
+          "\n"
+          "More: " << tools::DocumentationPath("sdk-info.md") << "\n";
   return text.str();
 }
 

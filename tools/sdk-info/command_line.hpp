@@ -23,6 +23,12 @@ struct CommandLine {
   // --isolate: RuntimeOptions::isolation with reprobe (each library is probed afresh).
   bool isolate = false;
   double timeout_seconds = 10;  // --timeout: per probe, with --isolate
+  // --summary: one line per registered backend and per rejected candidate.
+  bool summary = false;
+  // --backend ID: that backend alone, in full. Empty: every backend.
+  std::string backend_id;
+  // --output FILE: where the report goes (created or truncated), as given. Empty: stdout.
+  std::string output_file;
 };
 
 // A bad command line. what() says what was wrong, without a "sdk-info:" prefix.
@@ -32,10 +38,15 @@ class UsageError : public std::runtime_error {
 };
 
 // Parses argv with Boost.Program_options. Options must be spelled out (no abbreviations);
-// positional arguments are refused, and so are --path, --no-dynamic and --no-static together
-// with --validate-manifest (which creates no runtime); --timeout needs --isolate and a positive
-// number. Throws UsageError for anything it cannot accept.
+// positional arguments are refused, and so are --path, --no-dynamic, --no-static, --isolate,
+// --summary and --backend together with --validate-manifest (which creates no runtime);
+// --summary and --backend exclude each other; --timeout needs --isolate and a positive number;
+// --backend and --output need a non-empty value. Throws UsageError for anything it cannot accept.
 CommandLine ParseCommandLine(int argc, const char* const argv[]);
+
+// True when an argument is exactly "--json": errors, a bad command line included, are then
+// reported as a JSON document. Options are never abbreviated, so no other spelling counts.
+bool WantsJson(int argc, const char* const argv[]);
 
 // The --help and --version texts, each ending in a newline.
 std::string HelpText();

@@ -8,7 +8,9 @@ const char* ToString(ExitCode code) {
     case ExitCode::kCandidatesRejected: return "candidates_rejected";
     case ExitCode::kNoBackends: return "no_backends";
     case ExitCode::kUsage: return "usage_error";
+    case ExitCode::kBackendNotFound: return "backend_not_found";
     case ExitCode::kInternalError: return "internal_error";
+    case ExitCode::kCannotWrite: return "cannot_write";
   }
   return "unknown";
 }

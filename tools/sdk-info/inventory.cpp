@@ -11,6 +11,19 @@ std::size_t Inventory::CountVerdict(Verdict verdict) const {
                     [verdict](const DiscoveryRecord& record) { return record.verdict == verdict; }));
 }
 
+const std::string& CandidateFile(const DiscoveryRecord& record) {
+  return record.manifest_path.empty() ? record.library_path : record.manifest_path;
+}
+
+const char* OptionTypeName(backend::OptionSpec::Type type) {
+  switch (type) {
+    case backend::OptionSpec::Type::kInteger: return "integer";
+    case backend::OptionSpec::Type::kBoolean: return "boolean";
+    case backend::OptionSpec::Type::kString: break;
+  }
+  return "string";
+}
+
 Inventory MakeInventory(DiscoveryReport report, std::vector<BackendInfo> backends) {
   Inventory inventory;
   inventory.report = std::move(report);
@@ -40,6 +53,46 @@ Inventory MakeInventory(DiscoveryReport report, std::vector<BackendInfo> backend
     }
   }
   return inventory;
+}
+
+const DiscoveryRecord* RecordOf(const Inventory& inventory, std::size_t backend) {
+  const std::optional<std::size_t> index = inventory.backend_record.at(backend);
+  return index ? &inventory.report.records[*index] : nullptr;
+}
+
+std::optional<std::size_t> FindBackend(const Inventory& inventory, const std::string& id) {
+  for (std::size_t i = 0; i < inventory.backends.size(); ++i) {
+    if (inventory.backends[i].id.Get() == id) return i;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::size_t> RecordsOf(const Inventory& inventory, const std::string& id,
+                                   std::optional<std::size_t> skip) {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < inventory.report.records.size(); ++i) {
+    if (inventory.report.records[i].backend_id == id && skip != i) indices.push_back(i);
+  }
+  return indices;
+}
+
+std::string BackendNotFoundMessage(const Inventory& inventory, const std::string& id) {
+  std::string message = "no backend \"" + id + "\" is registered";
+  if (inventory.backends.empty()) {
+    message += " (no backend is registered at all)";
+  } else {
+    message += " (registered: ";
+    for (const BackendInfo& backend : inventory.backends) {
+      if (&backend != &inventory.backends.front()) message += ", ";
+      message += backend.id.Get();
+    }
+    message += ")";
+  }
+  for (std::size_t index : RecordsOf(inventory, id)) {
+    const DiscoveryRecord& record = inventory.report.records[index];
+    message += "; candidate " + CandidateFile(record) + " was " + ToString(record.verdict) + " (" + ToString(record.code) + ")";
+  }
+  return message;
 }
 
 ExitCode ExitCodeFor(const Inventory& inventory) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace backplane::sdk_info {
@@ -28,9 +29,32 @@ struct Inventory {
   std::size_t CountVerdict(Verdict verdict) const;
 };
 
+// The file that names a candidate: its manifest, or its library when it has no manifest (empty
+// for a static backend's record).
+const std::string& CandidateFile(const DiscoveryRecord& record);
+
+// "string", "integer" or "boolean": how the text and JSON reports name an option's type.
+const char* OptionTypeName(backend::OptionSpec::Type type);
+
 // Sorts the records. A backend's record is the first registered record with its id and
 // found_by; each record is used at most once.
 Inventory MakeInventory(DiscoveryReport report, std::vector<BackendInfo> backends);
+
+// The discovery record of inventory.backends[backend], or nullptr when it has none.
+const DiscoveryRecord* RecordOf(const Inventory& inventory, std::size_t backend);
+
+// The position in inventory.backends of the registered backend `id` (compared exactly: ids are
+// case-sensitive), or nullopt.
+std::optional<std::size_t> FindBackend(const Inventory& inventory, const std::string& id);
+
+// The indices of the records whose backend_id is `id`, in discovery order, except `skip` (a
+// backend's own record).
+std::vector<std::size_t> RecordsOf(const Inventory& inventory, const std::string& id,
+                                   std::optional<std::size_t> skip = std::nullopt);
+
+// Why --backend `id` has nothing to show: names the id, the registered ids, and each candidate
+// that carried the id but was not registered, with its verdict and reason code.
+std::string BackendNotFoundMessage(const Inventory& inventory, const std::string& id);
 
 // kNoBackends when nothing is registered, else kCandidatesRejected when any record is
 // rejected, else kOk. Duplicates and invalid search folders alone do not change the result.

@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <utility>
+#include <vector>
+
 namespace backplane::sdk_info {
 
 namespace {
@@ -38,17 +41,18 @@ json ToJson(const backend::DeviceInfo& device) {
 }
 
 json ToJson(const backend::OptionSpec& option) {
-  const char* type = option.type == backend::OptionSpec::Type::kInteger   ? "integer"
-                     : option.type == backend::OptionSpec::Type::kBoolean ? "boolean"
-                                                                          : "string";
-  return {{"key", option.key}, {"type", type}, {"default", option.default_value}, {"doc", option.doc}};
+  return {{"key", option.key}, {"type", OptionTypeName(option.type)}, {"default", option.default_value}, {"doc", option.doc}};
+}
+
+// The JSON array of `items`, each through its ToJson.
+template <typename Item>
+json ToJsonArray(const std::vector<Item>& items) {
+  json array = json::array();
+  for (const Item& item : items) array.push_back(ToJson(item));
+  return array;
 }
 
 json ToJson(const BackendInfo& backend, const DiscoveryRecord* record) {
-  json devices = json::array();
-  for (const backend::DeviceInfo& device : backend.devices) devices.push_back(ToJson(device));
-  json options = json::array();
-  for (const backend::OptionSpec& option : backend.options) options.push_back(ToJson(option));
   return {{"id", backend.id.Get()},
           {"vendor", backend.vendor},
           {"version", backend.version},
@@ -60,52 +64,99 @@ json ToJson(const BackendInfo& backend, const DiscoveryRecord* record) {
           {"manifest_path", backend.manifest_path},
           {"signature", ToJson(backend.signature)},
           {"capabilities", ToJson(backend.capabilities)},
-          {"devices", std::move(devices)},
-          {"options", std::move(options)},
+          {"devices", ToJsonArray(backend.devices)},
+          {"options", ToJsonArray(backend.options)},
           {"available", backend.available},
           {"unavailable_reason", backend.unavailable_reason},
           {"warnings", record != nullptr ? json(record->warnings) : json::array()}};
 }
 
+json BackendSummary(const BackendInfo& backend) {
+  return {{"id", backend.id.Get()},
+          {"vendor", backend.vendor},
+          {"version", backend.version},
+          {"api_version", ToString(backend.api_version)},
+          {"available", backend.available},
+          {"unavailable_reason", backend.unavailable_reason},
+          {"devices", ToJsonArray(backend.devices)}};
+}
+
+json Counts(const Inventory& inventory) {
+  return {{"backends", inventory.backends.size()},
+          {"registered", inventory.CountVerdict(Verdict::kRegistered)},
+          {"rejected", inventory.CountVerdict(Verdict::kRejected)},
+          {"duplicate", inventory.CountVerdict(Verdict::kDuplicate)},
+          {"superseded", inventory.CountVerdict(Verdict::kSuperseded)},
+          {"filtered", inventory.CountVerdict(Verdict::kFiltered)}};
+}
+
+json Records(const Inventory& inventory, const std::vector<std::size_t>& indices) {
+  json records = json::array();
+  for (std::size_t index : indices) records.push_back(ToJson(inventory.report.records[index]));
+  return records;
+}
+
+// The document of a discovery run: status and exit code from ExitCodeFor.
+std::string FinishInventoryDocument(json document, const Inventory& inventory) {
+  const ExitCode exit_code = ExitCodeFor(inventory);
+  return FinishDocument(std::move(document), ToString(exit_code), exit_code);
+}
+
 }  // namespace
 
-std::string JsonReport(const Inventory& inventory) {
-  json search_paths = json::array();
-  for (const SearchPath& path : inventory.report.search_paths) search_paths.push_back(ToJson(path));
+json DocumentHeader(const char* kind) {
+  return {{"format", kJsonFormatVersion},
+          {"kind", kind},
+          {"sdk_version", ToString(kSdkVersion)},
+          {"backend_api_version", ToString(kBackendApiVersion)},
+          {"platform", BACKPLANE_PLATFORM_TAG},
+          {"abi", BACKPLANE_ABI_TAG}};
+}
 
+std::string FinishDocument(json document, const char* status, ExitCode exit_code) {
+  document["status"] = status;
+  document["exit_code"] = static_cast<int>(exit_code);
+  return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string JsonReport(const Inventory& inventory) {
   json backends = json::array();
   for (std::size_t i = 0; i < inventory.backends.size(); ++i) {
-    const std::optional<std::size_t> index = inventory.backend_record[i];
-    backends.push_back(
-        ToJson(inventory.backends[i], index ? &inventory.report.records[*index] : nullptr));
+    backends.push_back(ToJson(inventory.backends[i], RecordOf(inventory, i)));
   }
 
-  json records = json::array();
-  for (const DiscoveryRecord& record : inventory.report.records) records.push_back(ToJson(record));
+  json document = DocumentHeader("discovery");
+  document["dynamic_loading_enabled"] = inventory.report.dynamic_loading_enabled;
+  document["search_paths"] = ToJsonArray(inventory.report.search_paths);
+  document["trust"] = ToJson(inventory.trust);
+  document["backends"] = std::move(backends);
+  document["records"] = ToJsonArray(inventory.report.records);
+  document["summary"] = Counts(inventory);
+  return FinishInventoryDocument(std::move(document), inventory);
+}
 
-  const ExitCode exit_code = ExitCodeFor(inventory);
-  const json document = {
-      {"format", kJsonFormatVersion},
-      {"kind", "discovery"},
-      {"sdk_version", ToString(kSdkVersion)},
-      {"backend_api_version", ToString(kBackendApiVersion)},
-      {"platform", BACKPLANE_PLATFORM_TAG},
-      {"abi", BACKPLANE_ABI_TAG},
-      {"dynamic_loading_enabled", inventory.report.dynamic_loading_enabled},
-      {"search_paths", std::move(search_paths)},
-      {"trust", ToJson(inventory.trust)},
-      {"backends", std::move(backends)},
-      {"records", std::move(records)},
-      {"summary",
-       {{"backends", inventory.backends.size()},
-        {"registered", inventory.CountVerdict(Verdict::kRegistered)},
-        {"rejected", inventory.CountVerdict(Verdict::kRejected)},
-        {"duplicate", inventory.CountVerdict(Verdict::kDuplicate)},
-        {"superseded", inventory.CountVerdict(Verdict::kSuperseded)},
-        {"filtered", inventory.CountVerdict(Verdict::kFiltered)}}},
-      {"status", ToString(exit_code)},
-      {"exit_code", static_cast<int>(exit_code)}};
-  return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+std::string JsonSummary(const Inventory& inventory) {
+  json backends = json::array();
+  for (const BackendInfo& backend : inventory.backends) backends.push_back(BackendSummary(backend));
+  json document = DocumentHeader("summary");
+  document["backends"] = std::move(backends);
+  document["rejected"] = Records(inventory, inventory.rejected);
+  document["summary"] = Counts(inventory);
+  return FinishInventoryDocument(std::move(document), inventory);
+}
+
+std::string JsonBackend(const Inventory& inventory, std::size_t backend) {
+  const BackendInfo& info = inventory.backends.at(backend);
+  json document = DocumentHeader("backend");
+  document["backend"] = ToJson(info, RecordOf(inventory, backend));
+  document["records"] = Records(inventory, RecordsOf(inventory, info.id.Get()));
+  return FinishDocument(std::move(document), ToString(ExitCode::kOk), ExitCode::kOk);
+}
+
+std::string JsonError(ExitCode code, const std::string& message) {
+  json document = DocumentHeader("error");
+  document["error"] = {{"code", ToString(code)}, {"message", message}};
+  return FinishDocument(std::move(document), ToString(code), code);
 }
 
 }  // namespace backplane::sdk_info

@@ -4,12 +4,14 @@
 // text or JSON, and exits with a code that scripts can test (exit_code.hpp). With
 // --validate-manifest it checks manifest files instead and creates no runtime. With --isolate
 // the runtime first loads every plugin library in a child process under a time limit
-// (RuntimeOptions::isolation, probing every library again).
+// (RuntimeOptions::isolation, probing every library again). --summary and --backend ID choose a
+// shorter report, --output FILE where it goes; with --json, errors are a JSON document too.
 #include "command_line.hpp"
 #include "exit_code.hpp"
 #include "inventory.hpp"
 #include "json_report.hpp"
 #include "manifest_validation_report.hpp"
+#include "report_destination.hpp"
 #include "stderr_log_sink.hpp"
 #include "terminal.hpp"
 #include "text_report.hpp"
@@ -19,6 +21,10 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -58,23 +64,73 @@ Inventory TakeInventory(const RuntimeOptions& options) {
   return inventory;
 }
 
-// Writes the report to stdout; false (after a message on stderr) when stdout cannot take it.
-bool FlushStdout() {
-  std::cout.flush();
-  if (std::cout) return true;
-  std::cerr << "sdk-info: could not write the report to stdout\n";
-  return false;
+// Reports `error` and returns its exit code: with --json as one document on stdout (never in the
+// --output file), else as one line on stderr, with a pointer to --help for a usage error.
+int ReportError(bool json, const ToolError& error) {
+  if (json) {
+    std::cout << JsonError(error.code(), error.what());
+    std::cout.flush();
+  } else {
+    std::cerr << "sdk-info: " << error.what() << '\n';
+    if (error.code() == ExitCode::kUsage) std::cerr << "Try 'sdk-info --help'.\n";
+  }
+  return Exit(error.code());
+}
+
+// Colour only on a terminal: never in an --output file.
+bool Colour(const CommandLine& command_line) {
+  return command_line.output_file.empty() && ShouldColourStdout();
 }
 
 int RunManifestValidation(const CommandLine& command_line) {
   const std::vector<ValidatedManifest> manifests = ValidateManifests(command_line.manifests);
+  std::ostringstream report;
   if (command_line.json) {
-    std::cout << ManifestValidationJson(manifests);
+    report << ManifestValidationJson(manifests);
   } else {
-    WriteManifestValidationText(std::cout, manifests, ShouldColourStdout());
+    WriteManifestValidationText(report, manifests, Colour(command_line));
   }
-  if (!FlushStdout()) return Exit(ExitCode::kInternalError);
+  WriteReport(report.str(), command_line.output_file);
   return Exit(ExitCodeFor(manifests));
+}
+
+// The report the command line asks for, and the exit code that goes with it.
+std::pair<std::string, ExitCode> MakeReport(const CommandLine& command_line, const Inventory& inventory) {
+  TextReportOptions options;
+  options.colour = Colour(command_line);
+  options.verbose = command_line.verbose;
+  std::ostringstream text;
+  if (!command_line.backend_id.empty()) {
+    const std::optional<std::size_t> backend = FindBackend(inventory, command_line.backend_id);
+    if (!backend) {
+      throw ToolError(ExitCode::kBackendNotFound, BackendNotFoundMessage(inventory, command_line.backend_id));
+    }
+    if (command_line.json) return {JsonBackend(inventory, *backend), ExitCode::kOk};
+    WriteBackendText(text, inventory, *backend, options);
+    return {text.str(), ExitCode::kOk};
+  }
+  if (command_line.json) {
+    return {command_line.summary ? JsonSummary(inventory) : JsonReport(inventory), ExitCodeFor(inventory)};
+  }
+  if (command_line.summary) {
+    WriteSummaryText(text, inventory, options);
+  } else {
+    WriteTextReport(text, inventory, options);
+  }
+  return {text.str(), ExitCodeFor(inventory)};
+}
+
+int RunDiscovery(const CommandLine& command_line) {
+  Inventory inventory;
+  try {
+    inventory = TakeInventory(MakeRuntimeOptions(command_line));
+  } catch (const Exception& error) {
+    throw ToolError(ExitCode::kInternalError,
+                    std::string("the runtime failed (") + ToString(error.code()) + "): " + error.what());
+  }
+  const auto [report, exit_code] = MakeReport(command_line, inventory);
+  WriteReport(report, command_line.output_file);
+  return Exit(exit_code);
 }
 
 int Run(int argc, const char* const argv[]) {
@@ -82,8 +138,7 @@ int Run(int argc, const char* const argv[]) {
   try {
     command_line = ParseCommandLine(argc, argv);
   } catch (const UsageError& error) {
-    std::cerr << "sdk-info: " << error.what() << "\nTry 'sdk-info --help'.\n";
-    return Exit(ExitCode::kUsage);
+    throw ToolError(ExitCode::kUsage, error.what());
   }
   if (command_line.help) {
     std::cout << HelpText();
@@ -93,37 +148,19 @@ int Run(int argc, const char* const argv[]) {
     std::cout << VersionText();
     return Exit(ExitCode::kOk);
   }
-
   if (!command_line.manifests.empty()) return RunManifestValidation(command_line);
-
-  Inventory inventory;
-  try {
-    inventory = TakeInventory(MakeRuntimeOptions(command_line));
-  } catch (const Exception& error) {
-    std::cerr << "sdk-info: the runtime failed (" << ToString(error.code()) << "): " << error.what()
-              << '\n';
-    return Exit(ExitCode::kInternalError);
-  }
-
-  if (command_line.json) {
-    std::cout << JsonReport(inventory);
-  } else {
-    TextReportOptions options;
-    options.colour = ShouldColourStdout();
-    options.verbose = command_line.verbose;
-    WriteTextReport(std::cout, inventory, options);
-  }
-  if (!FlushStdout()) return Exit(ExitCode::kInternalError);
-  return Exit(ExitCodeFor(inventory));
+  return RunDiscovery(command_line);
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  const bool json = WantsJson(argc, argv);
   try {
     return Run(argc, argv);
+  } catch (const ToolError& error) {
+    return ReportError(json, error);
   } catch (const std::exception& error) {
-    std::cerr << "sdk-info: unexpected error: " << error.what() << '\n';
-    return Exit(ExitCode::kInternalError);
+    return ReportError(json, ToolError(ExitCode::kInternalError, std::string("unexpected error: ") + error.what()));
   }
 }

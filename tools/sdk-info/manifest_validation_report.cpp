@@ -71,16 +71,9 @@ std::string ManifestValidationJson(const std::vector<ValidatedManifest>& manifes
                      {"warnings", manifest.result.warnings}});
   }
   const ExitCode exit_code = ExitCodeFor(manifests);
-  const json document = {{"format", kJsonFormatVersion},
-                         {"kind", "manifest_validation"},
-                         {"sdk_version", ToString(kSdkVersion)},
-                         {"backend_api_version", ToString(kBackendApiVersion)},
-                         {"platform", BACKPLANE_PLATFORM_TAG},
-                         {"abi", BACKPLANE_ABI_TAG},
-                         {"manifests", std::move(items)},
-                         {"status", exit_code == ExitCode::kOk ? "ok" : "invalid"},
-                         {"exit_code", static_cast<int>(exit_code)}};
-  return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  json document = DocumentHeader("manifest_validation");
+  document["manifests"] = std::move(items);
+  return FinishDocument(std::move(document), exit_code == ExitCode::kOk ? "ok" : "invalid", exit_code);
 }
 
 }  // namespace backplane::sdk_info

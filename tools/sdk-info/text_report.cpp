@@ -88,7 +88,7 @@ void WriteSearchPaths(std::ostream& out, const DiscoveryReport& report, const Te
       // What this layer contributed: its candidates, and how many of them registered.
       std::size_t candidates = 0, registered = 0;
       for (const DiscoveryRecord& record : report.records) {
-        const std::string& file = record.manifest_path.empty() ? record.library_path : record.manifest_path;
+        const std::string& file = CandidateFile(record);
         // A drop layer's candidates may lie one subfolder down (one folder per installed drop).
         const std::filesystem::path folder = std::filesystem::path(file).parent_path();
         const std::filesystem::path searched(path.path);
@@ -142,14 +142,18 @@ void WriteWarnings(std::ostream& out, const std::vector<std::string>& warnings,
   for (const std::string& warning : warnings) Field(out, "warning", style.Notice(warning));
 }
 
+// "CpuRef 0.2.0 by Backplane, Backend API 2.0: available" (or "unavailable: <reason>").
+std::string BackendTitle(const BackendInfo& backend, const TextStyle& style) {
+  std::string title = style.Name(backend.id.Get()) + ' ' + backend.version;
+  if (!backend.vendor.empty()) title += " by " + backend.vendor;
+  return title + ", Backend API " + ToString(backend.api_version) + ": " +
+         (backend.available ? style.Good("available")
+                            : style.Bad("unavailable: " + OrUnknown(backend.unavailable_reason)));
+}
+
 void WriteBackend(std::ostream& out, const BackendInfo& backend, const DiscoveryRecord* record,
                   const TextReportOptions& options, const TextStyle& style) {
-  out << "  " << style.Name(backend.id.Get()) << ' ' << backend.version;
-  if (!backend.vendor.empty()) out << " by " << backend.vendor;
-  out << ", Backend API " << ToString(backend.api_version) << ": "
-      << (backend.available ? style.Good("available")
-                            : style.Bad("unavailable: " + OrUnknown(backend.unavailable_reason)))
-      << '\n';
+  out << "  " << BackendTitle(backend, style) << '\n';
   Field(out, "found by", std::string(ToString(backend.found_by)) +
                             (backend.layer.empty() ? "" : " in the " + backend.layer + " layer"));
   if (!backend.preference.empty()) Field(out, "preference", backend.preference);
@@ -188,10 +192,7 @@ void WriteBackend(std::ostream& out, const BackendInfo& backend, const Discovery
   // What RuntimeOptions::backend_options (sdk-run --backend-option) may set for it.
   if (backend.options.empty()) Field(out, "options", "(none)");
   for (const backend::OptionSpec& option : backend.options) {
-    const char* type = option.type == backend::OptionSpec::Type::kInteger   ? "integer"
-                       : option.type == backend::OptionSpec::Type::kBoolean ? "boolean"
-                                                                            : "string";
-    std::string line = option.key + " (" + type + ", default \"" + option.default_value + "\")";
+    std::string line = option.key + " (" + OptionTypeName(option.type) + ", default \"" + option.default_value + "\")";
     if (!option.doc.empty()) line += ": " + option.doc;
     Field(out, "option", line);
   }
@@ -209,8 +210,7 @@ void WriteBackend(std::ostream& out, const BackendInfo& backend, const Discovery
 }
 
 void WriteCandidate(std::ostream& out, const DiscoveryRecord& record, const TextStyle& style) {
-  const std::string& title =
-      record.manifest_path.empty() ? record.library_path : record.manifest_path;
+  const std::string& title = CandidateFile(record);
   out << "  " << style.Name(title.empty() ? std::string("(unnamed candidate)") : title) << '\n';
   const std::string reason = std::string(ToString(record.code)) +
                              (record.message.empty() ? "" : ": " + record.message);
@@ -256,7 +256,48 @@ void WriteSummary(std::ostream& out, const Inventory& inventory, const TextStyle
   }
 }
 
+// "1 device: host CPU [cpu]", "2 devices: a [gpu], b [gpu] (unavailable)".
+std::string DevicesInShort(const std::vector<backend::DeviceInfo>& devices, const TextStyle& style) {
+  if (devices.empty()) return "no device reported";
+  std::string text = Plural(devices.size(), "device", "devices") + ": ";
+  for (const backend::DeviceInfo& device : devices) {
+    if (&device != &devices.front()) text += ", ";
+    text += (device.name.empty() ? std::string("(unnamed)") : device.name) + " [" + ToString(device.kind) + "]";
+    if (!device.available) text += " " + style.Bad("(unavailable)");
+  }
+  return text;
+}
+
 }  // namespace
+
+void WriteSummaryText(std::ostream& out, const Inventory& inventory,
+                      const TextReportOptions& options) {
+  const TextStyle style(options.colour);
+  WriteHeader(out, style);
+  out << '\n';
+  for (const BackendInfo& backend : inventory.backends) {
+    out << "  " << BackendTitle(backend, style) << "; " << DevicesInShort(backend.devices, style) << '\n';
+  }
+  for (std::size_t index : inventory.rejected) {
+    const DiscoveryRecord& record = inventory.report.records[index];
+    out << "  " << style.Bad("rejected") << ' ' << CandidateFile(record) << ": " << ToString(record.code) << '\n';
+  }
+  WriteSummary(out, inventory, style);
+}
+
+void WriteBackendText(std::ostream& out, const Inventory& inventory, std::size_t backend,
+                      const TextReportOptions& options) {
+  const TextStyle style(options.colour);
+  WriteHeader(out, style);
+  const BackendInfo& info = inventory.backends[backend];
+  out << '\n' << style.Heading("Backend " + info.id.Get()) << " (" << backend + 1 << " of "
+      << inventory.backends.size() << " in the default preference order):\n";
+  TextReportOptions in_full = options;
+  in_full.verbose = true;
+  WriteBackend(out, info, RecordOf(inventory, backend), in_full, style);
+  WriteCandidates(out, "Other candidates with id " + info.id.Get(), inventory,
+                  RecordsOf(inventory, info.id.Get(), inventory.backend_record[backend]), style);
+}
 
 void WriteTextReport(std::ostream& out, const Inventory& inventory,
                      const TextReportOptions& options) {
@@ -269,9 +310,7 @@ void WriteTextReport(std::ostream& out, const Inventory& inventory,
       << ", in the default preference order):\n";
   if (inventory.backends.empty()) out << "  (none)\n";
   for (std::size_t i = 0; i < inventory.backends.size(); ++i) {
-    const std::optional<std::size_t> index = inventory.backend_record[i];
-    WriteBackend(out, inventory.backends[i], index ? &inventory.report.records[*index] : nullptr,
-                 options, style);
+    WriteBackend(out, inventory.backends[i], RecordOf(inventory, i), options, style);
   }
 
   WriteCandidates(out, "Rejected candidates", inventory, inventory.rejected, style);

@@ -17,4 +17,16 @@ struct TextReportOptions {
 void WriteTextReport(std::ostream& out, const Inventory& inventory,
                      const TextReportOptions& options);
 
+// --summary: the header line, one line per registered backend (id, version, vendor, Backend
+// API, availability, devices by name and kind), one line per rejected candidate (its file and
+// reason code) and the summary line. options.verbose changes nothing.
+void WriteSummaryText(std::ostream& out, const Inventory& inventory,
+                      const TextReportOptions& options);
+
+// --backend ID: the header line, inventory.backends[backend] as the full report shows it with
+// its record's stage, code, message and warnings, and then "Other candidates with id ID": every
+// other record that carried its id (duplicates, superseded, rejected copies).
+void WriteBackendText(std::ostream& out, const Inventory& inventory, std::size_t backend,
+                      const TextReportOptions& options);
+
 }  // namespace backplane::sdk_info

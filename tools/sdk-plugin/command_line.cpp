@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include "documentation.hpp"
+
 #include <backplane/version.hpp>
 
 #include <boost/program_options.hpp>
@@ -370,8 +372,9 @@ std::string HelpText() {
           "  XDG_CONFIG_HOME         the user's trusted keys are in $XDG_CONFIG_HOME/backplane/trusted-keys\n"
           "  " << kTrustPolicyEnvVar << "  the default signature policy (off, warn, require)\n"
           "  NO_COLOR                when set and not empty, no colour even on a terminal\n"
+          "  TERM                    when \"dumb\", no colour even on a terminal\n"
           "\n"
-          "More: docs/sdk-plugin.md\n";
+          "More: " << tools::DocumentationPath("sdk-plugin.md") << "\n";
   return text.str();
 }
 

@@ -3,6 +3,8 @@
 // that was refused.
 #pragma once
 
+#include "tool_error.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -28,13 +30,6 @@ const char* ToString(ExitCode code);
 
 // An error that ends the command with `code`. what() is the whole message, without the
 // "sdk-plugin:" prefix, and names the file, folder, id or option involved.
-class ToolError : public std::runtime_error {
- public:
-  ToolError(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
-  ExitCode code() const noexcept { return code_; }
-
- private:
-  ExitCode code_;
-};
+using ToolError = tools::ToolError<ExitCode>;
 
 }  // namespace backplane::sdk_plugin

@@ -1,6 +1,7 @@
 #include "benchmark.hpp"
 
 #include "exit_code.hpp"
+#include "interrupt.hpp"
 #include "progress_line.hpp"
 
 #include <backplane/exception.hpp>
@@ -8,7 +9,9 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -75,9 +78,11 @@ class FirstFailure {
   std::optional<ToolError> error_;
 };
 
-std::unique_ptr<ExecutionContext> CreateContext(const LoadedNetwork& network) {
+std::unique_ptr<ExecutionContext> CreateContext(const LoadedNetwork& network, bool profiling = false) {
   try {
-    return network.runtime().CreateExecutionContext(network.id());
+    ExecutionOptions options;
+    options.profiling = profiling;
+    return network.runtime().CreateExecutionContext(network.id(), options);
   } catch (const Exception& error) {
     throw ToolError(ExitCode::kRuntimeFailure,
                     std::string("creating an execution context failed: ") + error.what());
@@ -93,35 +98,57 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
   std::vector<std::unique_ptr<ExecutionContext>> contexts;
   for (int i = 0; i < contexts_count; ++i) {
     bindings.push_back(MakeBindings(network.signature(), inputs));
-    contexts.push_back(CreateContext(network));
+    contexts.push_back(CreateContext(network, settings.profiling));
   }
 
   std::vector<std::vector<double>> latencies(contexts_count);
+  std::vector<std::vector<ProfiledRun>> profiles(contexts_count);  // with settings.profiling
   StartGate gate(contexts_count);
   FirstFailure failure;
   Clock::time_point end;
+  bool interrupted = false;
   {
+    // Runs for a time have no known total: the line shows the runs done and the seconds.
     const std::size_t total =
-        static_cast<std::size_t>(contexts_count) * (settings.warmup + settings.iterations);
-    ProgressLine progress(std::cout, "running", total, settings.show_progress);
+        settings.duration_s > 0
+            ? 0
+            : static_cast<std::size_t>(contexts_count) * (settings.warmup + settings.iterations);
+    std::optional<InterruptScope> interrupt;
+    if (settings.stop_on_interrupt) interrupt.emplace();
+    const auto stop = [&] { return failure.failed() || (interrupt && InterruptRequested()); };
+    char label[64] = "running";
+    if (settings.duration_s > 0) {
+      std::snprintf(label, sizeof label, "running for %g s", settings.duration_s);
+    }
+    ProgressLine progress(std::cerr, label, total, settings.show_progress);
     const auto work = [&](int index) {
       ExecutionContext& context = *contexts[index];
       const Bindings& bound = bindings[index];
       bool arrived = false;
       int run = 0;
       try {
-        for (run = 0; run < settings.warmup && !failure.failed(); ++run) {
+        for (run = 0; run < settings.warmup && !stop(); ++run) {
           context.Run(bound.inputs, bound.outputs);
           progress.Advance();
         }
         arrived = true;
         gate.ArriveAndWait();
         latencies[index].reserve(settings.iterations);
-        for (run = 0; run < settings.iterations && !failure.failed(); ++run) {
+        const auto deadline =
+            gate.start() + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(settings.duration_s));
+        const auto more = [&] {
+          return run < settings.iterations || (settings.duration_s > 0 && Clock::now() < deadline);
+        };
+        for (run = 0; more() && !stop(); ++run) {
           const auto start = Clock::now();
           context.Run(bound.inputs, bound.outputs);
           latencies[index].push_back(
               std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+          if (settings.profiling && run < kMaxProfiledRunsPerContext) {
+            profiles[index].push_back(TakeProfiledRun(
+                context, index, run, std::chrono::duration<double, std::micro>(start - gate.start()).count()));
+          }
           progress.Advance();
         }
       } catch (const std::exception& error) {
@@ -134,10 +161,12 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
     work(0);  // the first context runs on this thread
     for (std::thread& thread : threads) thread.join();
     end = Clock::now();
+    interrupted = interrupt && InterruptRequested();
   }
   failure.ThrowIfFailed();
 
   BenchmarkResult result;
+  result.interrupted = interrupted;
   for (const auto& samples : latencies) {
     result.latencies_ms.insert(result.latencies_ms.end(), samples.begin(), samples.end());
   }
@@ -145,6 +174,12 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
   result.throughput =
       result.wall_ms > 0 ? 1000.0 * static_cast<double>(result.latencies_ms.size()) / result.wall_ms : 0;
   result.outputs = std::move(bindings.front().output_tensors);
+  if (settings.profiling) {
+    result.profile.steps = contexts.front()->GetProfiledSteps();
+    for (auto& runs : profiles) {
+      std::move(runs.begin(), runs.end(), std::back_inserter(result.profile.runs));
+    }
+  }
   return result;
 }
 

@@ -1,6 +1,8 @@
 #include "command_line.hpp"
 
+#include "documentation.hpp"
 #include "exit_code.hpp"
+#include "layer_table.hpp"
 
 #include <backplane/backend_id.hpp>
 #include <backplane/runtime.hpp>  // kAllBackends
@@ -8,6 +10,8 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -29,6 +33,8 @@ struct RawOptions {
   std::vector<std::string> backend_versions;
   std::string seed = "0";
   std::string compare;
+  std::vector<std::string> expected;
+  std::string percentiles;
 };
 
 po::options_description Describe(CommandLine& into, RawOptions& raw) {
@@ -57,7 +63,19 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
       ("seed", po::value<std::string>(&raw.seed)->value_name("N")->default_value("0"),
        "seed of the random inputs: f32 uniform in [-1, 1), every other type zeros")
       ("iterations,n", po::value<int>(&into.iterations)->value_name("N")->default_value(10),
-       "timed runs per execution context (>= 1)")
+       "timed runs per execution context (>= 1); with --duration, the least number of them "
+       "(default 1 then)")
+      ("duration", po::value<double>(&into.duration)->value_name("S"),
+       "time the runs for S seconds (decimals allowed) instead of a count: each context keeps "
+       "starting timed runs until S seconds have passed since the timed runs started and it has "
+       "done --iterations runs (at least 1); a run that started is finished")
+      ("percentiles", po::value<std::string>(&raw.percentiles)->value_name("P,P,...")
+           ->default_value("50,90,99"),
+       "latency percentiles to report (nearest rank), each above 0 and at most 100, e.g. "
+       "50,90,99,99.9")
+      ("max-latency-ms", po::value<double>(&into.max_latency_ms)->value_name("X"),
+       "fail (exit 2) when the highest --percentiles latency (p99 by default) is above X "
+       "milliseconds")
       ("warmup", po::value<int>(&into.warmup)->value_name("N")->default_value(1),
        "untimed runs per execution context before the timed ones (>= 0)")
       ("threads", po::value<int>(&into.threads)->value_name("N"),
@@ -87,11 +105,25 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "run the model on A alone and on B alone with the same inputs and print, per output, "
        "the largest absolute difference and that difference relative to the largest "
        "magnitude of B's output; exit 1 when a relative error is above --tolerance")
+      ("expected", po::value<std::vector<std::string>>(&raw.expected)->value_name("NAME=FILE.npy")
+           ->composing(),
+       "compare output NAME of the last run (of the first context) with the reference in "
+       "FILE.npy (same type and shape): print the largest absolute difference and that "
+       "difference relative to the largest magnitude of the reference; exit 1 when a relative "
+       "error is above --tolerance; repeatable")
       ("tolerance", po::value<double>(&into.tolerance)->value_name("X")->default_value(1e-4, "1e-4"),
-       "largest relative error --compare-backends accepts")
+       "largest relative error --compare-backends and --expected accept")
       ("profile", po::value<std::string>(&into.profile)->value_name("FILE.json"),
-       "after the timed runs, profile one more run and write it as a Chrome trace "
-       "(chrome://tracing, ui.perfetto.dev)")
+       "profile the timed runs and write one event per layer per timed run as a Chrome trace "
+       "(chrome://tracing, ui.perfetto.dev; args: run, context, op, backend, shapes); also "
+       "prints the per-layer table (see --per-layer). Profiling reads the clock twice per "
+       "layer per run: expect latencies slightly above an unprofiled run's. The first 1000 "
+       "timed runs of each context are profiled")
+      ("per-layer", po::value<std::string>(&into.per_layer)->value_name("SORT")->implicit_value("time"),
+       "profile the timed runs and print per layer its average time, share of the total, "
+       "calls, backend, op type, GFLOP/s (convolution, MatMul, FullyConnected) and why it fell "
+       "back from the first preferred backend; SORT: time (slowest first, the default), name "
+       "or order (execution order)")
       ("isolate", po::bool_switch(&into.isolate),
        "probe each new or changed plugin library in a child process before loading it; a "
        "library that crashes, hangs or exits there is not loaded, and stays quarantined (for "
@@ -102,6 +134,9 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "with --isolate: how long one probe may take before it is killed")
       ("json", po::bool_switch(&into.json),
        "print one JSON document instead of text (shape: docs/sdk-run.md)")
+      ("report", po::value<std::string>(&into.report_file)->value_name("FILE.json"),
+       "also write the JSON document to FILE.json (replaced if it exists), whatever stdout "
+       "shows; written on failures that have a report too (exit 1, 2, 130)")
       ("verbose,v", po::bool_switch(&into.verbose),
        "text output also lists every layer's placement with its reason, the non-direct edges "
        "and what the graph passes did");
@@ -204,6 +239,42 @@ std::uint64_t ParseSeed(const std::string& text) {
   return value;
 }
 
+// "50,90,99.9" -> {50, 90, 99.9}, ascending; each a decimal number above 0 and at most 100
+// (IsValidPercentile), none twice.
+std::vector<double> ParsePercentiles(const std::string& text) {
+  const std::string form = " (expected P,P,..., each above 0 and at most 100, e.g. 50,90,99,99.9)";
+  if (text.empty() || text.back() == ',') Usage("--percentiles '" + text + "'" + form);
+  std::vector<double> percents;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    char* end = nullptr;
+    errno = 0;
+    const double value = item.empty() || std::isspace(static_cast<unsigned char>(item[0]))
+                             ? 0
+                             : std::strtod(item.c_str(), &end);
+    if (errno != 0 || end == nullptr || *end != '\0' || !IsValidPercentile(value)) {
+      Usage("--percentiles '" + text + "': '" + item + "' is not a percentile" + form);
+    }
+    if (std::find(percents.begin(), percents.end(), value) != percents.end()) {
+      Usage("--percentiles '" + text + "': " + item + " is listed twice");
+    }
+    percents.push_back(value);
+  }
+  std::sort(percents.begin(), percents.end());
+  return percents;
+}
+
+// A finite number above 0 and at most `maximum` for `option`, e.g. --duration or
+// --max-latency-ms.
+void RequirePositive(const char* option, double value, double maximum) {
+  std::ostringstream message;
+  message << option << " " << value << ": must be a finite number above 0";
+  if (!std::isfinite(value) || value <= 0) Usage(message.str());
+  message << " and at most " << maximum;
+  if (value > maximum) Usage(message.str());
+}
+
 void RequireAtLeast(const char* option, int value, int minimum) {
   if (value < minimum) {
     Usage(std::string(option) + " " + std::to_string(value) + ": must be at least " +
@@ -227,15 +298,16 @@ void CheckCombinations(const po::variables_map& values, const CommandLine& comma
 
   if (!command_line.compare.empty()) {
     for (const char* other : {"backends", "pin", "iterations", "warmup", "concurrency",
-                              "output-dir", "profile"}) {
+                              "output-dir", "profile", "duration", "percentiles",
+                              "max-latency-ms", "expected", "per-layer"}) {
       if (Given(values, other)) {
         Usage(std::string("--compare-backends runs each backend alone, once: it takes no --") +
               other);
       }
     }
     if (command_line.strict) Usage("--compare-backends runs each backend alone: it takes no --strict");
-  } else if (Given(values, "tolerance")) {
-    Usage("--tolerance applies to --compare-backends only");
+  } else if (Given(values, "tolerance") && command_line.expected_files.empty()) {
+    Usage("--tolerance applies to --compare-backends and --expected only");
   }
 }
 
@@ -301,6 +373,23 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
     ParseBackendOption(text, Given(values, "threads"), command_line.backend_options);
   }
   command_line.seed = ParseSeed(raw.seed);
+  for (const std::string& text : raw.expected) {
+    auto [name, file] = SplitNameValue("--expected", text, "NAME=FILE.npy", false);
+    if (!command_line.expected_files.emplace(name, file).second) {
+      Usage("--expected '" + text + "': output " + name + " is given twice");
+    }
+  }
+  command_line.percentiles = ParsePercentiles(raw.percentiles);
+  if (Given(values, "duration")) {
+    RequirePositive("--duration", command_line.duration, 1e7);  // seconds: 115 days
+    if (!Given(values, "iterations")) command_line.iterations = 1;
+  }
+  if (Given(values, "max-latency-ms")) {
+    RequirePositive("--max-latency-ms", command_line.max_latency_ms, 1e12);
+  }
+  if (Given(values, "report") && command_line.report_file.empty()) {
+    Usage("--report needs a file name");
+  }
   if (Given(values, "compare-backends")) {
     command_line.compare = ParseBackendList("--compare-backends", raw.compare, true);
     if (command_line.compare.size() != 2) {
@@ -329,6 +418,9 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   if (Given(values, "profile") && command_line.profile.empty()) {
     Usage("--profile needs a file name");
   }
+  if (Given(values, "per-layer") && !LayerSortFromString(command_line.per_layer)) {
+    Usage("--per-layer " + command_line.per_layer + ": expected time, name or order");
+  }
   CheckCombinations(values, command_line);
   return command_line;
 }
@@ -339,14 +431,17 @@ std::string HelpText() {
   std::ostringstream text;
   text << "Usage: sdk-run --model FILE.onnx [--backends A,B,...] [--strict] [--pin LAYER=BACKEND]...\n"
           "               [--input NAME=FILE.npy]... [--input-shape NAME=D,D,...]... [--seed N]\n"
-          "               [--iterations N] [--warmup N] [--threads N] [--concurrency N]\n"
+          "               [--iterations N] [--duration S] [--warmup N] [--threads N]\n"
+          "               [--concurrency N] [--percentiles P,P,...] [--max-latency-ms X]\n"
+          "               [--expected NAME=FILE.npy]... [--tolerance X]\n"
           "               [--backend-option ID:KEY=VALUE]... [--backend-version ID=RANGE]...\n"
           "               [--path DIR]... [--output-dir DIR]\n"
-          "               [--profile FILE.json] [--isolate [--isolate-timeout S]] [--json]\n"
-          "               [--verbose]\n"
+          "               [--profile FILE.json] [--per-layer [SORT]]\n"
+          "               [--isolate [--isolate-timeout S]] [--json]\n"
+          "               [--report FILE.json] [--verbose]\n"
           "       sdk-run --model FILE.onnx --compare-backends A,B [--tolerance X] [--input ...]\n"
           "               [--input-shape ...] [--seed N] [--threads N] [--backend-option ...]\n"
-          "               [--json]\n"
+          "               [--json] [--report FILE.json]\n"
           "       sdk-run --list-backends | --help | --version\n"
           "\n"
           "Imports an ONNX model, places its layers on the backends, loads it, runs it and\n"
@@ -357,24 +452,33 @@ std::string HelpText() {
        << "\n"
           "Exit status:\n"
           "  0   ok\n"
-          "  1   --compare-backends: some output differs by more than --tolerance\n"
+          "  1   --compare-backends or --expected: some output differs by more than\n"
+          "      --tolerance\n"
+          "  2   --max-latency-ms: the highest reported percentile is above the limit\n"
           "  64  usage error: unknown or malformed option, bad NAME=VALUE or ID:KEY=VALUE,\n"
           "      unknown backend, unknown --pin layer\n"
           "  65  bad model: file missing, unreadable, malformed or unsupported (the message\n"
           "      lists every unsupported node), a dynamic dimension without --input-shape, or\n"
           "      an --input-shape the model rejects\n"
-          "  66  bad input data: --input .npy file missing or malformed, wrong shape or type,\n"
-          "      unknown input name\n"
+          "  66  bad input data: --input or --expected .npy file missing or malformed, wrong\n"
+          "      shape or type, unknown input or output name\n"
           "  70  runtime failure: no backend, placement or load failed, a run failed\n"
-          "  73  cannot write an --output-dir file, the --profile trace or stdout\n"
-          "Messages go to stderr and say what was wrong and where.\n"
+          "  73  cannot write an --output-dir file, the --profile trace, the --report file or\n"
+          "      stdout\n"
+          "  130 interrupted (Ctrl-C, SIGINT) during the runs: the runs stop and the report of\n"
+          "      the runs done so far is printed (--output-dir and --expected are skipped)\n"
+          "Messages go to stderr and say what was wrong and where. On a terminal (stderr),\n"
+          "without --json, a progress line shows the import, the load and the runs.\n"
           "\n"
           "Environment:\n"
           "  BACKPLANE_BACKEND_PATHS  backend folders to search\n"
           "  BACKPLANE_LOG            runtime log categories to stderr, e.g. optimize:info\n"
           "  BACKPLANE_PLUGIN_VERDICT_STORE  folder of the --isolate verdicts (default: the\n"
           "                           per-user cache, ~/.cache/backplane/plugin-verdicts)\n"
-          "  NO_COLOR                 when set and not empty, no colour even on a terminal\n";
+          "  NO_COLOR                 when set and not empty, no colour even on a terminal\n"
+          "  TERM                     when \"dumb\", no colour even on a terminal\n"
+          "\n"
+          "More: " << tools::DocumentationPath("sdk-run.md") << "\n";
   return text.str();
 }
 

@@ -1,6 +1,8 @@
 // sdk-run's command line: what the user asked for.
 #pragma once
 
+#include "latency_stats.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -26,7 +28,8 @@ struct CommandLine {
   std::map<std::string, std::vector<std::int64_t>> input_shapes; // --input-shape NAME=D,D,...
   std::uint64_t seed = 0;
 
-  int iterations = 10;
+  int iterations = 10;  // with --duration: the least number of timed runs per context, default 1
+  double duration = 0;  // --duration S: timed runs go on until S seconds have passed; 0: not given
   int warmup = 1;
   int threads = 0;      // 0: not given, each backend's default
   BackendOptionValues backend_options;     // --backend-option ID:KEY=VALUE ("*": every backend)
@@ -35,9 +38,14 @@ struct CommandLine {
   int concurrency = 1;
 
   std::string output_dir;                  // empty: outputs are not written
-  std::string profile;                     // empty: no profiled run
+  std::string profile;                     // --profile FILE.json: empty when not given
+  std::string per_layer;                   // --per-layer SORT ("time", "name", "order"); empty: not given
   std::vector<std::string> compare;        // --compare-backends A,B: empty or exactly two
-  double tolerance = 1e-4;
+  double tolerance = 1e-4;                 // for --compare-backends and --expected
+  std::map<std::string, std::string> expected_files;  // --expected NAME=FILE.npy
+  std::vector<double> percentiles = kDefaultPercentiles;  // --percentiles, ascending, no repeats
+  double max_latency_ms = 0;               // --max-latency-ms X: 0 when not given
+  std::string report_file;                 // --report FILE: the JSON report also goes there
 
   // --isolate: RuntimeOptions::isolation (probe new or changed plugin libraries in a child
   // process, remember the verdicts); --isolate-timeout: its per-probe time limit.

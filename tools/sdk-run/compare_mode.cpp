@@ -27,11 +27,11 @@ std::vector<HostTensor> RunAlone(Runtime& runtime, const Network& network, const
 
 }  // namespace
 
-CompareReport CompareBackends(const CommandLine& command_line) {
+CompareReport CompareBackends(const CommandLine& command_line, bool show_progress) {
   const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line);
   RequireBackends(*runtime, "--compare-backends", command_line.compare);
 
-  const PreparedModel model = PrepareModel(command_line);
+  const PreparedModel model = PrepareModel(command_line, show_progress);
 
   CompareReport report;
   report.model = model.report;

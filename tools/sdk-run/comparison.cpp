@@ -17,6 +17,33 @@ double AbsoluteDifference(double a, double b) {
 
 }  // namespace
 
+OutputDifference CompareOutput(const HostTensor& a, const HostTensor& reference_tensor,
+                               double tolerance) {
+  if (a.info != reference_tensor.info) {
+    throw ToolError(ExitCode::kRuntimeFailure, "output " + a.name + " is " + Describe(a.info) +
+                                                   ", its reference " + Describe(reference_tensor.info));
+  }
+  const std::vector<double> values = AsDoubles(a);
+  const std::vector<double> reference = AsDoubles(reference_tensor);
+  OutputDifference difference{a.name, a.info};
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    difference.max_abs_error =
+        std::fmax(difference.max_abs_error, AbsoluteDifference(values[k], reference[k]));
+    if (std::isfinite(reference[k])) {
+      difference.reference_max_abs = std::fmax(difference.reference_max_abs, std::fabs(reference[k]));
+    }
+  }
+  if (difference.max_abs_error == 0) {
+    difference.max_rel_error = 0;
+  } else if (difference.reference_max_abs == 0) {
+    difference.max_rel_error = std::numeric_limits<double>::infinity();
+  } else {
+    difference.max_rel_error = difference.max_abs_error / difference.reference_max_abs;
+  }
+  difference.within_tolerance = difference.max_rel_error <= tolerance;
+  return difference;
+}
+
 std::vector<OutputDifference> CompareOutputs(const std::vector<HostTensor>& a,
                                              const std::vector<HostTensor>& b, double tolerance) {
   if (a.size() != b.size()) {
@@ -30,25 +57,7 @@ std::vector<OutputDifference> CompareOutputs(const std::vector<HostTensor>& a,
                       "output " + std::to_string(i + 1) + " differs between the runs: " + a[i].name +
                           " " + Describe(a[i].info) + " and " + b[i].name + " " + Describe(b[i].info));
     }
-    const std::vector<double> values = AsDoubles(a[i]);
-    const std::vector<double> reference = AsDoubles(b[i]);
-    OutputDifference difference{a[i].name, a[i].info};
-    for (std::size_t k = 0; k < values.size(); ++k) {
-      difference.max_abs_error =
-          std::fmax(difference.max_abs_error, AbsoluteDifference(values[k], reference[k]));
-      if (std::isfinite(reference[k])) {
-        difference.reference_max_abs = std::fmax(difference.reference_max_abs, std::fabs(reference[k]));
-      }
-    }
-    if (difference.max_abs_error == 0) {
-      difference.max_rel_error = 0;
-    } else if (difference.reference_max_abs == 0) {
-      difference.max_rel_error = std::numeric_limits<double>::infinity();
-    } else {
-      difference.max_rel_error = difference.max_abs_error / difference.reference_max_abs;
-    }
-    difference.within_tolerance = difference.max_rel_error <= tolerance;
-    differences.push_back(difference);
+    differences.push_back(CompareOutput(a[i], b[i], tolerance));
   }
   return differences;
 }

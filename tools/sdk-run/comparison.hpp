@@ -1,4 +1,4 @@
-// --compare-backends: how far one backend's outputs are from another's.
+// --compare-backends and --expected: how far outputs are from reference outputs.
 #pragma once
 
 #include "host_tensor.hpp"
@@ -19,9 +19,14 @@ struct OutputDifference {
   bool within_tolerance = true;  // max_rel_error <= tolerance
 };
 
+// Compares `a` with `reference` element by element; both must have the same type and shape
+// (ToolError, kRuntimeFailure, otherwise: the caller checks with a better message). A NaN or
+// infinity in one where the other has a different value makes the error infinite; equal
+// non-finite values count as no difference. Used by --compare-backends and --expected.
+OutputDifference CompareOutput(const HostTensor& a, const HostTensor& reference, double tolerance);
+
 // Compares `a` with `b` output by output (same names, types and shapes, in the same order:
-// both come from one model). A NaN or infinity in one where the other has a different value
-// makes the error infinite; equal non-finite values count as no difference. Throws ToolError
+// both come from one model), as CompareOutput does. Throws ToolError
 // (kRuntimeFailure) when the two do not have the same outputs.
 std::vector<OutputDifference> CompareOutputs(const std::vector<HostTensor>& a,
                                              const std::vector<HostTensor>& b, double tolerance);

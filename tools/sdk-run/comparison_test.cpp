@@ -64,5 +64,21 @@ TEST_CASE("outputs that differ in number, name or shape are a runtime failure") 
   CHECK_THROWS_AS(CompareOutputs({Floats("y", {1})}, {}, 0), ToolError);
 }
 
+TEST_CASE("one output against its reference (--expected): the same measures as a comparison") {
+  const OutputDifference difference =
+      CompareOutput(Floats("y", {1.0f, -2.5f, 4.0f}), Floats("y", {1.0f, -2.0f, 4.0f}), 0.2);
+  CHECK(difference.name == "y");
+  CHECK(difference.max_abs_error == doctest::Approx(0.5));
+  CHECK(difference.max_rel_error == doctest::Approx(0.125));
+  CHECK(difference.within_tolerance);
+  CHECK_FALSE(CompareOutput(Floats("y", {1, 2}), Floats("y", {1, 2.5f}), 0.1).within_tolerance);
+  try {
+    CompareOutput(Floats("y", {1, 2}), Floats("y", {1, 2, 3}), 1);
+    FAIL("no error");
+  } catch (const ToolError& error) {
+    CHECK(std::string(error.what()) == "output y is f32 [2], its reference f32 [3]");
+  }
+}
+
 }  // namespace
 }  // namespace backplane::sdk_run

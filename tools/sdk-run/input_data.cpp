@@ -29,28 +29,40 @@ void FillUniform(HostTensor& tensor, std::mt19937_64& generator) {
   }
 }
 
-HostTensor ReadInputFile(const std::string& name, const std::string& file, const TensorInfo& expected) {
+}  // namespace
+
+void RequireTensorName(const std::string& option, const std::string& name, const std::string& file,
+                       const std::vector<std::string>& names, const char* role) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    throw ToolError(ExitCode::kBadInput, option + " " + name + "=" + file + ": the model has no " +
+                                             role + " " + name + " (its " + role + "s: " +
+                                             JoinNames(names) + ")");
+  }
+}
+
+HostTensor ReadTensorFile(const std::string& option, const std::string& name,
+                          const std::string& file, const TensorInfo& expected, const char* role) {
   if (!std::filesystem::is_regular_file(file)) {
     throw ToolError(ExitCode::kBadInput,
-                    "--input " + name + "=" + file +
+                    option + " " + name + "=" + file +
                         (std::filesystem::exists(file) ? ": not a file" : ": no such file"));
   }
   NpyArray array;
   try {
     array = ReadNpy(file);
   } catch (const std::exception& error) {
-    throw ToolError(ExitCode::kBadInput, "--input " + name + "=" + file + ": " + error.what());
+    throw ToolError(ExitCode::kBadInput, option + " " + name + "=" + file + ": " + error.what());
   }
   const TensorInfo found{array.shape, array.type};
   if (found != expected) {
     const char* what = found.type != expected.type ? "type" : "shape";
     throw ToolError(ExitCode::kBadInput,
-                    "--input " + name + "=" + file + ": wrong " + what + ": the file holds " +
-                        Describe(found) + ", the model's input " + name + " is " +
+                    option + " " + name + "=" + file + ": wrong " + what + ": the file holds " +
+                        Describe(found) + ", the model's " + role + " " + name + " is " +
                         Describe(expected));
   }
   if (array.data.size() != expected.NumBytes()) {
-    throw ToolError(ExitCode::kBadInput, "--input " + name + "=" + file + ": the file holds " +
+    throw ToolError(ExitCode::kBadInput, option + " " + name + "=" + file + ": the file holds " +
                                              std::to_string(array.data.size()) + " bytes of data, " +
                                              Describe(found) + " needs " +
                                              std::to_string(expected.NumBytes()));
@@ -58,25 +70,18 @@ HostTensor ReadInputFile(const std::string& name, const std::string& file, const
   return HostTensor{name, expected, std::move(array.data)};
 }
 
-}  // namespace
-
 std::vector<NetworkInput> MakeInputs(const Network& network,
                                      const std::vector<std::string>& input_names,
                                      const std::map<std::string, std::string>& files,
                                      std::uint64_t seed) {
-  for (const auto& [name, file] : files) {
-    if (std::find(input_names.begin(), input_names.end(), name) == input_names.end()) {
-      throw ToolError(ExitCode::kBadInput, "--input " + name + "=" + file + ": the model has no input " +
-                                               name + " (its inputs: " + JoinNames(input_names) + ")");
-    }
-  }
+  for (const auto& [name, file] : files) RequireTensorName("--input", name, file, input_names, "input");
   std::mt19937_64 generator(seed);
   std::vector<NetworkInput> inputs;
   for (const std::string& name : input_names) {
     const TensorInfo info = network.GetOutputInfo({network.FindLayer(name), 0});
     const auto file = files.find(name);
     if (file != files.end()) {
-      inputs.push_back({ReadInputFile(name, file->second, info), file->second});
+      inputs.push_back({ReadTensorFile("--input", name, file->second, info, "input"), file->second});
       continue;
     }
     HostTensor tensor = HostTensor::Zeros(name, info);

@@ -1,4 +1,5 @@
-// The data sdk-run feeds the network: .npy files given with --input, random data otherwise.
+// The data sdk-run feeds the network: .npy files given with --input, random data otherwise;
+// and the reading of the .npy files --expected names.
 #pragma once
 
 #include "host_tensor.hpp"
@@ -26,6 +27,17 @@ struct NetworkInput {
 // Throws ToolError (kBadInput) for a name in `files` that is no input (listing the inputs), a
 // missing or malformed .npy file (naming it), and a type or shape that differs from the
 // input's (naming the input, the file and both).
+// The checks of a NAME=FILE.npy option (--input, --expected) against the model, each throwing
+// ToolError (kBadInput) with a message that starts "<option> NAME=FILE: ".
+// RequireTensorName: `name` must be one of `names` (the message lists them, e.g. "the model has
+// no output z (its outputs: y)"; `role` is "input" or "output").
+void RequireTensorName(const std::string& option, const std::string& name, const std::string& file,
+                       const std::vector<std::string>& names, const char* role);
+// ReadTensorFile: reads `file`, which must be a valid .npy holding exactly `expected` (type and
+// shape; the message names both), as tensor `name`.
+HostTensor ReadTensorFile(const std::string& option, const std::string& name,
+                          const std::string& file, const TensorInfo& expected, const char* role);
+
 std::vector<NetworkInput> MakeInputs(const Network& network,
                                      const std::vector<std::string>& input_names,
                                      const std::map<std::string, std::string>& files,

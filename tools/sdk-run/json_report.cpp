@@ -49,6 +49,49 @@ json Placement(const PlacementReport& placement) {
           {"copies", placement.copies}, {"pass_log", placement.pass_log}};
 }
 
+// The per-layer table: [] unless the runs were profiled.
+json PerLayer(const std::vector<LayerTiming>& table) {
+  json rows = json::array();
+  for (const LayerTiming& row : table) {
+    rows.push_back({{"layer", row.layer},
+                    {"op", row.op},
+                    {"backend", row.backend},
+                    {"order", row.order},
+                    {"calls", row.calls},
+                    {"average_ms", Number(row.average_ms)},
+                    {"total_ms", Number(row.total_ms)},
+                    {"share", Number(row.share)},
+                    {"flops", Number(row.flops)},
+                    {"gflops_per_s", row.gflops_per_s > 0 ? Number(row.gflops_per_s) : json(nullptr)},
+                    {"fallback", row.fallback}});
+  }
+  return rows;
+}
+
+// One output against its reference (--compare-backends, --expected).
+json Difference(const OutputDifference& output) {
+  return {{"name", output.name},
+          {"type", ToString(output.info.type)},
+          {"shape", output.info.shape.Dims()},
+          {"max_abs_error", Number(output.max_abs_error)},
+          {"max_rel_error", Number(output.max_rel_error)},
+          {"reference_max_abs", Number(output.reference_max_abs)},
+          {"within_tolerance", output.within_tolerance}};
+}
+
+// "latency_ms": one field per reported percentile ("p50", "p99.9"), then mean, min, max, count.
+json Latency(const LatencyStats& latency) {
+  json fields = json::object();
+  for (const PercentileValue& value : latency.percentiles) {
+    fields[PercentileLabel(value.percent)] = Number(value.ms);
+  }
+  fields["mean"] = Number(latency.mean);
+  fields["min"] = Number(latency.min);
+  fields["max"] = Number(latency.max);
+  fields["count"] = latency.count;
+  return fields;
+}
+
 // Pretty-printed; bytes that are not UTF-8 (in a path or a name) become U+FFFD.
 std::string Dump(const json& document) {
   return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -68,7 +111,14 @@ std::string JsonReport(const RunReport& report) {
                        {"non_finite", output.values.non_finite},
                        {"file", output.file}});
   }
-  const LatencyStats& latency = report.latency;
+  json expected = json::array();
+  for (const ExpectedOutput& output : report.expected) {
+    json entry = Difference(output.difference);
+    entry["file"] = output.file;
+    expected.push_back(entry);
+  }
+  const LatencyLimit& limit = report.latency_limit;
+  const ExitCode status = report.Status();
   json document = {
       {"format", kJsonFormatVersion},
       {"kind", "run"},
@@ -79,23 +129,32 @@ std::string JsonReport(const RunReport& report) {
       {"threads", report.threads},
       {"backend_options", report.backend_options},
       {"iterations", report.iterations},
+      {"duration_s", report.duration_s},
       {"warmup", report.warmup},
       {"concurrency", report.concurrency},
       {"import_time_ms", Number(report.model.import_ms)},
       {"optimize_time_ms", Number(report.optimize_ms)},
       {"load_time_ms", Number(report.load_ms)},
-      {"latency_ms",
-       {{"p50", Number(latency.p50)}, {"p90", Number(latency.p90)}, {"p99", Number(latency.p99)},
-        {"mean", Number(latency.mean)}, {"min", Number(latency.min)}, {"max", Number(latency.max)},
-        {"count", latency.count}}},
+      {"latency_ms", Latency(report.latency)},
+      {"latency_limit",
+       {{"limit_ms", limit.limit_ms}, {"statistic", PercentileLabel(limit.checked.percent)},
+        {"value_ms", Number(limit.checked.ms)}, {"within_limit", limit.within}}},
+      {"interrupted", report.interrupted},
       {"wall_time_ms", Number(report.wall_ms)},
       {"throughput_runs_per_s", Number(report.throughput)},
   };
   document.update(Placement(report.placement));
   document["outputs"] = outputs;
-  document["profile"] = {{"file", report.profile}, {"events", report.profile_events}};
-  document["status"] = ToString(ExitCode::kOk);
-  document["exit_code"] = static_cast<int>(ExitCode::kOk);
+  document["tolerance"] = report.tolerance;
+  document["expected"] = expected;
+  document["profile"] = {{"file", report.profile},
+                         {"events", report.profile_events},
+                         {"profiled", report.profiled},
+                         {"runs", report.profiled_runs},
+                         {"sort", ToString(report.per_layer_sort)}};
+  document["per_layer"] = PerLayer(report.per_layer);
+  document["status"] = ToString(status);
+  document["exit_code"] = static_cast<int>(status);
   return Dump(document);
 }
 
@@ -108,15 +167,7 @@ std::string JsonReport(const CompareReport& report) {
     runs.push_back(entry);
   }
   json outputs = json::array();
-  for (const OutputDifference& output : report.outputs) {
-    outputs.push_back({{"name", output.name},
-                       {"type", ToString(output.info.type)},
-                       {"shape", output.info.shape.Dims()},
-                       {"max_abs_error", Number(output.max_abs_error)},
-                       {"max_rel_error", Number(output.max_rel_error)},
-                       {"reference_max_abs", Number(output.reference_max_abs)},
-                       {"within_tolerance", output.within_tolerance}});
-  }
+  for (const OutputDifference& output : report.outputs) outputs.push_back(Difference(output));
   const ExitCode status = report.Status();
   const json document = {
       {"format", kJsonFormatVersion},

@@ -9,7 +9,7 @@ namespace backplane::sdk_run {
 
 // The document's format version. Adding a field bumps the minor; removing, renaming or
 // changing the meaning of one bumps the major.
-inline constexpr const char* kJsonFormatVersion = "1.1";
+inline constexpr const char* kJsonFormatVersion = "1.2";
 
 // "kind": "run". Pretty-printed, ending in a newline. Times in milliseconds.
 std::string JsonReport(const RunReport& report);

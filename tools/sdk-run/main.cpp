@@ -8,6 +8,7 @@
 #include "compare_mode.hpp"
 #include "exit_code.hpp"
 #include "json_report.hpp"
+#include "report_file.hpp"
 #include "run_mode.hpp"
 #include "runtime_setup.hpp"
 #include "text_report.hpp"
@@ -43,8 +44,11 @@ int ListBackends(const CommandLine& command_line) {
   return Exit(ExitCode::kOk);
 }
 
-int Compare(const CommandLine& command_line) {
-  const CompareReport report = CompareBackends(command_line);
+// Prints `report` (text or JSON) on stdout, writes the JSON to --report FILE when given, and
+// returns the report's exit code.
+template <typename Report>
+int Print(const CommandLine& command_line, const Report& report) {
+  if (!command_line.report_file.empty()) WriteReportFile(command_line.report_file, JsonReport(report));
   if (command_line.json) {
     std::cout << JsonReport(report);
   } else {
@@ -54,15 +58,17 @@ int Compare(const CommandLine& command_line) {
   return Exit(report.Status());
 }
 
+// Progress lines go to stderr, so they never mix with the report (or the JSON) on stdout.
+bool ShowProgress(const CommandLine& command_line) {
+  return !command_line.json && tools::IsStderrTerminal();
+}
+
+int Compare(const CommandLine& command_line) {
+  return Print(command_line, CompareBackends(command_line, ShowProgress(command_line)));
+}
+
 int Run(const CommandLine& command_line) {
-  const RunReport report = RunModel(command_line, tools::IsStdoutTerminal());
-  if (command_line.json) {
-    std::cout << JsonReport(report);
-  } else {
-    WriteTextReport(std::cout, report, TextOptions(command_line));
-  }
-  FlushStdout();
-  return Exit(ExitCode::kOk);
+  return Print(command_line, RunModel(command_line, ShowProgress(command_line)));
 }
 
 int Main(int argc, const char* const argv[]) {
@@ -83,6 +89,7 @@ int Main(int argc, const char* const argv[]) {
   }
   try {
     if (command_line.list_backends) return ListBackends(command_line);
+    if (!command_line.report_file.empty()) CheckReportPath(command_line.report_file);
     return command_line.compare.empty() ? Run(command_line) : Compare(command_line);
   } catch (const ToolError& error) {
     std::cerr << "sdk-run: " << error.what() << '\n';

@@ -1,10 +1,20 @@
 #include "prepared_model.hpp"
 
+#include "progress_line.hpp"
+
+#include <filesystem>
+#include <iostream>
+
 namespace backplane::sdk_run {
 
-PreparedModel PrepareModel(const CommandLine& command_line) {
+PreparedModel PrepareModel(const CommandLine& command_line, bool show_progress) {
   PreparedModel prepared;
-  prepared.imported = ImportForRun(command_line.model, command_line.input_shapes);
+  {
+    const ProgressLine progress(
+        std::cerr, "importing " + std::filesystem::path(command_line.model).filename().string(), 0,
+        show_progress);
+    prepared.imported = ImportForRun(command_line.model, command_line.input_shapes);
+  }
   const onnx::ImportedModel& model = prepared.imported.model;
   std::vector<NetworkInput> inputs =
       MakeInputs(model.network, model.inputs, command_line.input_files, command_line.seed);

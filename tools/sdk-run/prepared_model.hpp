@@ -18,7 +18,9 @@ struct PreparedModel {
 };
 
 // Imports --model with --input-shape and makes the inputs (--input files, else random data
-// from --seed). Throws ToolError (kBadModel, kBadInput) as ImportForRun and MakeInputs do.
-PreparedModel PrepareModel(const CommandLine& command_line);
+// from --seed). show_progress: an "importing FILE ... 1.4 s" line on stderr while the import
+// takes more than a second (ProgressLine). Throws ToolError (kBadModel, kBadInput) as
+// ImportForRun and MakeInputs do.
+PreparedModel PrepareModel(const CommandLine& command_line, bool show_progress);
 
 }  // namespace backplane::sdk_run

@@ -1,15 +1,25 @@
 #include "profile_trace.hpp"
 
-#include "bindings.hpp"
 #include "exit_code.hpp"
 
-#include <backplane/execution.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
-#include <memory>
 
 namespace backplane::sdk_run {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json Shapes(const std::vector<TensorInfo>& tensors) {
+  json shapes = json::array();
+  for (const TensorInfo& tensor : tensors) shapes.push_back(tensor.shape.Dims());
+  return shapes;
+}
+
+}  // namespace
 
 void CheckProfilePath(const std::string& path) {
   namespace fs = std::filesystem;
@@ -23,26 +33,52 @@ void CheckProfilePath(const std::string& path) {
   }
 }
 
-std::size_t WriteProfileTrace(const LoadedNetwork& network, const std::vector<HostTensor>& inputs,
-                              const std::string& path) {
-  const Bindings bound = MakeBindings(network.signature(), inputs);
-  std::vector<ProfileEvent> events;
-  try {
-    ExecutionOptions options;
-    options.profiling = true;
-    const std::unique_ptr<ExecutionContext> context =
-        network.runtime().CreateExecutionContext(network.id(), options);
-    context->Run(bound.inputs, bound.outputs);
-    events = context->GetProfile();
-  } catch (const std::exception& error) {
-    throw ToolError(ExitCode::kRuntimeFailure, std::string("the profiled run failed: ") + error.what());
+void WriteTrace(const TimedProfile& profile, std::ostream& out) {
+  // The per-step part of every event, built once.
+  std::vector<json> steps;
+  for (const ProfiledStep& step : profile.steps) {
+    const std::string backend = step.backend.Get();
+    steps.push_back({{"name", step.layer},
+                     {"cat", backend.empty() ? "runtime" : backend},
+                     {"op", step.op},
+                     {"backend", backend},
+                     {"input_shapes", Shapes(step.inputs)},
+                     {"output_shapes", Shapes(step.outputs)}});
   }
+  out << "{\"traceEvents\":[";
+  bool first = true;
+  for (const ProfiledRun& run : profile.runs) {
+    for (const StepTime& time : run.steps) {
+      if (time.step >= steps.size()) continue;
+      const json& step = steps[time.step];
+      const json event = {{"name", step["name"]},
+                          {"cat", step["cat"]},
+                          {"ph", "X"},
+                          {"ts", run.start_us + time.start_us},
+                          {"dur", time.duration_us},
+                          {"pid", 1},
+                          {"tid", run.context + 1},
+                          {"args",
+                           {{"run", run.run},
+                            {"context", run.context},
+                            {"op", step["op"]},
+                            {"backend", step["backend"]},
+                            {"input_shapes", step["input_shapes"]},
+                            {"output_shapes", step["output_shapes"]}}}};
+      out << (first ? "\n" : ",\n") << event.dump(-1, ' ', false, json::error_handler_t::replace);
+      first = false;
+    }
+  }
+  out << "\n],\"displayTimeUnit\":\"ms\"}\n";
+}
+
+std::size_t WriteProfileTrace(const TimedProfile& profile, const std::string& path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw ToolError(ExitCode::kCannotWrite, "--profile " + path + ": cannot create the file");
-  WriteChromeTrace(events, out);
+  WriteTrace(profile, out);
   out.close();
   if (!out) throw ToolError(ExitCode::kCannotWrite, "--profile " + path + ": writing the trace failed");
-  return events.size();
+  return profile.EventCount();
 }
 
 }  // namespace backplane::sdk_run

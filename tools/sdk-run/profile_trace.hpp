@@ -1,11 +1,10 @@
-// --profile: one profiled run, written as a Chrome trace.
+// --profile: the timed runs' per-step events, written as a Chrome trace.
 #pragma once
 
-#include "host_tensor.hpp"
-#include "loaded_network.hpp"
+#include "timed_profile.hpp"
 
+#include <ostream>
 #include <string>
-#include <vector>
 
 namespace backplane::sdk_run {
 
@@ -13,11 +12,16 @@ namespace backplane::sdk_run {
 // folder itself. Throws ToolError (kCannotWrite) naming the path otherwise.
 void CheckProfilePath(const std::string& path);
 
-// Runs `network` once more in a fresh context with profiling on and writes the run's events
-// to `path` with WriteChromeTrace ({"traceEvents": [...]}). Returns the number of events.
-// Throws ToolError (kRuntimeFailure) when the run fails and (kCannotWrite) naming the file
-// when it cannot be written.
-std::size_t WriteProfileTrace(const LoadedNetwork& network, const std::vector<HostTensor>& inputs,
-                              const std::string& path);
+// Writes `profile` as a Chrome trace (chrome://tracing, ui.perfetto.dev): {"traceEvents":
+// [...], "displayTimeUnit": "ms"} with one complete ("ph": "X") event per step of every run,
+// named by the layer, "cat" its backend ("runtime" for none), "ts" in microseconds from the
+// first timed run's start, "tid" the execution context (1-based), and "args" {"run", "context",
+// "op", "backend", "input_shapes", "output_shapes"}. Streams event by event, so a long
+// profile is never one document in memory. Bytes of a name that are not UTF-8 become U+FFFD.
+void WriteTrace(const TimedProfile& profile, std::ostream& out);
+
+// WriteTrace into the file `path`. Returns the number of events. Throws ToolError
+// (kCannotWrite) naming the file when it cannot be written.
+std::size_t WriteProfileTrace(const TimedProfile& profile, const std::string& path);
 
 }  // namespace backplane::sdk_run

@@ -1,6 +1,7 @@
 #include "progress_line.hpp"
 
 #include <chrono>
+#include <cstdio>
 
 namespace backplane::sdk_run {
 
@@ -10,8 +11,8 @@ constexpr std::chrono::milliseconds kRedraw{200};
 }  // namespace
 
 ProgressLine::ProgressLine(std::ostream& out, std::string label, std::size_t total, bool enabled)
-    : out_(out), label_(std::move(label)), total_(total) {
-  if (enabled && total > 0) thread_ = std::thread([this] { Loop(); });
+    : out_(out), label_(std::move(label)), total_(total), start_(std::chrono::steady_clock::now()) {
+  if (enabled) thread_ = std::thread([this] { Loop(); });
 }
 
 ProgressLine::~ProgressLine() {
@@ -27,8 +28,17 @@ ProgressLine::~ProgressLine() {
 
 void ProgressLine::Draw() {
   const std::size_t done = done_.load(std::memory_order_relaxed);
-  out_ << '\r' << label_ << ": " << done << '/' << total_ << " (" << (100 * done / total_)
-       << "%)\x1b[K" << std::flush;
+  out_ << '\r' << label_;
+  if (total_ > 0) {
+    out_ << ": " << done << '/' << total_ << " (" << (100 * done / total_) << "%)";
+  } else {
+    if (done > 0) out_ << ": " << done;
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, " ... %.1f s", elapsed.count());
+    out_ << seconds;
+  }
+  out_ << "\x1b[K" << std::flush;
   drawn_ = true;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -12,10 +13,13 @@
 namespace backplane::sdk_run {
 
 // When enabled, a background thread redraws "<label>: done/total (pct%)" in place on `out`
-// every 200 ms, starting once the work has taken a second (short runs print nothing), and
-// erases the line when the object is destroyed, so the report that follows starts on a clean
-// line. Disabled (stdout is not a terminal), it does nothing. Advance is thread-safe and
-// lock-free; `out` must not be written by anyone else while the object lives.
+// every 200 ms, starting once the work has taken a second (short work prints nothing), and
+// erases the line when the object is destroyed (the work ended, failed or was interrupted), so
+// what follows starts on a clean line. With total 0 (the amount of work is not known: an
+// import, a load, runs for a time) it draws "<label> ... 1.4 s", or "<label>: done ... 1.4 s"
+// once Advance was called, the seconds since the object was made. Disabled (the stream is not a
+// terminal, or --json), it does nothing. Advance is thread-safe and lock-free; `out` must not
+// be written by anyone else while the object lives.
 class ProgressLine {
  public:
   ProgressLine(std::ostream& out, std::string label, std::size_t total, bool enabled);
@@ -32,6 +36,7 @@ class ProgressLine {
   std::ostream& out_;
   std::string label_;
   std::size_t total_;
+  std::chrono::steady_clock::time_point start_;
   std::atomic<std::size_t> done_{0};
   bool drawn_ = false;
   std::mutex mutex_;

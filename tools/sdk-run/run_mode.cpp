@@ -1,12 +1,15 @@
 #include "run_mode.hpp"
 
 #include "benchmark.hpp"
+#include "expected_outputs.hpp"
 #include "loaded_network.hpp"
 #include "output_files.hpp"
 #include "prepared_model.hpp"
 #include "profile_trace.hpp"
+#include "progress_line.hpp"
 #include "runtime_setup.hpp"
 
+#include <iostream>
 #include <memory>
 
 namespace backplane::sdk_run {
@@ -30,7 +33,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);
   RequireBackends(*runtime, "--pin", pinned);
 
-  const PreparedModel model = PrepareModel(command_line);
+  const PreparedModel model = PrepareModel(command_line, show_progress);
   // Where the results go is checked before the (possibly long) runs.
   if (!command_line.output_dir.empty()) CreateOutputFolder(command_line.output_dir);
   if (!command_line.profile.empty()) CheckProfilePath(command_line.profile);
@@ -42,33 +45,59 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   report.threads = command_line.threads;
   report.backend_options = command_line.backend_options;
   report.iterations = command_line.iterations;
+  report.duration_s = command_line.duration;
   report.warmup = command_line.warmup;
   report.concurrency = command_line.concurrency;
 
-  const LoadedNetwork network(*runtime, model.imported.model.network, MakeOptimizeOptions(command_line));
+  const LoadedNetwork network = [&] {
+    const ProgressLine progress(std::cerr, "optimizing and loading", 0, show_progress);
+    return LoadedNetwork(*runtime, model.imported.model.network, MakeOptimizeOptions(command_line));
+  }();
+  // The reference outputs are checked against the network before the runs.
+  const std::vector<ExpectedTensor> expected =
+      ReadExpectedOutputs(command_line.expected_files, network.signature());
   report.optimize_ms = network.optimize_ms();
   report.load_ms = network.load_ms();
   report.placement = network.placement();
 
   BenchmarkSettings settings;
   settings.iterations = command_line.iterations;
+  settings.duration_s = command_line.duration;
+  settings.stop_on_interrupt = true;
   settings.warmup = command_line.warmup;
   settings.concurrency = command_line.concurrency;
   settings.show_progress = show_progress;
+  settings.profiling = !command_line.profile.empty() || !command_line.per_layer.empty();
   BenchmarkResult result = RunBenchmark(network, model.inputs, settings);
-  report.latency = Summarize(result.latencies_ms);
+  report.latency = Summarize(result.latencies_ms, command_line.percentiles);
+  report.latency_limit = CheckLatencyLimit(report.latency, command_line.max_latency_ms);
+  report.interrupted = result.interrupted;
   report.wall_ms = result.wall_ms;
   report.throughput = result.throughput;
+  report.tolerance = command_line.tolerance;
 
+  // Interrupted: the report covers the runs done; the last run's outputs are not checked or
+  // written (with no timed run they may come from a warmup run, or from none).
   std::vector<std::string> files;
-  if (!command_line.output_dir.empty()) files = WriteOutputs(command_line.output_dir, result.outputs);
+  if (!result.interrupted) {
+    report.expected = CompareWithExpected(result.outputs, expected, command_line.tolerance);
+    if (!command_line.output_dir.empty()) files = WriteOutputs(command_line.output_dir, result.outputs);
+  }
   for (std::size_t i = 0; i < result.outputs.size(); ++i) {
     const HostTensor& output = result.outputs[i];
     report.outputs.push_back(
         {output.name, output.info, SummarizeValues(output), i < files.size() ? files[i] : ""});
   }
+  if (settings.profiling) {
+    report.profiled = true;
+    report.profiled_runs = result.profile.runs.size();
+    report.per_layer_sort = LayerSortFromString(command_line.per_layer).value_or(LayerSort::kTime);
+    report.per_layer = BuildLayerTable(result.profile, report.placement,
+                                       report.backends.empty() ? "" : report.backends.front(),
+                                       report.per_layer_sort);
+  }
   if (!command_line.profile.empty()) {
-    report.profile_events = WriteProfileTrace(network, model.inputs, command_line.profile);
+    report.profile_events = WriteProfileTrace(result.profile, command_line.profile);
     report.profile = command_line.profile;
   }
   return report;

@@ -6,9 +6,11 @@
 
 namespace backplane::sdk_run {
 
-// Does everything a plain run asks for and reports it. show_progress: draw a progress line on
-// stdout during the timed runs (stdout is a terminal). Throws ToolError with the exit code of
-// the first failure (usage, bad model, bad input, runtime failure, cannot write).
+// Does everything a plain run asks for and reports it; the report's Status() says whether an
+// --expected output or --max-latency-ms failed, or SIGINT stopped the runs (a partial report).
+// show_progress: draw a progress line on stderr during the import, the load and the runs
+// (stderr is a terminal, no --json). Throws ToolError with the exit code of the first failure
+// (usage, bad model, bad input, runtime failure, cannot write).
 RunReport RunModel(const CommandLine& command_line, bool show_progress);
 
 }  // namespace backplane::sdk_run

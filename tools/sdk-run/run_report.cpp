@@ -2,6 +2,14 @@
 
 namespace backplane::sdk_run {
 
+ExitCode RunReport::Status() const {
+  if (interrupted) return ExitCode::kInterrupted;
+  for (const ExpectedOutput& output : expected) {
+    if (!output.difference.within_tolerance) return ExitCode::kAboveTolerance;
+  }
+  return latency_limit.within ? ExitCode::kOk : ExitCode::kAboveLatencyLimit;
+}
+
 bool CompareReport::WithinTolerance() const {
   for (const OutputDifference& output : outputs) {
     if (!output.within_tolerance) return false;

@@ -4,7 +4,9 @@
 #include "command_line.hpp"
 #include "comparison.hpp"
 #include "exit_code.hpp"
+#include "expected_outputs.hpp"
 #include "latency_stats.hpp"
+#include "layer_table.hpp"
 #include "loaded_network.hpp"
 #include "value_summary.hpp"
 
@@ -46,17 +48,30 @@ struct RunReport {
   int threads = 0;                    // 0: each backend's default
   BackendOptionValues backend_options; // --backend-option, by backend id ("*": every backend)
   int iterations = 0;
+  double duration_s = 0;              // --duration; 0: not given
   int warmup = 0;
   int concurrency = 1;
   double optimize_ms = 0;
   double load_ms = 0;
   LatencyStats latency;
+  LatencyLimit latency_limit;
+  bool interrupted = false;           // SIGINT stopped the runs: the report covers those done
   double wall_ms = 0;
   double throughput = 0;              // runs per second, all contexts together
   PlacementReport placement;
   std::vector<OutputReport> outputs;
+  double tolerance = 0;                // for `expected`
+  std::vector<ExpectedOutput> expected;  // --expected, by output name; empty when interrupted
   std::string profile;                // the --profile file written; empty otherwise
   std::size_t profile_events = 0;
+  // --profile or --per-layer: the timed runs were profiled (each one's per-layer events).
+  bool profiled = false;
+  std::size_t profiled_runs = 0;
+  LayerSort per_layer_sort = LayerSort::kTime;
+  std::vector<LayerTiming> per_layer;  // sorted by per_layer_sort; empty unless profiled
+
+  // kInterrupted, else kAboveTolerance (an --expected output), else kAboveLatencyLimit, else kOk.
+  ExitCode Status() const;
 };
 
 // One backend's side of a comparison.

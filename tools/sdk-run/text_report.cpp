@@ -114,6 +114,109 @@ void WriteBackendOptions(std::ostream& out, const BackendOptionValues& options, 
   if (!backends.empty()) out << Field(style, "Options") << Join(backends, "; ") << '\n';
 }
 
+// How the table is sorted, in words; indexed by LayerSort.
+constexpr const char* kSortWords[] = {"slowest first", "by name", "in execution order"};
+
+std::string Padded(std::string text, std::size_t width) {
+  if (text.size() < width) text.resize(width, ' ');
+  return text;
+}
+
+// The per-layer table of a profiled run (--per-layer, --profile).
+void WritePerLayer(std::ostream& out, const RunReport& report, const TextStyle& style) {
+  std::size_t name_width = 5, op_width = 2, backend_width = 7;  // the headings
+  for (const LayerTiming& row : report.per_layer) {
+    name_width = std::max(name_width, row.layer.size());
+    op_width = std::max(op_width, row.op.size());
+    backend_width = std::max(backend_width, row.backend.size());
+  }
+  out << style.Heading("Per layer") << " (" << Plural(report.per_layer.size(), "step", "steps") << ", "
+      << Plural(report.profiled_runs, "profiled run", "profiled runs") << ", "
+      << kSortWords[static_cast<int>(report.per_layer_sort)] << "):\n"
+      << "  " << Padded("layer", name_width) << "  " << Padded("op", op_width) << "  "
+      << Padded("backend", backend_width) << "     avg ms   share   calls   GFLOP/s  fallback\n";
+  for (const LayerTiming& row : report.per_layer) {
+    std::string line = "  " + Padded(row.layer, name_width) + "  " + Padded(row.op, op_width) + "  " +
+                       Padded(row.backend.empty() ? "-" : row.backend, backend_width) +
+                       Format(" %10.4f", row.average_ms) + Format(" %6.1f%%", 100 * row.share) +
+                       Format(" %7.0f", static_cast<double>(row.calls)) +
+                       (row.gflops_per_s > 0 ? Format(" %9.2f", row.gflops_per_s) : std::string(10, ' '));
+    if (row.fallback.empty()) line.erase(line.find_last_not_of(' ') + 1);
+    out << line << (row.fallback.empty() ? "" : "  " + style.Bad(row.fallback)) << '\n';
+  }
+}
+
+// "  y  f32 [4,10]  max abs error 0.5  max rel error 0.125  (largest |REFERENCE| 4)  ok",
+// without a newline.
+void WriteDifference(std::ostream& out, const OutputDifference& output, const std::string& reference,
+                     const TextStyle& style) {
+  out << "  " << style.Name(output.name) << "  " << Describe(output.info) << "  max abs error "
+      << Format("%.3g", output.max_abs_error) << "  max rel error "
+      << Format("%.3g", output.max_rel_error) << "  (largest |" << reference << "| "
+      << Format("%.3g", output.reference_max_abs) << ")  "
+      << (output.within_tolerance ? style.Good("ok") : style.Bad("ABOVE TOLERANCE"));
+}
+
+// "All 2 outputs within tolerance" or "1 output of 2 above tolerance".
+void WriteToleranceVerdict(std::ostream& out, std::size_t outputs, std::size_t above,
+                           const TextStyle& style) {
+  if (above == 0) {
+    out << style.Good("All " + Plural(outputs, "output", "outputs") + " within tolerance") << '\n';
+  } else {
+    out << style.Bad(Plural(above, "output", "outputs") + " of " + std::to_string(outputs) +
+                     " above tolerance")
+        << '\n';
+  }
+}
+
+// "Runs        10 timed runs (10 per context after 1 warmup, 1 context)", or with --duration
+// "Runs        523 timed runs (for 2 s, at least 1 per context, after 1 warmup, 1 context)".
+void WriteRuns(std::ostream& out, const RunReport& report, const TextStyle& style) {
+  out << Field(style, "Runs") << Plural(report.latency.count, "timed run", "timed runs") << " (";
+  if (report.duration_s > 0) {
+    out << "for " << Format("%g", report.duration_s) << " s, at least " << report.iterations
+        << " per context, after ";
+  } else {
+    out << report.iterations << " per context after ";
+  }
+  out << report.warmup << " warmup, "
+      << Plural(static_cast<std::size_t>(report.concurrency), "context", "contexts in parallel")
+      << ")\n";
+  if (report.interrupted) {
+    out << Field(style, "Interrupted")
+        << style.Bad("by Ctrl-C (SIGINT): the report covers the runs done until then") << '\n';
+  }
+}
+
+void WriteLatency(std::ostream& out, const RunReport& report, const TextStyle& style) {
+  const LatencyStats& latency = report.latency;
+  out << Field(style, "Latency");
+  for (const PercentileValue& value : latency.percentiles) {
+    out << PercentileLabel(value.percent) << " " << Ms(value.ms) << "   ";
+  }
+  out << "mean " << Ms(latency.mean) << "   (min " << Ms(latency.min) << ", max "
+      << Ms(latency.max) << ")\n";
+  const LatencyLimit& limit = report.latency_limit;
+  if (limit.limit_ms > 0) {
+    out << Field(style, "Limit") << PercentileLabel(limit.checked.percent) << " "
+        << Ms(limit.checked.ms) << ", --max-latency-ms " << Format("%g", limit.limit_ms) << "  "
+        << (limit.within ? style.Good("ok") : style.Bad("ABOVE THE LIMIT")) << '\n';
+  }
+}
+
+void WriteExpected(std::ostream& out, const RunReport& report, const TextStyle& style) {
+  if (report.expected.empty()) return;
+  out << style.Heading("Expected") << " (tolerance " << Format("%g", report.tolerance)
+      << " relative to the largest magnitude of the reference):\n";
+  std::size_t above = 0;
+  for (const ExpectedOutput& output : report.expected) {
+    above += !output.difference.within_tolerance;
+    WriteDifference(out, output.difference, "reference", style);
+    out << "  <- " << output.file << '\n';
+  }
+  WriteToleranceVerdict(out, report.expected.size(), above, style);
+}
+
 }  // namespace
 
 void WriteTextReport(std::ostream& out, const RunReport& report, const TextReportOptions& options) {
@@ -124,16 +227,10 @@ void WriteTextReport(std::ostream& out, const RunReport& report, const TextRepor
   if (report.threads > 0) out << Field(style, "Threads") << report.threads << " per backend\n";
   WriteBackendOptions(out, report.backend_options, style);
   out << Field(style, "Times") << "import " << Ms(report.model.import_ms) << ", optimize "
-      << Ms(report.optimize_ms) << ", load " << Ms(report.load_ms) << '\n'
-      << Field(style, "Runs") << Plural(report.latency.count, "timed run", "timed runs") << " ("
-      << report.iterations << " per context after " << report.warmup << " warmup, "
-      << Plural(static_cast<std::size_t>(report.concurrency), "context", "contexts in parallel")
-      << ")\n"
-      << Field(style, "Latency") << "p50 " << Ms(report.latency.p50) << "   p90 "
-      << Ms(report.latency.p90) << "   p99 " << Ms(report.latency.p99) << "   mean "
-      << Ms(report.latency.mean) << "   (min " << Ms(report.latency.min) << ", max "
-      << Ms(report.latency.max) << ")\n"
-      << Field(style, "Throughput") << Format("%.1f", report.throughput) << " runs/s\n";
+      << Ms(report.optimize_ms) << ", load " << Ms(report.load_ms) << '\n';
+  WriteRuns(out, report, style);
+  WriteLatency(out, report, style);
+  out << Field(style, "Throughput") << Format("%.1f", report.throughput) << " runs/s\n";
   WritePlacement(out, report.placement, style, options.verbose);
 
   out << style.Heading("Outputs") << ":\n";
@@ -147,9 +244,12 @@ void WriteTextReport(std::ostream& out, const RunReport& report, const TextRepor
     if (!output.file.empty()) out << "  -> " << output.file;
     out << '\n';
   }
+  WriteExpected(out, report, style);
+  if (report.profiled) WritePerLayer(out, report, style);
   if (!report.profile.empty()) {
     out << style.Heading("Profile") << ": " << report.profile << " ("
-        << Plural(report.profile_events, "event", "events") << ", one run)\n";
+        << Plural(report.profile_events, "event", "events") << " of "
+        << Plural(report.profiled_runs, "timed run", "timed runs") << ")\n";
   }
 }
 
@@ -172,21 +272,11 @@ void WriteTextReport(std::ostream& out, const CompareReport& report, const TextR
   std::size_t above = 0;
   for (const OutputDifference& output : report.outputs) {
     above += !output.within_tolerance;
-    out << "  " << style.Name(output.name) << "  " << Describe(output.info) << "  max abs error "
-        << Format("%.3g", output.max_abs_error) << "  max rel error "
-        << Format("%.3g", output.max_rel_error) << "  (largest |" << report.b.backend << "| "
-        << Format("%.3g", output.reference_max_abs) << ")  "
-        << (output.within_tolerance ? style.Good("ok") : style.Bad("ABOVE TOLERANCE")) << '\n';
+    WriteDifference(out, output, report.b.backend, style);
+    out << '\n';
   }
   out << '\n';
-  if (above == 0) {
-    out << style.Good("All " + Plural(report.outputs.size(), "output", "outputs") + " within tolerance")
-        << '\n';
-  } else {
-    out << style.Bad(Plural(above, "output", "outputs") + " of " + std::to_string(report.outputs.size()) +
-                     " above tolerance")
-        << '\n';
-  }
+  WriteToleranceVerdict(out, report.outputs.size(), above, style);
 }
 
 }  // namespace backplane::sdk_run

@@ -41,19 +41,34 @@ struct NetworkSignature {
 };
 
 struct ExecutionOptions {
-  bool profiling = false;  // record a ProfileEvent per workload of every run
+  // Record a ProfileEvent per step of every run. Costs two steady-clock reads and one event
+  // (reused from run to run, no allocation once the names fit) per step and run.
+  bool profiling = false;
 };
 
-// One workload's run. Times are microseconds from the start of the run.
+// One step's run (a workload, or a copy or import between backends). Times are microseconds
+// from the start of the run.
 struct ProfileEvent {
   std::string layer;
   BackendId backend;
   double start_us = 0;
   double duration_us = 0;
+  std::size_t step = 0;  // index into ExecutionContext::GetProfiledSteps()
+};
+
+// What one step of a run does, for reading its ProfileEvents: the same for every run of a
+// loaded network. Value type.
+struct ProfiledStep {
+  std::string layer;                 // the layer's name; "a->b" or "output 'y'" for a copy/import
+  BackendId backend;                 // empty for the copy into the user's output
+  std::string op;                    // the layer type ("Convolution2d", "PreCompiled"), "Copy" or "Import"
+  std::vector<TensorInfo> inputs;    // every input tensor, weights and bias included, in slot order
+  std::vector<TensorInfo> outputs;
 };
 
 // Writes `events` (of one or more runs, each given by the run's start offset) as a Chrome
 // trace ("chrome://tracing", Perfetto): {"traceEvents": [...]} with one complete event each.
+// Always valid JSON: bytes of a name that are not UTF-8 are written as U+FFFD.
 BACKPLANE_RUNTIME_API void WriteChromeTrace(const std::vector<ProfileEvent>& events, std::ostream& out);
 
 // Owns the working memory of one run at a time. Not thread-safe: use one context per thread.
@@ -71,8 +86,12 @@ class BACKPLANE_RUNTIME_API ExecutionContext {
   virtual void Run(const std::vector<InputBinding>& inputs,
                    const std::vector<OutputBinding>& outputs) = 0;
 
-  // The events of the last run (empty unless ExecutionOptions::profiling).
+  // The events of the last run (empty unless ExecutionOptions::profiling). The reference is
+  // valid until the next Run or the context's destruction.
   virtual const std::vector<ProfileEvent>& GetProfile() const = 0;
+  // Every step a run goes through, in order (ProfileEvent::step indexes it); empty unless
+  // ExecutionOptions::profiling. Valid as long as the context.
+  virtual const std::vector<ProfiledStep>& GetProfiledSteps() const = 0;
   virtual NetworkId GetNetworkId() const = 0;
 };
 

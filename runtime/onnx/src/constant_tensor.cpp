@@ -189,17 +189,7 @@ std::string OnnxTypeName(int onnx_type) {
   return "data type " + std::to_string(onnx_type);
 }
 
-ConstantTensor ReadTensorProto(const TensorProto& tensor, std::uint64_t max_bytes) {
-  if (tensor.data_location() == TensorProto::EXTERNAL) {
-    std::string location;
-    for (const auto& entry : tensor.external_data()) {
-      if (entry.key() == "location") location = entry.value();
-    }
-    throw Exception(ErrorCode::kUnsupported,
-                    "its data is in an external file ('" + location +
-                        "'); external data is not supported: save the model with the weights inside "
-                        "(onnx.save_model(model, path, save_as_external_data=False))");
-  }
+TensorInfo TensorProtoInfo(const TensorProto& tensor, std::uint64_t max_bytes) {
   if (tensor.has_segment()) throw Exception(ErrorCode::kUnsupported, "segmented tensors are not supported");
   DataType type;
   if (!DataTypeFromOnnx(tensor.data_type(), type)) {
@@ -208,27 +198,37 @@ ConstantTensor ReadTensorProto(const TensorProto& tensor, std::uint64_t max_byte
   }
   const std::vector<std::int64_t> dims(tensor.dims().begin(), tensor.dims().end());
   const TensorShape shape(dims);
-  const auto count = TryNumElements(dims);
   const auto bytes = TryNumBytes(dims, type);
-  if (!count || !bytes) Invalid("dims " + ToString(shape) + " are negative or overflow");
+  if (!bytes) Invalid("dims " + ToString(shape) + " are negative or overflow");
   if (*bytes > max_bytes) {
     Invalid("dims " + ToString(shape) + " make " + std::to_string(*bytes) + " bytes, more than the limit of " +
             std::to_string(max_bytes) + " (ImportOptions::max_model_bytes)");
   }
-  const TensorInfo info{shape, type};
-  const std::size_t n = static_cast<std::size_t>(*count);
+  return {shape, type};
+}
 
+ConstantTensor ReadTensorProto(const TensorProto& tensor, std::uint64_t max_bytes, const ExternalDataFolder& external) {
+  const TensorInfo info = TensorProtoInfo(tensor, max_bytes);
+  const DataType type = info.type;
+  const TensorShape& shape = info.shape;
+  const std::size_t n = static_cast<std::size_t>(shape.NumElements());
+  const std::uint64_t bytes = n * SizeOf(type);
+
+  // Raw little-endian bytes, in the model or in a file beside it.
+  auto raw = [&](std::vector<std::uint8_t> data) {
+    if (type == DataType::kBool) {
+      for (auto& b : data) b = b != 0;
+    }
+    return ConstantTensor(info, std::make_shared<const std::vector<std::uint8_t>>(std::move(data)));
+  };
+  if (tensor.data_location() == TensorProto::EXTERNAL) return raw(external.Read(tensor, bytes));
   if (tensor.has_raw_data()) {
-    if (tensor.raw_data().size() != *bytes) {
+    if (tensor.raw_data().size() != bytes) {
       Invalid("raw_data has " + std::to_string(tensor.raw_data().size()) + " bytes, but " + ToString(type) + " " +
-              ToString(shape) + " needs " + std::to_string(*bytes));
+              ToString(shape) + " needs " + std::to_string(bytes));
     }
     const auto* begin = reinterpret_cast<const std::uint8_t*>(tensor.raw_data().data());
-    auto data = std::make_shared<std::vector<std::uint8_t>>(begin, begin + *bytes);
-    if (type == DataType::kBool) {
-      for (auto& b : *data) b = b != 0;
-    }
-    return ConstantTensor(info, std::move(data));
+    return raw(std::vector<std::uint8_t>(begin, begin + bytes));
   }
 
   auto check_count = [&](int stored, const char* field) {
@@ -237,19 +237,19 @@ ConstantTensor ReadTensorProto(const TensorProto& tensor, std::uint64_t max_byte
               " needs " + std::to_string(n));
     }
   };
-  auto data = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(*bytes));
+  auto data = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(bytes));
   switch (type) {
     case DataType::kFloat32:
       check_count(tensor.float_data_size(), "float_data");
-      if (n) std::memcpy(data->data(), tensor.float_data().data(), *bytes);
+      if (n) std::memcpy(data->data(), tensor.float_data().data(), bytes);
       break;
     case DataType::kInt64:
       check_count(tensor.int64_data_size(), "int64_data");
-      if (n) std::memcpy(data->data(), tensor.int64_data().data(), *bytes);
+      if (n) std::memcpy(data->data(), tensor.int64_data().data(), bytes);
       break;
     case DataType::kInt32:
       check_count(tensor.int32_data_size(), "int32_data");
-      if (n) std::memcpy(data->data(), tensor.int32_data().data(), *bytes);
+      if (n) std::memcpy(data->data(), tensor.int32_data().data(), bytes);
       break;
     case DataType::kBool:
       check_count(tensor.int32_data_size(), "int32_data");

@@ -2,6 +2,8 @@
 // result of folding a shape computation.
 #pragma once
 
+#include "external_data.hpp"
+
 #include <backplane/types.hpp>
 
 #include <cstdint>
@@ -54,11 +56,18 @@ bool DataTypeFromOnnx(int onnx_type, DataType& type);
 // "FLOAT", "INT64", "DOUBLE", ... for messages.
 std::string OnnxTypeName(int onnx_type);
 
-// Reads an initializer or a Constant node's tensor. Checks the data type, that the data is
-// inside the model (not external), and that the dims and the stored element count agree,
-// before allocating anything; no tensor above `max_bytes` is made. Throws Exception:
-// kUnsupported for external data and unsupported types, kInvalidArgument for inconsistent
-// data; messages name the tensor, not the file (the caller adds it).
-ConstantTensor ReadTensorProto(const ::onnx::TensorProto& tensor, std::uint64_t max_bytes);
+// The type and shape of an initializer or a Constant node's tensor, checked: a supported data
+// type, not segmented, dims whose byte size neither overflows nor exceeds `max_bytes`. Throws
+// Exception: kUnsupported for segments and unsupported types, kInvalidArgument for bad dims;
+// messages name the tensor, not the file (the caller adds it). Reads no data.
+TensorInfo TensorProtoInfo(const ::onnx::TensorProto& tensor, std::uint64_t max_bytes);
+
+// Reads an initializer or a Constant node's tensor: TensorProtoInfo's checks, then the data,
+// checked against the dims before anything is allocated (no tensor above `max_bytes` is made).
+// Data stored externally (data_location EXTERNAL) is read through `external` (see
+// ExternalDataFolder::Read for its rules and errors). Throws Exception as TensorProtoInfo, and
+// kInvalidArgument for data inconsistent with the dims.
+ConstantTensor ReadTensorProto(const ::onnx::TensorProto& tensor, std::uint64_t max_bytes,
+                               const ExternalDataFolder& external);
 
 }  // namespace backplane::onnx

@@ -379,9 +379,10 @@ void ConvertSize(NodeContext& node) {
 void ConvertConstant(NodeContext& node) {
   if (const ::onnx::TensorProto* tensor = node.Tensor("value")) {
     try {
-      node.SetOutput(0, ReadTensorProto(*tensor, node.max_bytes()));
+      node.SetOutput(0, node.ReadTensor(*tensor));
     } catch (const Exception& error) {
       if (error.code() == ErrorCode::kUnsupported) node.Unsupported(std::string("value: ") + error.what());
+      if (error.code() == ErrorCode::kNotFound) throw Exception(error.code(), std::string("value: ") + error.what());
       node.Invalid(std::string("value: ") + error.what());
     }
   } else if (node.HasAttribute("value_float")) {
@@ -413,8 +414,9 @@ void ConvertConstantOfShape(NodeContext& node) {
   ConstantTensor value = ConstantTensor::FromDouble(TensorShape{1}, {0.0}, DataType::kFloat32);
   if (const ::onnx::TensorProto* tensor = node.Tensor("value")) {
     try {
-      value = ReadTensorProto(*tensor, node.max_bytes());
+      value = node.ReadTensor(*tensor);
     } catch (const Exception& error) {
+      if (error.code() == ErrorCode::kNotFound) throw Exception(error.code(), std::string("value: ") + error.what());
       node.Invalid(std::string("value: ") + error.what());
     }
   }

@@ -30,8 +30,10 @@ const char* AttributeTypeName(int type) {
 
 // ---- ImportContext ------------------------------------------------------------------------
 
-ImportContext::ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes)
-    : network_(network), max_tensor_bytes_(max_tensor_bytes), budget_bytes_(budget_bytes) {}
+ImportContext::ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes,
+                             ExternalDataFolder external)
+    : network_(network), max_tensor_bytes_(max_tensor_bytes), budget_bytes_(budget_bytes),
+      external_(std::move(external)) {}
 
 void ImportContext::CheckBudget(const TensorInfo& info) const {
   const std::uint64_t bytes = CheckedNumBytes(info.shape.Dims(), info.type, "the tensor");
@@ -48,6 +50,11 @@ void ImportContext::Charge(const TensorInfo& info, const void* buffer) {
   CheckBudget(info);
   budget_used_ += CheckedNumBytes(info.shape.Dims(), info.type, "the tensor");
   if (buffer) charged_buffers_.insert(buffer);
+}
+
+ConstantTensor ImportContext::ReadTensor(const ::onnx::TensorProto& tensor) const {
+  if (tensor.data_location() == ::onnx::TensorProto::EXTERNAL) CheckBudget(TensorProtoInfo(tensor, max_tensor_bytes_));
+  return ReadTensorProto(tensor, max_tensor_bytes_, external_);
 }
 
 void ImportContext::ReserveName(const std::string& name) { names_.insert(name); }

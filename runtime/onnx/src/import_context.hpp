@@ -54,8 +54,9 @@ constexpr std::uint64_t kMaxAmplifyingFoldBytes = 64ull << 20;
 class ImportContext {
  public:
   // `max_tensor_bytes`: ImportOptions::max_model_bytes; `budget_bytes`:
-  // ImportOptions::memory_budget_bytes.
-  ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes);
+  // ImportOptions::memory_budget_bytes; `external`: where tensors stored outside the model are.
+  ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes,
+                ExternalDataFolder external);
 
   Network& network() { return network_; }
   std::uint64_t max_tensor_bytes() const { return max_tensor_bytes_; }
@@ -69,6 +70,11 @@ class ImportContext {
   void CheckBudget(const TensorInfo& info) const;
   void Charge(const TensorInfo& info, const void* buffer);
   std::uint64_t budget_used() const { return budget_used_; }
+
+  // ReadTensorProto with this import's limit and external data folder; a tensor stored
+  // outside the model is checked against the memory budget (CheckBudget) before it is read.
+  // Throws as ReadTensorProto and CheckBudget.
+  ConstantTensor ReadTensor(const ::onnx::TensorProto& tensor) const;
 
   // Marks a layer name as taken (network inputs and outputs take theirs first).
   void ReserveName(const std::string& name);
@@ -101,6 +107,7 @@ class ImportContext {
   std::uint64_t max_tensor_bytes_;
   std::uint64_t budget_bytes_;
   std::uint64_t budget_used_ = 0;
+  ExternalDataFolder external_;
   std::unordered_set<const void*> charged_buffers_;
   std::map<std::string, std::shared_ptr<Value>> values_;
   std::set<std::string> names_;
@@ -149,6 +156,8 @@ class NodeContext {
   std::string String(const std::string& name, const std::string& fallback) const;
   std::vector<std::int64_t> Ints(const std::string& name, const std::vector<std::int64_t>& fallback = {}) const;
   const ::onnx::TensorProto* Tensor(const std::string& name) const;  // null when absent
+  // ImportContext::ReadTensor.
+  ConstantTensor ReadTensor(const ::onnx::TensorProto& tensor) const { return context_.ReadTensor(tensor); }
 
   // Outputs.
   std::size_t NumOutputs() const { return static_cast<std::size_t>(node_.output_size()); }

@@ -34,9 +34,10 @@ std::string JoinDims(const std::vector<std::int64_t>& dims) {
 
 class Importer {
  public:
-  Importer(const ModelProto& model, std::string name, const ImportOptions& options, std::int64_t opset)
+  Importer(const ModelProto& model, std::string name, const ImportOptions& options, std::int64_t opset,
+           ExternalDataFolder external)
       : model_(model), graph_(model.graph()), name_(std::move(name)), options_(options), opset_(opset),
-        context_(network_, options.max_model_bytes, options.memory_budget_bytes) {}
+        context_(network_, options.max_model_bytes, options.memory_budget_bytes, std::move(external)) {}
 
   ImportedModel Run() {
     ReserveNames();
@@ -83,18 +84,13 @@ class Importer {
       const std::string& name = tensor.name();
       if (name.empty()) Fail("an initializer has no name");
       if (context_.Find(name)) Fail("initializer " + Quoted(name) + " is defined twice");
-      if (tensor.data_location() == ::onnx::TensorProto::EXTERNAL) {
-        try {
-          ReadTensorProto(tensor, options_.max_model_bytes);
-        } catch (const Exception& error) {
-          throw Exception(error.code(), name_ + ": initializer " + Quoted(name) + ": " + error.what());
-        }
-      }
       try {
-        context_.DefineConstant(name, ReadTensorProto(tensor, options_.max_model_bytes));
+        context_.DefineConstant(name, context_.ReadTensor(tensor));
       } catch (const Exception& error) {
-        if (error.code() != ErrorCode::kUnsupported) Fail("initializer " + Quoted(name) + ": " + error.what());
-        context_.DefineUnavailable(name, "initializer " + Quoted(name) + ": " + error.what());
+        const std::string what = "initializer " + Quoted(name) + ": " + error.what();
+        if (error.code() == ErrorCode::kNotFound) throw Exception(error.code(), name_ + ": " + what);
+        if (error.code() != ErrorCode::kUnsupported) Fail(what);
+        context_.DefineUnavailable(name, what);
       }
     }
     for (const auto& sparse : graph_.sparse_initializer()) {
@@ -347,7 +343,8 @@ class Importer {
         SkipOutputs(node);
         return;
       }
-      throw Exception(error.code() == ErrorCode::kInternal ? ErrorCode::kInternal : ErrorCode::kInvalidArgument,
+      const bool keep = error.code() == ErrorCode::kInternal || error.code() == ErrorCode::kNotFound;
+      throw Exception(keep ? error.code() : ErrorCode::kInvalidArgument,
                       name_ + ": node " + Quoted(name) + " (" + node.op_type() + "): " + error.what());
     }
     for (int i = 0; i < node.output_size(); ++i) {
@@ -416,18 +413,23 @@ class Importer {
   std::map<std::string, std::pair<std::string, std::string>> unavailable_producer_;  // output -> (op, node)
 };
 
+ImportedModel Import(const void* data, std::size_t size, const std::string& name, const ImportOptions& options,
+                     ExternalDataFolder external) {
+  const ModelProto model = ParseModel(data, size, name, options.max_model_bytes);
+  const std::int64_t opset = CheckModel(model, name);
+  return Importer(model, name, options, opset, std::move(external)).Run();
+}
+
 }  // namespace
 
 ImportedModel ImportModelFromMemory(const void* data, std::size_t size, const std::string& name,
                                     const ImportOptions& options) {
-  const ModelProto model = ParseModel(data, size, name, options.max_model_bytes);
-  const std::int64_t opset = CheckModel(model, name);
-  return Importer(model, name, options, opset).Run();
+  return Import(data, size, name, options, ExternalDataFolder());
 }
 
 ImportedModel ImportModel(const std::string& path, const ImportOptions& options) {
   const std::vector<std::uint8_t> bytes = ReadModelFile(path, options.max_model_bytes);
-  return ImportModelFromMemory(bytes.data(), bytes.size(), path, options);
+  return Import(bytes.data(), bytes.size(), path, options, ExternalDataFolder::OfModel(path));
 }
 
 }  // namespace backplane::onnx

@@ -191,6 +191,7 @@ class CompiledNetwork::StepBuilder {
     step.outputs = {target};
     step.layer = graph_.At(source.layer).name + "->" + consumer.name;
     step.backend = owner;
+    step.op = step.kind == Step::Kind::kCopy ? "Copy" : "Import";
     net_.steps_.push_back(std::move(step));
     NoteProducer(target, net_.steps_.size() - 1);
     converted_[key] = target;
@@ -228,6 +229,7 @@ class CompiledNetwork::StepBuilder {
       Step step;
       step.layer = layer.name;
       step.backend = layer.backend;
+      step.op = backend::ToString(layer.type);
       for (std::size_t i = 0; i < layer.inputs.size(); ++i) step.inputs.push_back(InputTensor(layer, i, layer.backend));
       for (std::uint32_t o = 0; o < layer.num_outputs; ++o) {
         const std::size_t tensor = NewTensor(layer.output_infos[o], layer.output_factories[o], layer.backend);
@@ -273,6 +275,7 @@ class CompiledNetwork::StepBuilder {
       copy.inputs = {tensor};
       copy.outputs = {target};
       copy.layer = "output '" + layer.name + "'";
+      copy.op = "Copy";
       net_.steps_.push_back(std::move(copy));
       net_.output_tensors_.push_back(target);
     }

@@ -58,6 +58,7 @@ struct Step {
   std::vector<std::size_t> outputs;  // tensor indices
   std::string layer;                 // for errors and profiles
   BackendId backend;
+  std::string op;                    // for profiles: the layer type, "Copy" or "Import"
 };
 
 class CompiledNetwork {

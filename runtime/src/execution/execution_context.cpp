@@ -7,9 +7,10 @@
 
 #include <backplane/exception.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstring>
-#include <iomanip>
 #include <mutex>
 
 namespace backplane {
@@ -17,27 +18,19 @@ namespace backplane {
 ExecutionContext::~ExecutionContext() = default;
 
 void WriteChromeTrace(const std::vector<ProfileEvent>& events, std::ostream& out) {
-  auto escape = [](const std::string& text) {
-    std::string escaped;
-    for (char c : text) {
-      if (c == '"' || c == '\\') {
-        escaped += '\\';
-        escaped += c;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        escaped += ' ';
-      } else {
-        escaped += c;
-      }
-    }
-    return escaped;
-  };
+  // nlohmann_json escapes names and replaces bytes that are not UTF-8 with U+FFFD, so any layer
+  // name gives a valid document.
   out << "{\"traceEvents\":[";
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto& e = events[i];
-    out << (i ? ",\n" : "\n") << "{\"name\":\"" << escape(e.layer) << "\",\"cat\":\""
-        << escape(e.backend.IsEmpty() ? "runtime" : e.backend.Get()) << "\",\"ph\":\"X\",\"ts\":"
-        << std::fixed << std::setprecision(3) << e.start_us << ",\"dur\":" << e.duration_us
-        << ",\"pid\":1,\"tid\":1}";
+    const nlohmann::ordered_json event = {{"name", e.layer},
+                                          {"cat", e.backend.IsEmpty() ? "runtime" : e.backend.Get()},
+                                          {"ph", "X"},
+                                          {"ts", e.start_us},
+                                          {"dur", e.duration_us},
+                                          {"pid", 1},
+                                          {"tid", 1}};
+    out << (i ? ",\n" : "\n") << event.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   }
   out << "\n],\"displayTimeUnit\":\"ms\"}\n";
 }
@@ -101,6 +94,12 @@ class Context final : public ExecutionContext {
       for (auto t : step.outputs) outputs.push_back(handles_[t].get());
       step_inputs_.push_back(std::move(inputs));
       step_outputs_.push_back(std::move(outputs));
+      if (options_.profiling) {
+        ProfiledStep described{step.layer, step.backend, step.op, {}, {}};
+        for (auto t : step.inputs) described.inputs.push_back(tensors[t].info);
+        for (auto t : step.outputs) described.outputs.push_back(tensors[t].info);
+        profiled_steps_.push_back(std::move(described));
+      }
     }
   }
 
@@ -115,7 +114,9 @@ class Context final : public ExecutionContext {
     const auto& steps = network_->Steps();
     // The producers' handles mapped for kImport steps; unmapped when Run returns or throws.
     std::vector<MappedHandle> imported;
-    profile_.clear();
+    // profile_ keeps its events (and their strings' storage) from run to run: each run
+    // overwrites them and trims the rest, so a steady-state profiled run does not allocate.
+    std::size_t recorded = 0;
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t s = 0; s < steps.size(); ++s) {
       const Step& step = steps[s];
@@ -153,18 +154,25 @@ class Context final : public ExecutionContext {
         if (ILogSink* log = network_->GetLogSink()) {
           Log(*log, LogLevel::kWarning, LogCategory::kExecute, std::string("run failed: ") + error.what());
         }
+        profile_.resize(recorded);
         throw error;
       }
       if (options_.profiling) {
         const auto end = std::chrono::steady_clock::now();
-        profile_.push_back({step.layer, step.backend,
-                            std::chrono::duration<double, std::micro>(begin - start).count(),
-                            std::chrono::duration<double, std::micro>(end - begin).count()});
+        if (recorded == profile_.size()) profile_.emplace_back();
+        ProfileEvent& event = profile_[recorded++];
+        event.layer = step.layer;
+        event.backend = step.backend;
+        event.start_us = std::chrono::duration<double, std::micro>(begin - start).count();
+        event.duration_us = std::chrono::duration<double, std::micro>(end - begin).count();
+        event.step = s;
       }
     }
+    profile_.resize(recorded);
   }
 
   const std::vector<ProfileEvent>& GetProfile() const override { return profile_; }
+  const std::vector<ProfiledStep>& GetProfiledSteps() const override { return profiled_steps_; }
   NetworkId GetNetworkId() const override { return network_->GetId(); }
 
  private:
@@ -224,6 +232,7 @@ class Context final : public ExecutionContext {
   std::vector<std::vector<backend::ITensorHandle*>> step_outputs_;
   std::vector<void*> pending_;
   std::vector<ProfileEvent> profile_;
+  std::vector<ProfiledStep> profiled_steps_;  // filled once, when profiling
 };
 
 }  // namespace

@@ -20,6 +20,17 @@ struct SdkVersion {
 };
 inline constexpr SdkVersion kSdkVersion{0, 2, 0};
 
+// The release of the libbackplane_sdk this process loaded, as that library was built: an app
+// compares it with kSdkVersion (the headers it was compiled with) to notice a library swapped
+// under it. Same major, loaded minor >= the headers' minor is compatible (the soname carries
+// the major). Thread-safe; never throws.
+SdkVersion LoadedSdkVersion() noexcept;
+
+constexpr bool operator==(SdkVersion a, SdkVersion b) {
+  return a.major == b.major && a.minor == b.minor && a.patch == b.patch;
+}
+constexpr bool operator!=(SdkVersion a, SdkVersion b) { return !(a == b); }
+
 // A Backend API version. Plain value type.
 struct BackendApiVersion {
   std::uint32_t major = 0;

@@ -17,8 +17,10 @@ struct ImportOptions {
   // dynamic (symbolic or unknown) dimension; a given shape must agree with the model's fixed
   // dimensions.
   std::map<std::string, std::vector<std::int64_t>> input_shapes;
-  // Upper bound on the file size and on any one tensor's size, so a hostile file cannot make
-  // the importer allocate without bound.
+  // Upper bound on the .onnx file's size and on any one tensor's size, so a hostile file cannot
+  // make the importer allocate without bound. External data files (below) are not limited by
+  // it as a whole, only each tensor read from them; their total counts against
+  // memory_budget_bytes.
   std::uint64_t max_model_bytes = 2ull << 30;
   // Upper bound on the import as a whole: the bytes of every constant (initializers, Constant
   // nodes, folded results; a buffer shared by several names counts once) plus the bytes of
@@ -62,13 +64,21 @@ struct ImportedModel {
   std::string producer;              // producer_name + " " + producer_version
 };
 
-// Imports `path`. Throws Exception (kNotFound) when the file cannot be read, (kInvalidArgument)
-// naming the file and what is wrong for a malformed, truncated or inconsistent model or a
-// missing/contradicting input shape, and UnsupportedModelError (kUnsupported) listing every
-// unsupported node. Thread-safe (no shared state).
+// Imports `path`. Tensors stored as ONNX external data (data_location EXTERNAL, as
+// onnx.save_model(..., save_as_external_data=True) writes models over protobuf's 2 GiB limit)
+// are read from files in the model's folder (docs/onnx-import.md: a location must be relative
+// and must not leave that folder, through ".." or a symbolic link; offset and length must lie
+// inside the file and length must be the tensor's size); only each tensor's range is read.
+// Throws Exception (kNotFound) when the model or an external data file cannot be read,
+// (kInvalidArgument) naming the file, the tensor and what is wrong for a malformed, truncated
+// or inconsistent model, external data that breaks those rules, or a missing/contradicting
+// input shape, and UnsupportedModelError (kUnsupported) listing every unsupported node.
+// Thread-safe (no shared state).
 BACKPLANE_ONNX_API ImportedModel ImportModel(const std::string& path, const ImportOptions& options = {});
 
-// The same for a model already in memory; `name` is used in messages.
+// The same for a model already in memory; `name` is used in messages. It reads no file: a
+// model with external data is an Exception (kInvalidArgument) saying it needs the model's path
+// (use ImportModel).
 BACKPLANE_ONNX_API ImportedModel ImportModelFromMemory(const void* data, std::size_t size,
                                                       const std::string& name, const ImportOptions& options = {});
 

@@ -1,0 +1,35 @@
+#include "expected_outputs.hpp"
+
+#include "input_data.hpp"
+
+namespace backplane::sdk_run {
+
+std::vector<ExpectedTensor> ReadExpectedOutputs(const std::map<std::string, std::string>& files,
+                                                const NetworkSignature& signature) {
+  std::vector<std::string> names;
+  for (const TensorSignature& output : signature.outputs) names.push_back(output.name);
+  for (const auto& [name, file] : files) RequireTensorName("--expected", name, file, names, "output");
+  std::vector<ExpectedTensor> expected;
+  for (const TensorSignature& output : signature.outputs) {
+    const auto file = files.find(output.name);
+    if (file == files.end()) continue;
+    expected.push_back(
+        {file->second, ReadTensorFile("--expected", output.name, file->second, output.info, "output")});
+  }
+  return expected;
+}
+
+std::vector<ExpectedOutput> CompareWithExpected(const std::vector<HostTensor>& outputs,
+                                                const std::vector<ExpectedTensor>& expected,
+                                                double tolerance) {
+  std::vector<ExpectedOutput> compared;
+  for (const ExpectedTensor& reference : expected) {
+    for (const HostTensor& output : outputs) {
+      if (output.name != reference.tensor.name) continue;
+      compared.push_back({reference.file, CompareOutput(output, reference.tensor, tolerance)});
+    }
+  }
+  return compared;
+}
+
+}  // namespace backplane::sdk_run
