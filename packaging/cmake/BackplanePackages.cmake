@@ -8,7 +8,7 @@
 #   dev                headers, .so links, lib/cmake/Backplane (with the backend author kit),
 #                      pkg-config files, manifest schema         -> backplane-dev
 #   debug              the .debug files of every Release binary above and of the bundled
-#                      backends (in .debug/ beside each)          -> backplane-dbg
+#                      backends, by build id in <libdir>/debug    -> backplane-dbg
 #   backend-<id>       one per bundled backend: plugin + manifest
 #                      in lib/backplane/backends/               -> backplane-backend-<id>
 #
@@ -57,8 +57,8 @@ backplane_wrap_text(CPACK_COMPONENT_DEV_DESCRIPTION
 set(CPACK_COMPONENT_DEV_DEPENDS runtime)
 set(CPACK_COMPONENT_DEBUG_DISPLAY_NAME "Debug symbols")
 backplane_wrap_text(CPACK_COMPONENT_DEBUG_DESCRIPTION
-  "The symbols of the SDK's libraries, tools and bundled backends, in .debug folders beside "
-  "them, where gdb and perf find them.")
+  "The symbols (line tables) of the SDK's stripped libraries, tools and bundled backends, "
+  "filed by build id in lib/debug/.build-id, where gdb and perf find them.")
 set(CPACK_COMPONENT_DEBUG_DEPENDS runtime)
 set(CPACK_COMPONENT_DEBUG_DISABLED ON)  # not selected by default in installers
 get_property(_backplane_backend_components GLOBAL PROPERTY BACKPLANE_BACKEND_COMPONENTS)
@@ -90,7 +90,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The SDK's own libraries, for the tools' and plugins' dependencies on them (dpkg-shlibdeps
 # finds them in the staging folders; the relation itself is written below).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${PROJECT_BINARY_DIR}/${CMAKE_INSTALL_LIBDIR}")
-# DEBIAN/shlibs and the ldconfig trigger for the library package.
+# DEBIAN/shlibs for the library package (its ldconfig trigger: CPACK_POST_BUILD_SCRIPTS below).
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 # CPack installs DEB packages under /usr (its default CPACK_PACKAGING_INSTALL_PREFIX for DEB;
