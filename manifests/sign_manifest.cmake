@@ -3,7 +3,9 @@
 # library too; docs/backend-discovery.md §8).
 #
 #   cmake -DSDK_PLUGIN=<sdk-plugin executable, or ""> -DMANIFEST=<manifest .json>
-#         -DKEY=<PEM private key> [-DPUBLISHER=<name the signature claims>] -P sign_manifest.cmake
+#         -DKEY=<PEM private key> [-DPUBLISHER=<name the signature claims>]
+#         [-DEMULATOR=<program that runs SDK_PLUGIN: a cross build's CMAKE_CROSSCOMPILING_EMULATOR>]
+#         -P sign_manifest.cmake
 #
 # backplane_add_backend() runs it after each link of a plugin, once the manifest is written, and
 # at install time, once the installed manifest is rewritten against the installed library.
@@ -34,7 +36,7 @@ set(_arguments sign "${MANIFEST}" --key "${KEY}")
 if(NOT "${PUBLISHER}" STREQUAL "")
   list(APPEND _arguments --publisher "${PUBLISHER}")
 endif()
-execute_process(COMMAND "${SDK_PLUGIN}" ${_arguments}
+execute_process(COMMAND ${EMULATOR} "${SDK_PLUGIN}" ${_arguments}
                 RESULT_VARIABLE _result OUTPUT_VARIABLE _output ERROR_VARIABLE _output)
 if(NOT _result EQUAL 0)
   message(FATAL_ERROR "sign_manifest: signing '${MANIFEST}' with '${KEY}' failed "

@@ -3,7 +3,16 @@
 # Idempotent and non-interactive: when everything is present it changes nothing and needs no
 # network; otherwise it runs apt-get update once, then installs what is missing. Uses sudo
 # only when not run as root. Exits non-zero if a package cannot be installed.
+#   --windows   also what the Windows cross-build needs (scripts/windows.sh): MinGW-w64, Wine,
+#               NSIS, protoc, and a deb-src entry so Debian's source packages can be fetched.
 set -euo pipefail
+
+windows=false
+case ${1:-} in
+  "") ;;
+  --windows) windows=true ;;
+  *) echo "install-deps: unknown argument '$1' (known: --windows)" >&2; exit 64 ;;
+esac
 
 packages=(
   build-essential
@@ -32,6 +41,16 @@ packages=(
   help2man             # the tools' man pages, made from their --help at build time
   lintian              # packaging test: the DEB packages have no lintian error or warning
 )
+if $windows; then
+  packages+=(
+    g++-mingw-w64-x86-64-posix  # the cross compiler (POSIX threads: std::thread, std::mutex)
+    wine64                      # runs the Windows tests and the installer here
+    nsis                        # cpack -G NSIS: the Windows installer
+    protobuf-compiler           # protoc for ONNX's protobuf classes (packaging/windows/build-deps.sh)
+    dpkg-dev                    # dpkg-source: apt-get source unpacks and patches with it
+    zip                         # cpack -G ZIP
+  )
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -41,22 +60,44 @@ for package in "${packages[@]}"; do
   fi
 done
 
-if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "install-deps: all ${#packages[@]} packages are installed"
-  exit 0
-fi
-
 if [[ $(id -u) -eq 0 ]]; then
   as_root=()
 elif command -v sudo >/dev/null 2>&1; then
   as_root=(sudo)
 else
-  echo "install-deps: missing ${missing[*]}; run as root or install sudo" >&2
+  as_root=(false)  # fails below, with the message, only when something is to be done
+fi
+
+# A deb-src entry for each deb entry of the machine's deb822 sources, in a file of its own
+# (packaging/windows/build-deps.sh fetches Debian's source packages). Derived from the
+# machine's own entries, never a host name of ours.
+deb_src_file=/etc/apt/sources.list.d/backplane-deb-src.sources
+need_source_update=false
+if $windows && ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
+  entries=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n '/^Types:/,$p' | sed 's/^Types: *deb$/Types: deb-src/')
+  if [[ -z $entries ]]; then
+    echo "install-deps: no deb822 apt sources in /etc/apt/sources.list.d to derive a deb-src entry from" >&2
+    exit 1
+  fi
+  echo "install-deps: adding $deb_src_file (deb-src entries of the machine's apt sources)"
+  printf '# Added by Backplane'"'"'s scripts/install-deps.sh --windows: the machine'"'"'s deb entries as deb-src.\n%s\n' \
+    "$entries" | "${as_root[@]}" tee "$deb_src_file" >/dev/null
+  need_source_update=true
+fi
+
+if [[ ${#missing[@]} -eq 0 ]] && ! $need_source_update; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+if [[ ${as_root[0]:-} == false ]]; then
+  echo "install-deps: missing ${missing[*]:-nothing} (or the deb-src entry); run as root or install sudo" >&2
   exit 1
 fi
 
-echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
-  apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "install-deps: installing ${missing[*]}"
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

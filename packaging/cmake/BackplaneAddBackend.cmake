@@ -159,6 +159,7 @@ function(_backplane_detect_manifest_tags)
   if(NOT _compile_result)
     message(FATAL_ERROR "Backplane: abi_probe.cpp does not compile:\n${_compile_output}")
   endif()
+  string(REPLACE "\r" "" _run_output "${_run_output}")  # a Windows program's text-mode line ends
   if(NOT _run_result EQUAL 0
      OR NOT _run_output MATCHES "platform=([^\n]+)\nabi=([^\n]+)\napi_version=([0-9]+\\.[0-9]+)")
     message(FATAL_ERROR "Backplane: abi_probe failed (exit ${_run_result}):\n${_run_output}")
@@ -459,6 +460,7 @@ function(backplane_add_backend target)
     add_custom_command(TARGET ${target} POST_BUILD
       COMMAND "${CMAKE_COMMAND}"
               "-DSDK_PLUGIN=${_sign_tool}"
+              "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
               "-DMANIFEST=$<TARGET_FILE_DIR:${target}>/${_stem}.json"
               "-DKEY=${_sign_key}"
               "-DPUBLISHER=${_sign_publisher}"
@@ -511,6 +513,7 @@ function(backplane_add_backend target)
     execute_process(
       COMMAND \"\${CMAKE_COMMAND}\"
               \"-DSDK_PLUGIN=${_sign_tool}\"
+              \"-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}\"
               \"-DMANIFEST=\${_backplane_dir}/${_stem}.json\"
               \"-DKEY=${_quoted_key}\"
               \"-DPUBLISHER=${_quoted_publisher}\"

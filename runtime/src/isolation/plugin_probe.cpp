@@ -2,14 +2,10 @@
 
 #include "isolation/probe_report.hpp"
 #include "log.hpp"
+#include "platform/child_process.hpp"
 #include "platform/process_status.hpp"
 
 #include <backplane/exception.hpp>
-
-#include <boost/process/args.hpp>
-#include <boost/process/child.hpp>
-#include <boost/process/exe.hpp>
-#include <boost/process/io.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +19,6 @@
 
 namespace backplane::isolation {
 
-namespace bp = boost::process;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -31,8 +26,7 @@ namespace {
 
 constexpr std::size_t kMaxOutputBytes = 64 * 1024;  // the report is one short line
 
-// A temporary file removed when this goes; the child writes its stdout or stderr there (files,
-// not pipes: nothing to drain while waiting, and no SIGCHLD handler as asynchronous pipes need).
+// A temporary file removed when this goes; the child writes its stdout or stderr there.
 class TemporaryFile {
  public:
   explicit TemporaryFile(const char* what) {
@@ -77,34 +71,32 @@ ProbeResult ProbeLibrary(const fs::path& program, const std::string& library, do
                          ILogSink& log) {
   const TemporaryFile out("out");
   const TemporaryFile err("err");
-  std::error_code start_error;
-  bp::child child(bp::exe = program.string(), bp::args = std::vector<std::string>{library},
-                  bp::std_in < bp::null, bp::std_out > out.path().string(), bp::std_err > err.path().string(),
-                  start_error);
-  if (start_error) {
-    throw Exception(ErrorCode::kNotFound, "the probe program " + program.string() +
-                                              " cannot be started: " + start_error.message());
-  }
+  platform::ChildProcess child = [&] {
+    try {
+      return platform::ChildProcess::Start(program, {library}, out.path(), err.path());
+    } catch (const Exception& error) {
+      throw Exception(ErrorCode::kNotFound, "the probe program " + std::string(error.what()));
+    }
+  }();
 
   // Polls (1 ms, doubling up to 20 ms) so that a quick probe costs little more than its run.
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(timeout_seconds));
   auto pause = std::chrono::milliseconds(1);
-  std::error_code error;
-  while (child.running(error) && Clock::now() < deadline) {
+  while (child.Running() && Clock::now() < deadline) {
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(20));
   }
   ProbeResult result;
-  if (!error && child.running(error)) {
-    child.terminate(error);  // SIGKILL / TerminateProcess; also reaps the child
+  if (child.Running()) {
+    child.Kill();
     result.outcome = ProbeOutcome::kHung;
     result.reason = "did not finish loading within " + FormatSeconds(timeout_seconds) +
                     " (the probe process was killed)";
   } else {
-    child.wait(error);
+    const int native_status = child.Wait();
     const bool reported = IsProbeReportFor(out.Read(), library);
-    const platform::ProcessStatus status = platform::DecodeNativeExitStatus(child.native_exit_code());
+    const platform::ProcessStatus status = platform::DecodeNativeExitStatus(native_status);
     if (status.crashed) {
       result.outcome = ProbeOutcome::kCrashed;
       result.reason = (reported ? "crashed after loading, while being unloaded (" : "crashed while loading (") +

@@ -4,6 +4,10 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#if defined(_WIN32)
+#include "platform/windows_text.hpp"
+#endif
+
 namespace backplane::loading {
 
 struct SharedLibrary::Handle {
@@ -21,18 +25,32 @@ std::shared_ptr<SharedLibrary> SharedLibrary::Open(const std::filesystem::path& 
                     "refusing to open " + path.string() + ": not an absolute path");
   }
   auto handle = std::make_unique<Handle>();
+#if defined(_WIN32)
+  // LoadLibraryExW's flags, which Boost.DLL passes on (1.74 has no names for them):
+  // LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS. The plugin's own
+  // dependencies resolve from its folder, then the application's and System32; never from the
+  // current folder or PATH, where anyone could plant a DLL of the same name.
+  const auto mode = static_cast<boost::dll::load_mode::type>(0x00000100 | 0x00001000);
+#else
+  // rtld_local: the plugin's symbols do not leak into the global namespace, so two plugins
+  // exporting the same names (all of them do) never collide.
+  const auto mode = boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_lazy;
+#endif
   try {
-    // rtld_local: the plugin's symbols do not leak into the global namespace, so two plugins
-    // exporting the same names (all of them do) never collide. No decorations, no system
-    // search: exactly this file.
-    handle->library.load(path, boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_lazy);
+    // No decorations, no system search: exactly this file.
+    handle->library.load(path, mode);
   } catch (const std::system_error& error) {
+#if defined(_WIN32)
+    // Boost.DLL's text for a Win32 code is "Unknown error code" under MinGW; ask Windows.
+    std::string message = platform::SystemErrorText(static_cast<unsigned long>(error.code().value()));
+#else
     std::string message = error.what();
     // Boost.DLL prefixes its own function name; keep only the loader's words.
     const std::string prefix = "boost::dll::shared_library::load() failed (dlerror system message: ";
     if (message.rfind(prefix, 0) == 0 && message.back() == ')') {
       message = message.substr(prefix.size(), message.size() - prefix.size() - 1);
     }
+#endif
     throw Exception(ErrorCode::kBackendFailure, "cannot open " + path.string() + ": " + message);
   }
   return std::shared_ptr<SharedLibrary>(new SharedLibrary(path, std::move(handle)));

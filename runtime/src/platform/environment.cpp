@@ -3,7 +3,9 @@
 #include <cstdlib>
 
 #if defined(_WIN32)
-#include <stdlib.h>
+#include "platform/windows_api.hpp"
+
+#include "platform/windows_text.hpp"
 #elif defined(__GLIBC__)
 #include <stdlib.h>  // secure_getenv
 #else
@@ -12,16 +14,47 @@
 
 namespace backplane::platform {
 
+#if defined(_WIN32)
+namespace {
+
+// Whether this process runs elevated (as an administrator past UAC); true when that cannot be
+// told, so a failure never lets the environment in.
+bool ProcessIsElevated() {
+  HANDLE token = nullptr;
+  if (!::OpenProcessToken(::GetCurrentProcess(), TOKEN_QUERY, &token)) return true;
+  TOKEN_ELEVATION elevation{};
+  DWORD size = 0;
+  const BOOL known =
+      ::GetTokenInformation(token, TokenElevation, &elevation, sizeof elevation, &size);
+  ::CloseHandle(token);
+  return !known || elevation.TokenIsElevated != 0;
+}
+
+}  // namespace
+#endif
+
 std::optional<std::string> SecureGetEnv(const char* name) {
 #if defined(_WIN32)
-  // Windows has no set-uid; an elevated process started from a user's shell inherits the
-  // user's environment the same way, which is accepted practice there.
-  char* value = nullptr;
-  std::size_t length = 0;
-  if (_dupenv_s(&value, &length, name) != 0 || value == nullptr) return std::nullopt;
-  std::string result(value);
-  std::free(value);
-  return result;
+  // Windows has no set-uid; its counterpart is an elevated process, which a user's shell can
+  // start with the user's environment: there, as under set-uid, the environment is not read.
+  // Read as UTF-16 and returned as UTF-8, whatever the process's code page.
+  if (ProcessIsElevated()) return std::nullopt;
+  const std::wstring wide_name = WideFromUtf8(name);
+  std::wstring value(64, L'\0');
+  for (;;) {
+    ::SetLastError(ERROR_SUCCESS);
+    const DWORD length =
+        ::GetEnvironmentVariableW(wide_name.c_str(), value.data(), static_cast<DWORD>(value.size()));
+    if (length == 0) {
+      if (::GetLastError() == ERROR_ENVVAR_NOT_FOUND) return std::nullopt;
+      return std::string();
+    }
+    if (length < value.size()) {
+      value.resize(length);
+      return Utf8FromWide(value);
+    }
+    value.resize(length);  // the size it needs, terminator included
+  }
 #elif defined(__GLIBC__)
   const char* value = ::secure_getenv(name);
   if (value == nullptr) return std::nullopt;

@@ -4,10 +4,7 @@
 #include <utility>
 
 #if defined(_WIN32)
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
+#include "platform/windows_api.hpp"
 #else
 #include <cerrno>
 #include <fcntl.h>
