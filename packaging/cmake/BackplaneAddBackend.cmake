@@ -17,7 +17,7 @@
 #   built with hidden visibility and exporting only the four entry points of plugin.hpp, into
 #   BACKPLANE_BACKEND_OUTPUT_DIR; <Vendor>_<Name>_backend.json is written beside it after every
 #   link (with the library's sha256 unless NO_SHA256). Both are installed (component
-#   backend-<name in lower case>) into <CMAKE_INSTALL_PREFIX>/<dir>, <dir> being
+#   backend_<name in lower case>) into <CMAKE_INSTALL_PREFIX>/<dir>, <dir> being
 #   BACKPLANE_BACKEND_INSTALL_DIR when that variable is defined (the SDK's own build sets it; an
 #   author may set it for another layout), else Backplane_BACKEND_INSTALL_DIR from the installed
 #   BackplaneConfig.cmake: the SDK's own backend folder relative to its prefix (e.g.
@@ -474,7 +474,7 @@ function(backplane_add_backend target)
   if(DEFINED BACKPLANE_TOP_LEVEL AND NOT BACKPLANE_TOP_LEVEL)
     return()
   endif()
-  string(TOLOWER "backend-${arg_ID}" _component)
+  string(TOLOWER "backend_${arg_ID}" _component)  # no "-": NSIS refuses it in component names
   set_property(GLOBAL APPEND PROPERTY BACKPLANE_BACKEND_COMPONENTS "${_component}")
   set_property(GLOBAL PROPERTY BACKPLANE_BACKEND_PACKAGE_${_component}
                "${arg_VENDOR}" "${arg_ID}" "${arg_DESCRIPTION}")
@@ -594,7 +594,7 @@ endfunction()
 # backplane_set_backend_package_variables(<runtime relation>)
 #
 # For every backend added (and installed) so far in this project, sets the CPack variables of
-# its install component backend-<id in lower case>, in the caller's scope, before include(CPack):
+# its install component backend_<id in lower case>, in the caller's scope, before include(CPack):
 #   CPACK_DEBIAN_<COMPONENT>_PACKAGE_NAME     <vendor>-backend-<id>, lower case
 #                                             (backplane-backend-cpuref, example-backend-cpuexample)
 #   CPACK_DEBIAN_<COMPONENT>_PACKAGE_DEPENDS  <runtime relation>, then the backend's DEB_DEPENDS
@@ -617,7 +617,7 @@ macro(backplane_set_backend_package_variables _bp_runtime_relation)
     get_property(_bp_depends GLOBAL PROPERTY BACKPLANE_BACKEND_DEB_DEPENDS_${_bp_component})
     list(PREPEND _bp_depends "${_bp_runtime_relation}")
     list(JOIN _bp_depends ", " _bp_depends)
-    string(TOLOWER "${_bp_vendor}-${_bp_component}" CPACK_DEBIAN_${_bp_upper}_PACKAGE_NAME)
+    string(TOLOWER "${_bp_vendor}-backend-${_bp_id}" CPACK_DEBIAN_${_bp_upper}_PACKAGE_NAME)
     set(CPACK_DEBIAN_${_bp_upper}_PACKAGE_DEPENDS "${_bp_depends}")
     set(CPACK_COMPONENT_${_bp_upper}_DISPLAY_NAME "${_bp_id} backend (${_bp_vendor})")
     if(_bp_description)

@@ -9,7 +9,7 @@
 #                      pkg-config files, manifest schema         -> backplane-dev
 #   debug              the .debug files of every Release binary above and of the bundled
 #                      backends, by build id in <libdir>/debug    -> backplane-dbg
-#   backend-<id>       one per bundled backend: plugin + manifest
+#   backend_<id>       one per bundled backend: plugin + manifest
 #                      in lib/backplane/backends/               -> backplane-backend-<id>
 #
 # Generators: DEB (one package per component) and TGZ (one tree) on Linux, NSIS (one installer

@@ -112,16 +112,18 @@ std::string DescribeNoBackends(const DiscoveryReport& report) {
   return text;
 }
 
+// Backplane's own folder under the user's and the machine's data and configuration folders.
+#if defined(_WIN32)
+constexpr const char* kOwnFolder = "Backplane";
+#else
+constexpr const char* kOwnFolder = "backplane";
+#endif
+
 }  // namespace
 
 BackendFolders GetBackendFolders() {
   BackendFolders folders;
   folders.installed = DefaultBackendFolder();
-#if defined(_WIN32)
-  const char* const kOwnFolder = "Backplane";
-#else
-  const char* const kOwnFolder = "backplane";
-#endif
   if (const fs::path user = platform::UserBaseFolder(platform::UserFolderKind::kData); !user.empty()) {
     folders.user_drops = (user / kOwnFolder / "backends").string();
   }
@@ -138,11 +140,6 @@ std::vector<SearchPath> ResolveBackendSearchPaths(const RuntimeOptions& options)
 }
 
 TrustSettings ResolveTrustSettings(const TrustOptions& options) {
-#if defined(_WIN32)
-  const char* const kOwnFolder = "Backplane";
-#else
-  const char* const kOwnFolder = "backplane";
-#endif
   discovery::TrustSources sources;
   sources.option = options.policy;
   sources.environment = platform::SecureGetEnv(kTrustPolicyEnvVar);

@@ -28,6 +28,17 @@ ProcessResult RunProcessAndInterrupt(const std::string& program,
                                      const std::vector<std::string>& arguments,
                                      std::chrono::milliseconds delay);
 
+// Whether the tools run by these tests read the environment: Backplane's variables and the
+// user's folders (XDG_*). Windows builds are tested under Wine, which runs every program elevated,
+// where the runtime ignores its variables (as a set-uid program does; the unit tests check that
+// rule), and a Windows user's folders come from the profile, which no variable redirects. The
+// cases that steer a tool through the environment are skipped there.
+#if defined(_WIN32)
+inline constexpr bool kToolsReadEnvironment = false;
+#else
+inline constexpr bool kToolsReadEnvironment = true;
+#endif
+
 // Sets (or, with nullopt, removes) an environment variable for the lifetime of the object and
 // restores the previous value afterwards. Not thread-safe (the environment is process-wide).
 class ScopedEnvironmentVariable {

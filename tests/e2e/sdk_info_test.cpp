@@ -2,6 +2,7 @@
 //
 // Build-time inputs (compile definitions): the sdk-info executable, the build tree's backend
 // folder (where the bundled plugins are written) and whether the reference plugin is built.
+#include "../plugins/misbehaviour_text.hpp"
 #include "child_process.hpp"
 #include "json_schema_subset.hpp"
 #include "tool_output.hpp"
@@ -308,7 +309,7 @@ TEST_CASE("the same folder twice is searched once, exit 0" *
 }
 
 TEST_CASE("without --path the environment variable is used" *
-          doctest::skip(!kHaveReferencePlugin)) {
+          doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
   TempFolder folder("e2e-env");
   CopyReferencePlugin(folder.path());
   ScopedEnvironmentVariable paths(kBackendPathsEnvVar, folder.path().string());
@@ -345,7 +346,7 @@ TEST_CASE("with no path given, the default folder next to the runtime library is
 }
 
 TEST_CASE("a drop in the user's folder: listed as a layer, its copy wins a tie, the installation's is superseded" *
-          doctest::skip(!kHaveReferencePlugin || kHaveCompiledInPaths)) {
+          doctest::skip(!kHaveReferencePlugin || kHaveCompiledInPaths || !kToolsReadEnvironment)) {
   TempFolder home("e2e-user-drop");
   const fs::path drops = home.path() / "backplane" / "backends";
   fs::create_directories(drops);
@@ -590,7 +591,7 @@ TEST_CASE("--backend ID lists the other candidates that carried the id" *
 }
 
 TEST_CASE("--backend with an id that is not registered: exit 66 naming it and the registered ids" *
-          doctest::skip(!kHaveReferencePlugin)) {
+          doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
   TempFolder folder("e2e-backend-missing");
   MakeMixedFolder(folder.path());
 
@@ -876,13 +877,13 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
     CHECK(Contains(result.out, "TestValidA"));
     if (kHaveReferencePlugin) CHECK(Contains(result.out, "CpuRef"));
     CHECK(Contains(result.out, "Rejected candidates (3):"));
-    CHECK(Contains(result.out, crash + " crashed while loading (SIGSEGV)"));
-    CHECK(Contains(result.out, abort + " crashed while loading (SIGABRT)"));
+    CHECK(Contains(result.out, crash + " " + test_plugin_text::kCrashOnLoadText));
+    CHECK(Contains(result.out, abort + " " + test_plugin_text::kAbortInFactoryText));
     CHECK(Contains(result.out, hang + " did not finish loading within 2 s"));
     CHECK(Contains(result.out, "library_refused"));
     // sdk-info probes again every time (a stored verdict is refreshed, never just repeated).
     RUN_SDK_INFO(again, {"--path", folder.path().string(), "--no-static", "--isolate", "--timeout", "0.5"});
-    CHECK(Contains(again.out, crash + " crashed while loading (SIGSEGV) in the probe process; the runtime "
+    CHECK(Contains(again.out, crash + " " + test_plugin_text::kCrashOnLoadText + " in the probe process; the runtime "
                                       "did not load it and quarantined it until the file changes"));
     CHECK_FALSE(Contains(again.out, "quarantined since"));
   }
@@ -896,8 +897,8 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
     CHECK(FindBackend(document, "TestValidA") != nullptr);
     CHECK(document.at("summary").at("rejected") == 3);
     const std::pair<std::string, std::string> expectations[] = {
-        {crash, "crashed while loading (SIGSEGV)"},
-        {abort, "crashed while loading (SIGABRT)"},
+        {crash, test_plugin_text::kCrashOnLoadText},
+        {abort, test_plugin_text::kAbortInFactoryText},
         {hang, "did not finish loading within 2 s"}};
     for (const auto& [library, text] : expectations) {
       const json* record = FindRecord(document, fs::path(library).filename().string());

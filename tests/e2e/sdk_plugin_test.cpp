@@ -184,7 +184,7 @@ TEST_CASE("sdk-plugin --help lists every command and exit code, --version names 
   CHECK(version.out == "sdk-plugin (Backplane SDK " + ToString(kSdkVersion) + ")\n");
 }
 
-TEST_CASE("sdk-plugin usage errors exit 64: a message on stderr, or a JSON document with --json") {
+TEST_CASE("sdk-plugin usage errors exit 64: a message on stderr, or a JSON document with --json" * doctest::skip(!kToolsReadEnvironment)) {
   RUN_SDK_PLUGIN(text, {"install"});
   CHECK(text.exit_code == 64);
   CHECK(text.out.empty());
@@ -206,7 +206,7 @@ TEST_CASE("sdk-plugin usage errors exit 64: a message on stderr, or a JSON docum
 
 // ---- install ----------------------------------------------------------------------------------
 
-TEST_CASE("sdk-plugin: keygen, sign, keys add, then install --policy require of the signed drop") {
+TEST_CASE("sdk-plugin: keygen, sign, keys add, then install --policy require of the signed drop" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   const fs::path prefix = sandbox.root() / "vendor";
   RUN_SDK_PLUGIN(keygen, {"keygen", "--publisher", "Test Vendor", "--out", prefix.string(), "--json"});
@@ -284,7 +284,7 @@ TEST_CASE("sdk-plugin: keygen, sign, keys add, then install --policy require of 
   CHECK(Contains(verify.out, "1 drop checked, 0 failed"));
 }
 
-TEST_CASE("sdk-plugin: an unsigned drop under --policy require is refused and nothing is copied") {
+TEST_CASE("sdk-plugin: an unsigned drop under --policy require is refused and nothing is copied" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   MakeTrustedKey(sandbox);
   const fs::path drop = MakeDrop(sandbox.root() / "drop", kValidA, "ValidA", "1.0.0");
@@ -310,7 +310,7 @@ TEST_CASE("sdk-plugin: an unsigned drop under --policy require is refused and no
   CHECK(Names(sandbox.drops()).empty());
 }
 
-TEST_CASE("sdk-plugin: a manifest edited after signing is refused as signature_invalid, even under warn") {
+TEST_CASE("sdk-plugin: a manifest edited after signing is refused as signature_invalid, even under warn" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   const fs::path key = MakeTrustedKey(sandbox);
   const fs::path drop = MakeDrop(sandbox.root() / "drop", kValidA, "ValidA", "1.0.0");
@@ -325,7 +325,7 @@ TEST_CASE("sdk-plugin: a manifest edited after signing is refused as signature_i
   CHECK(Names(sandbox.drops()).empty());
 }
 
-TEST_CASE("sdk-plugin: a broken drop installs nothing") {
+TEST_CASE("sdk-plugin: a broken drop installs nothing" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   SUBCASE("the library is missing") {
     const fs::path drop = MakeDrop(sandbox.root() / "drop", kValidA, "ValidA", "1.0.0");
@@ -371,7 +371,7 @@ TEST_CASE("sdk-plugin: a broken drop installs nothing") {
   }
 }
 
-TEST_CASE("sdk-plugin: a staging folder left by an interrupted install is never a candidate, and is cleaned up") {
+TEST_CASE("sdk-plugin: a staging folder left by an interrupted install is never a candidate, and is cleaned up" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   // A complete drop inside a .staging- folder (copied, never renamed), and an older leftover.
   MakeDrop(sandbox.drops() / ".staging-x", kValidA, "ValidA", "1.0.0");
@@ -392,7 +392,7 @@ TEST_CASE("sdk-plugin: a staging folder left by an interrupted install is never 
   CHECK(records[0].at("verdict") == "registered");
 }
 
-TEST_CASE("sdk-plugin: installing a version that is there fails with 73 unless --force replaces it") {
+TEST_CASE("sdk-plugin: installing a version that is there fails with 73 unless --force replaces it" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   const fs::path drop = MakeDrop(sandbox.root() / "drop", kValidA, "ValidA", "1.0.0");
   RUN_SDK_PLUGIN(first, {"install", drop.string(), "--policy", "off"});
@@ -419,7 +419,7 @@ TEST_CASE("sdk-plugin: installing a version that is there fails with 73 unless -
   CHECK(fs::exists(installed / "Test_ValidA_backend.json"));
 }
 
-TEST_CASE("sdk-plugin: two versions side by side, and removing the newer brings the older back") {
+TEST_CASE("sdk-plugin: two versions side by side, and removing the newer brings the older back" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   RUN_SDK_PLUGIN(old_version, {"install", MakeDrop(sandbox.root() / "v1", kValidA, "ValidA", "1.0.0").string(),
                                "--policy", "off"});
@@ -468,7 +468,7 @@ TEST_CASE("sdk-plugin: two versions side by side, and removing the newer brings 
   CHECK(none_left.err == "sdk-plugin: no drop of TestValidA is installed in " + sandbox.drops().string() + " (user)\n");
 }
 
-TEST_CASE("sdk-plugin verify: a changed library, or an unsigned drop under require, fails with 1") {
+TEST_CASE("sdk-plugin verify: a changed library, or an unsigned drop under require, fails with 1" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   RUN_SDK_PLUGIN(install, {"install", MakeDrop(sandbox.root() / "drop", kValidA, "ValidA", "1.0.0").string(),
                            "--policy", "off"});
@@ -551,7 +551,7 @@ TEST_CASE("sdk-plugin: an archive holding a symlink is refused whole" * doctest:
 
 // ---- keys -----------------------------------------------------------------------------------------
 
-TEST_CASE("sdk-plugin keys: list shows folders and keys, remove by publisher, errors name the file") {
+TEST_CASE("sdk-plugin keys: list shows folders and keys, remove by publisher, errors name the file" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   MakeTrustedKey(sandbox);
   RUN_SDK_PLUGIN(list, {"keys", "list", "--json"});
@@ -595,7 +595,7 @@ TEST_CASE("sdk-plugin keys: list shows folders and keys, remove by publisher, er
   CHECK(missing.exit_code == 66);
 }
 
-TEST_CASE("sdk-plugin keygen never overwrites a key, and sign needs a manifest with sha256") {
+TEST_CASE("sdk-plugin keygen never overwrites a key, and sign needs a manifest with sha256" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   const fs::path prefix = sandbox.root() / "vendor";
   RUN_SDK_PLUGIN(first, {"keygen", "--publisher", "Test Vendor", "--out", prefix.string()});

@@ -147,7 +147,7 @@ TEST_CASE("sdk-run: a bad command line exits 64 naming the option") {
 // ---- runtime failures --------------------------------------------------------------------
 
 TEST_CASE("sdk-run with no backend at all exits 70 and says where it looked" *
-          doctest::skip(kHaveStaticBackends)) {
+          doctest::skip(kHaveStaticBackends || !kToolsReadEnvironment)) {
   TempFolder empty("e2e-run-no-backends");
   const ScopedEnvironmentVariable paths("BACKPLANE_BACKEND_PATHS", empty.path().string());
   const std::vector<std::string> arguments = {"--model", kMlp};
@@ -622,7 +622,7 @@ TEST_CASE("sdk-run --backend-version: a malformed pin exits 64 naming it; a pin 
 }
 
 TEST_CASE("sdk-run --path adds a backend folder for one run, searched first" *
-          doctest::skip(!kHaveReferencePlugin || kHaveStaticBackends)) {
+          doctest::skip(!kHaveReferencePlugin || kHaveStaticBackends || !kToolsReadEnvironment)) {
   TempFolder folder("e2e-run-path");
   const fs::path drop = folder.path() / "drop";
   const fs::path empty = folder.path() / "empty";
@@ -759,7 +759,7 @@ namespace {
 // ---- --isolate (issue 18): a plugin that crashes while loading does not take sdk-run down ----
 
 TEST_CASE("sdk-run --isolate runs the model on CpuRef beside a plugin that crashes while loading" *
-          doctest::skip(!kHaveReferencePlugin)) {
+          doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
 #if defined(_WIN32)
   const std::string suffix = ".dll", separator = ";";
 #elif defined(__APPLE__)

@@ -105,4 +105,14 @@ inline constexpr bool kLinuxX86_64 =
     false;
 #endif
 
+// Whether the cases written for ELF libraries and POSIX file kinds (FIFOs, devices, symlinks)
+// apply: not in a Windows build, whose PE header checks have their own unit tests
+// (runtime/src/loading/library_header_test.cpp) and whose std::filesystem makes no symlinks.
+inline constexpr bool kElfAndPosixFiles =
+#if defined(_WIN32)
+    false;
+#else
+    true;
+#endif
+
 }  // namespace backplane::hostile

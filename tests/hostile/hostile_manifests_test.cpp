@@ -124,7 +124,7 @@ TEST_CASE("hostile manifests: huge files and values cost bounded time and text")
   for (const auto& hostile : cases) RunHostileCase(hostile);
 }
 
-TEST_CASE("hostile manifests: a manifest name that is not a regular file is never read") {
+TEST_CASE("hostile manifests: a manifest name that is not a regular file is never read" * doctest::skip(!kElfAndPosixFiles)) {
   std::vector<HostileCase> cases = {
       {"a folder named like a manifest",
        [](const TestFolder& folder) {

@@ -89,7 +89,7 @@ long long LoadedBytes(const std::string& bytes) {
 
 }  // namespace
 
-TEST_CASE("hostile plugins: truncated libraries (half-copied installs) are library_invalid, never SIGBUS") {
+TEST_CASE("hostile plugins: truncated libraries (half-copied installs) are library_invalid, never SIGBUS" * doctest::skip(!kElfAndPosixFiles)) {
   const std::string plugin = PluginBytes(test_plugins::valid_b);
   const long long size = static_cast<long long>(plugin.size());
   const long long loaded = LoadedBytes(plugin);  // cuts before it go through a segment
@@ -141,7 +141,7 @@ TEST_CASE("hostile plugins: files that are not libraries of this machine are lib
   for (const auto& hostile : cases) RunHostileCase(hostile);
 }
 
-TEST_CASE("hostile plugins: a library name that is not a regular file is refused without opening it") {
+TEST_CASE("hostile plugins: a library name that is not a regular file is refused without opening it" * doctest::skip(!kElfAndPosixFiles)) {
   std::vector<HostileCase> cases = {
       {"a folder named like a library",
        [](const TestFolder& folder) {
@@ -199,7 +199,7 @@ TEST_CASE("hostile plugins: a library name that is not a regular file is refused
   for (const auto& hostile : cases) RunHostileCase(hostile);
 }
 
-TEST_CASE("hostile plugins: a manifest's library must be a whole library file in its folder") {
+TEST_CASE("hostile plugins: a manifest's library must be a whole library file in its folder" * doctest::skip(!kElfAndPosixFiles)) {
   const std::vector<HostileCase> cases = {
       {"manifest's library truncated",
        WithManifest("half.so", [](const TestFolder& f) {

@@ -13,7 +13,8 @@
 //   TEST_HANDLES_NO_IMPORT_EXPORT    its factory neither imports nor exports: edges are copies
 //   TEST_FUSE_ADD_RELU               OptimizeSubgraph fuses Add + ReLU into a PreCompiled layer
 //   -- misbehaving libraries (sdk-info --isolate) --
-//   TEST_CRASH_ON_LOAD               a global constructor raises SIGSEGV when the library opens
+//   TEST_CRASH_ON_LOAD               a global constructor raises SIGSEGV (an access violation on
+//                                    Windows) when the library opens
 //   TEST_HANG_ON_LOAD                a global constructor sleeps forever when the library opens
 //   TEST_ABORT_IN_FACTORY            the backend's constructor calls std::abort()
 //   -- exceptions from backend code at run time (issue 18) --
@@ -69,6 +70,7 @@
 #include <array>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -146,7 +148,12 @@ const LibraryTracer library_tracer;
 // Misbehaves while the OS loader runs the library's global constructors.
 struct MisbehaveOnLoad {
   MisbehaveOnLoad() {
-#if defined(TEST_CRASH_ON_LOAD)
+#if defined(TEST_CRASH_ON_LOAD) && defined(_WIN32)
+    // raise(SIGSEGV) only exits with status 3 there; a real crash is an access violation. (Not
+    // RaiseException: <windows.h> declares a GetVersion of its own, which clashes with the
+    // plugin entry point of that name.)
+    *reinterpret_cast<volatile int*>(std::uintptr_t{16}) = 1;
+#elif defined(TEST_CRASH_ON_LOAD)
     std::raise(SIGSEGV);
 #else
     for (;;) std::this_thread::sleep_for(std::chrono::hours(1));

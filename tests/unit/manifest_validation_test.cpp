@@ -84,7 +84,7 @@ TEST_CASE("manifest: an empty file is invalid JSON") {
                   FoundBy::kManifest, {kManifest}}) == "");
 }
 
-TEST_CASE("manifest: a manifest that cannot be read is manifest_unreadable") {
+TEST_CASE("manifest: a manifest that cannot be read is manifest_unreadable" * doctest::skip(!kSymlinksInTests)) {
   TestFolder folder;
   folder.Symlink(kManifest, folder / "no-such-manifest.json");  // reading it fails
   auto runtime = Runtime::Create(OptionsFor({folder.path()}));
@@ -301,7 +301,7 @@ TEST_CASE("manifest: a library path that leaves the manifest's folder is rejecte
     INFO(Describe(report));
     CHECK(Mismatch(RecordFor(report, kManifest),
                    {Verdict::kRejected, ReasonCode::kLibraryPathInvalid,
-                    DiscoveryStage::kManifestChecked, FoundBy::kManifest, {library}}) == "");
+                    DiscoveryStage::kManifestChecked, FoundBy::kManifest, {library.substr(0, 60)}  /* messages cut long values */}) == "");
     CHECK(runtime->GetBackends().empty());
     CHECK(trace.Count("loaded TestValidA") == 0);
   }

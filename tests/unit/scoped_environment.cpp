@@ -1,6 +1,10 @@
 #include "scoped_environment.hpp"
 
+#include <backplane/runtime.hpp>
+
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 namespace backplane::unit {
@@ -36,6 +40,13 @@ ScopedEnvironmentVariable::~ScopedEnvironmentVariable() {
   } catch (...) {
     // Nothing sensible to do in a destructor; the next test sets what it needs.
   }
+}
+
+bool EnvironmentHonoured() {
+  const ScopedEnvironmentVariable paths(kBackendPathsEnvVar, std::filesystem::temp_directory_path().string());
+  const std::vector<SearchPath> resolved = ResolveBackendSearchPaths(RuntimeOptions{});
+  return std::any_of(resolved.begin(), resolved.end(),
+                     [](const SearchPath& path) { return path.source == "environment"; });
 }
 
 }  // namespace backplane::unit

@@ -21,4 +21,10 @@ class ScopedEnvironmentVariable {
   std::optional<std::string> previous_;
 };
 
+// Whether the runtime reads its environment variables in this process: not in a set-uid one, nor
+// in an elevated one on Windows (Wine runs every program elevated). Asked of the runtime itself
+// (ResolveBackendSearchPaths with BACKPLANE_BACKEND_PATHS set), so the rule has one owner.
+// Tests of an environment variable check that it is ignored where this is false.
+bool EnvironmentHonoured();
+
 }  // namespace backplane::unit

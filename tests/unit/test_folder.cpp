@@ -95,20 +95,20 @@ TestFolder::~TestFolder() {
 }
 
 fs::path TestFolder::MakeFolder(const fs::path& relative) const {
-  const fs::path folder = path_ / relative;
+  const fs::path folder = *this / relative;
   fs::create_directories(folder);
   return folder;
 }
 
 fs::path TestFolder::AddLibrary(const TestPlugin& plugin, const fs::path& relative) const {
-  const fs::path target = path_ / relative;
+  const fs::path target = *this / relative;
   fs::create_directories(target.parent_path());
   fs::copy_file(plugin.path, target, fs::copy_options::overwrite_existing);
   return target;
 }
 
 fs::path TestFolder::WriteManifest(const fs::path& relative, const nlohmann::json& manifest) const {
-  const fs::path target = path_ / relative;
+  const fs::path target = *this / relative;
   fs::create_directories(target.parent_path());
   WriteText(target, manifest.dump(2));
   return target;
@@ -125,21 +125,21 @@ fs::path TestFolder::AddPluginWithManifest(const TestPlugin& plugin, const std::
 }
 
 fs::path TestFolder::WriteFile(const fs::path& relative, const std::string& contents) const {
-  const fs::path target = path_ / relative;
+  const fs::path target = *this / relative;
   fs::create_directories(target.parent_path());
   WriteText(target, contents);
   return target;
 }
 
 fs::path TestFolder::Symlink(const fs::path& relative, const fs::path& target) const {
-  const fs::path link = path_ / relative;
+  const fs::path link = *this / relative;
   fs::create_directories(link.parent_path());
   fs::create_symlink(target, link);
   return link;
 }
 
 fs::path TestFolder::Fifo(const fs::path& relative) const {
-  const fs::path fifo = path_ / relative;
+  const fs::path fifo = *this / relative;
   fs::create_directories(fifo.parent_path());
 #if defined(_WIN32)
   throw std::runtime_error("cannot create " + fifo.string() + ": no FIFOs in Windows file systems");

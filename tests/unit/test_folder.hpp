@@ -14,6 +14,14 @@
 
 namespace backplane::unit {
 
+// Whether tests can make symbolic links: MinGW's std::filesystem cannot (and Windows needs a
+// privilege for them), so the cases about symlinks are skipped in Windows builds.
+#if defined(_WIN32)
+inline constexpr bool kSymlinksInTests = false;
+#else
+inline constexpr bool kSymlinksInTests = true;
+#endif
+
 namespace fs = std::filesystem;
 
 // "<vendor>_<name>_backend" plus this platform's library suffix (".so", ".dll", ".dylib").
@@ -38,7 +46,9 @@ class TestFolder {
 
   const fs::path& path() const { return path_; }
   // path() / relative.
-  fs::path operator/(const fs::path& relative) const { return path_ / relative; }
+  // `relative` under the folder, with this platform's separators ("plugins/a.dll" gives
+  // plugins\a.dll on Windows), as the runtime reports paths.
+  fs::path operator/(const fs::path& relative) const { return (path_ / relative).make_preferred(); }
 
   // Creates (if needed) and returns the subfolder `relative`.
   fs::path MakeFolder(const fs::path& relative) const;

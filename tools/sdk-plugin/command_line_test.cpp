@@ -56,7 +56,7 @@ TEST_CASE("install: the drop made absolute, --user by default, trust and probe o
   CHECK(full.force);
   REQUIRE(full.policy.has_value());
   CHECK(*full.policy == TrustPolicy::kRequire);
-  CHECK(full.trust_folders == std::vector<std::string>{Absolute("keys"), "/k2"});
+  CHECK(full.trust_folders == std::vector<std::string>{Absolute("keys"), Absolute("/k2")});
   CHECK(full.timeout_seconds == 2.5);
   CHECK(full.json);
 }

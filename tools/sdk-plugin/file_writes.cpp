@@ -4,6 +4,12 @@
 #include <random>
 #include <sstream>
 
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#include <sys/stat.h>
+#endif
+
 namespace backplane::sdk_plugin {
 
 ToolError FileSystemError(const std::string& what, const std::error_code& error, ExitCode otherwise) {
@@ -11,10 +17,28 @@ ToolError FileSystemError(const std::string& what, const std::error_code& error,
   return ToolError(refused ? ExitCode::kPermissionDenied : otherwise, what + ": " + error.message());
 }
 
-NewFile::NewFile(fs::path path, fs::perms permissions) : path_(std::move(path)) {
-  // C11's "x": create exclusively, never open what is already there (nor follow a symlink).
+namespace {
+
+// Creates `path` exclusively, never opening what is already there (nor following a symlink);
+// nullptr with errno set when it cannot.
+std::FILE* CreateExclusively(const fs::path& path) {
   errno = 0;
-  file_ = std::fopen(path_.string().c_str(), "wbx");
+#if defined(_WIN32)
+  // msvcrt's fopen has no "x"; _O_EXCL is the same promise.
+  const int descriptor = ::_wopen(path.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY, _S_IREAD | _S_IWRITE);
+  if (descriptor < 0) return nullptr;
+  std::FILE* file = ::_fdopen(descriptor, "wb");
+  if (file == nullptr) ::_close(descriptor);
+  return file;
+#else
+  return std::fopen(path.c_str(), "wbx");  // C11's "x"
+#endif
+}
+
+}  // namespace
+
+NewFile::NewFile(fs::path path, fs::perms permissions) : path_(std::move(path)) {
+  file_ = CreateExclusively(path_);
   if (file_ == nullptr) {
     const int error = errno;
     if (error == EEXIST) throw ToolError(ExitCode::kCannotCreate, path_.string() + " already exists");

@@ -60,6 +60,7 @@ TEST_CASE("MoveAside renames a folder to a hidden name at once") {
   CHECK(aside.filename().string().rfind(".removing-", 0) == 0);
 }
 
+#if !defined(_WIN32)  // the test ages folders with last_write_time, which MinGW's std::filesystem cannot set on a folder
 TEST_CASE("only working folders older than the age limit are removed as leftovers") {
   ScratchFolder scratch;
   const auto two_hours_ago = fs::file_time_type::clock::now() - std::chrono::hours(2);
@@ -76,6 +77,8 @@ TEST_CASE("only working folders older than the age limit are removed as leftover
   CHECK(fs::exists(scratch.path() / ".hidden-old"));   // not ours
   CHECK(fs::exists(scratch.path() / "Acme-old"));      // a drop
 }
+
+#endif
 
 }  // namespace
 }  // namespace backplane::sdk_plugin

@@ -1,5 +1,7 @@
 #include "discovery/search_paths.hpp"
 
+#include "platform/environment.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -28,6 +30,10 @@ struct TempFolder {
 }  // namespace
 
 namespace {
+// This platform's list separator (';' on Windows, whose paths hold ':').
+const char kSeparator = platform::PathListSeparator();
+const std::string kSep(1, kSeparator);
+
 std::vector<std::string> SourcesOf(const std::vector<SearchPath>& paths) {
   std::vector<std::string> sources;
   for (const auto& path : paths) sources.push_back(path.source);
@@ -45,13 +51,13 @@ TEST_CASE("search paths: the option replaces every layer, then the environment v
   sources.system_folder = system.path.string();
   sources.compiled_in = compiled.path.string();
   sources.default_folder = installed.path.string();
-  auto paths = ResolveSearchPaths(sources, ':');
+  auto paths = ResolveSearchPaths(sources, kSeparator);
   REQUIRE(paths.size() == 1);
   CHECK(paths[0].source == "option");
   CHECK(paths[0].path == option.path.string());
 
   sources.option.clear();
-  paths = ResolveSearchPaths(sources, ':');
+  paths = ResolveSearchPaths(sources, kSeparator);
   REQUIRE(paths.size() == 1);
   CHECK(paths[0].source == "environment");
   CHECK(paths[0].path == environment.path.string());
@@ -59,13 +65,13 @@ TEST_CASE("search paths: the option replaces every layer, then the environment v
   // The application's added folders come first, even before the variable's replacement.
   TempFolder app_added;
   sources.added_option = {app_added.path.string()};
-  paths = ResolveSearchPaths(sources, ':');
+  paths = ResolveSearchPaths(sources, kSeparator);
   CHECK(SourcesOf(paths) == std::vector<std::string>{"added", "environment"});
   sources.added_option.clear();
 
   // Set but empty: as if unset, so the union of the other layers is searched.
-  sources.environment = ":";
-  paths = ResolveSearchPaths(sources, ':');
+  sources.environment = kSep;
+  paths = ResolveSearchPaths(sources, kSeparator);
   CHECK(SourcesOf(paths) == std::vector<std::string>{"added", "user", "system", "compiled-in", "default"});
   CHECK(paths[0].path == added.path.string());
   CHECK(paths[4].path == installed.path.string());
@@ -74,12 +80,12 @@ TEST_CASE("search paths: the option replaces every layer, then the environment v
 TEST_CASE("search paths: the union is added folders, user drops, system drops, compiled-in list, own folder") {
   TempFolder added1, added2, user, compiled1, compiled2, installed;
   SearchPathSources sources;
-  sources.added = added1.path.string() + ":" + added2.path.string();
+  sources.added = added1.path.string() + kSep + added2.path.string();
   sources.user_folder = user.path.string();
   sources.system_folder = (user.path / "no-such-folder").string();
-  sources.compiled_in = compiled1.path.string() + ":" + compiled2.path.string();
+  sources.compiled_in = compiled1.path.string() + kSep + compiled2.path.string();
   sources.default_folder = installed.path.string();
-  const auto paths = ResolveSearchPaths(sources, ':');
+  const auto paths = ResolveSearchPaths(sources, kSeparator);
   CHECK(SourcesOf(paths) ==
         std::vector<std::string>{"added", "added", "user", "system", "compiled-in", "compiled-in", "default"});
   CHECK(paths[1].path == added2.path.string());
@@ -102,8 +108,8 @@ TEST_CASE("search paths: only the added, user and system layers hold drops") {
 TEST_CASE("search paths: lists keep their order and drop empty items") {
   TempFolder a, b;
   SearchPathSources sources;
-  sources.environment = a.path.string() + "::" + b.path.string() + ":";
-  const auto paths = ResolveSearchPaths(sources, ':');
+  sources.environment = a.path.string() + kSep + kSep + b.path.string() + kSep;
+  const auto paths = ResolveSearchPaths(sources, kSeparator);
   REQUIRE(paths.size() == 2);
   CHECK(paths[0].path == a.path.string());
   CHECK(paths[1].path == b.path.string());
@@ -117,7 +123,7 @@ TEST_CASE("search paths: each folder is validated, invalid ones kept with a reas
   std::ofstream(file) << "x";
   SearchPathSources sources;
   sources.option = {"relative/folder", (a.path / "missing").string(), file.string(), a.path.string()};
-  const auto paths = ResolveSearchPaths(sources, ':');
+  const auto paths = ResolveSearchPaths(sources, kSeparator);
   REQUIRE(paths.size() == 4);
   CHECK_FALSE(paths[0].valid);
   CHECK(paths[0].reason == "not an absolute path");
@@ -134,7 +140,7 @@ TEST_CASE("search paths: a folder reached twice is searched once") {
   fs::create_directories(a.path / "sub");
   SearchPathSources sources;
   sources.option = {a.path.string(), (a.path / "sub" / "..").string(), a.path.string() + "/"};
-  const auto paths = ResolveSearchPaths(sources, ':');
+  const auto paths = ResolveSearchPaths(sources, kSeparator);
   REQUIRE(paths.size() == 3);
   CHECK(paths[0].valid);
   for (int i : {1, 2}) {

@@ -5,9 +5,12 @@
 #if defined(_WIN32)
 #include "platform/windows_api.hpp"
 
+#include <shlobj.h>  // SHGetKnownFolderPath
+
 #include "platform/windows_text.hpp"
 #elif defined(__GLIBC__)
-#include <stdlib.h>  // secure_getenv
+#include <stdlib.h>     // secure_getenv
+#include <sys/auxv.h>   // getauxval(AT_SECURE)
 #else
 #include <unistd.h>  // getuid, geteuid, getgid, getegid
 #endif
@@ -30,15 +33,37 @@ bool ProcessIsElevated() {
   return !known || elevation.TokenIsElevated != 0;
 }
 
+// The folder Windows knows as `id` (from the user's profile, not from the environment); empty
+// when it has none.
+std::filesystem::path KnownFolder(REFKNOWNFOLDERID id) {
+  wchar_t* path = nullptr;
+  std::filesystem::path folder;
+  if (SUCCEEDED(::SHGetKnownFolderPath(id, KF_FLAG_DONT_VERIFY, nullptr, &path)) && path != nullptr) {
+    folder = std::filesystem::path(path);
+  }
+  ::CoTaskMemFree(path);
+  return folder.is_absolute() ? folder : std::filesystem::path();
+}
+
 }  // namespace
 #endif
 
-std::optional<std::string> SecureGetEnv(const char* name) {
+bool EnvironmentIgnored() {
 #if defined(_WIN32)
   // Windows has no set-uid; its counterpart is an elevated process, which a user's shell can
-  // start with the user's environment: there, as under set-uid, the environment is not read.
+  // start with the user's environment.
+  return ProcessIsElevated();
+#elif defined(__GLIBC__)
+  return ::getauxval(AT_SECURE) != 0;  // what secure_getenv asks
+#else
+  return ::getuid() != ::geteuid() || ::getgid() != ::getegid();
+#endif
+}
+
+std::optional<std::string> SecureGetEnv(const char* name) {
+#if defined(_WIN32)
   // Read as UTF-16 and returned as UTF-8, whatever the process's code page.
-  if (ProcessIsElevated()) return std::nullopt;
+  if (EnvironmentIgnored()) return std::nullopt;
   const std::wstring wide_name = WideFromUtf8(name);
   std::wstring value(64, L'\0');
   for (;;) {
@@ -60,7 +85,7 @@ std::optional<std::string> SecureGetEnv(const char* name) {
   if (value == nullptr) return std::nullopt;
   return std::string(value);
 #else
-  if (::getuid() != ::geteuid() || ::getgid() != ::getegid()) return std::nullopt;
+  if (EnvironmentIgnored()) return std::nullopt;
   const char* value = std::getenv(name);
   if (value == nullptr) return std::nullopt;
   return std::string(value);
@@ -79,9 +104,7 @@ std::filesystem::path UserBaseFolder(UserFolderKind kind) {
   namespace fs = std::filesystem;
 #if defined(_WIN32)
   (void)kind;
-  const auto base = SecureGetEnv("LOCALAPPDATA");
-  if (!base || !fs::path(*base).is_absolute()) return {};
-  return fs::path(*base);
+  return KnownFolder(FOLDERID_LocalAppData);
 #else
   struct Base {
     const char* variable;
@@ -101,9 +124,7 @@ std::filesystem::path UserBaseFolder(UserFolderKind kind) {
 
 std::filesystem::path MachineDataFolder() {
 #if defined(_WIN32)
-  const auto base = SecureGetEnv("ProgramData");
-  if (!base || !std::filesystem::path(*base).is_absolute()) return {};
-  return std::filesystem::path(*base);
+  return KnownFolder(FOLDERID_ProgramData);
 #else
   return {};
 #endif
