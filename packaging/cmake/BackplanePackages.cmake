@@ -69,7 +69,13 @@ foreach(_component IN LISTS _backplane_backend_components)
 endforeach()
 set(CPACK_COMPONENT_GROUP_BACKENDS_DISPLAY_NAME "Backends")
 set(CPACK_COMPONENT_GROUP_BACKENDS_EXPANDED ON)
-set(CPACK_COMPONENTS_ALL runtime tools dev debug ${_backplane_backend_components})
+# The debug component holds the split symbols of ELF builds (backplane_split_debug_symbols());
+# a Windows build has none, and NSIS refuses an empty section.
+set(_backplane_debug_component debug)
+if(WIN32)
+  set(_backplane_debug_component "")
+endif()
+set(CPACK_COMPONENTS_ALL runtime tools dev ${_backplane_debug_component} ${_backplane_backend_components})
 
 # ---- Archives: one tree, every component (relocatable: see docs/installing.md) ---------------
 set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
@@ -139,6 +145,8 @@ set(CPACK_PRE_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/packaging/debian/debian_packa
 set(CPACK_POST_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/packaging/debian/debian_ldconfig_trigger.cmake")
 
 # ---- NSIS (Windows) ----------------------------------------------------------------------------
+# A 64-bit installer for a 64-bit SDK: makensis with "Target amd64-unicode" (the script says why).
+set(CPACK_NSIS_EXECUTABLE "${PROJECT_SOURCE_DIR}/packaging/windows/makensis-amd64.sh")
 set(CPACK_NSIS_DISPLAY_NAME "Backplane SDK ${PROJECT_VERSION}")
 set(CPACK_NSIS_PACKAGE_NAME "Backplane SDK ${PROJECT_VERSION}")
 set(CPACK_NSIS_MODIFY_PATH ON)  # offers to put <prefix>\bin (sdk-info, the DLLs) on PATH
