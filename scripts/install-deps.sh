@@ -79,6 +79,10 @@ if $windows && ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep
     echo "install-deps: no deb822 apt sources in /etc/apt/sources.list.d to derive a deb-src entry from" >&2
     exit 1
   fi
+  if [[ ${as_root[0]:-} == false ]]; then
+    echo "install-deps: $deb_src_file is needed (deb-src entries for Debian's source packages); run as root or install sudo" >&2
+    exit 1
+  fi
   echo "install-deps: adding $deb_src_file (deb-src entries of the machine's apt sources)"
   printf '# Added by Backplane'"'"'s scripts/install-deps.sh --windows: the machine'"'"'s deb entries as deb-src.\n%s\n' \
     "$entries" | "${as_root[@]}" tee "$deb_src_file" >/dev/null
