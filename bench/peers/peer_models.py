@@ -8,13 +8,17 @@ For each model <name> the cache folder holds
 Run with Debian's Python (/usr/bin/python3): it has python3-torch 1.13, torchvision and onnx.
 """
 
+import glob
 import inspect
 import io
 import os
+import zlib
 
 import numpy as np
 
-# name -> (ONNX opset, input shape). The torch modules are made by build_module().
+# name -> (ONNX opset, input shape): the peer benchmark's models. Any other torchvision
+# classification model (families.py) exports at opset 13 with a 1x3x224x224 input unless
+# told otherwise (spec()).
 MODELS = {
     "resnet18": (13, (1, 3, 224, 224)),
     "resnet50": (13, (1, 3, 224, 224)),
@@ -24,8 +28,28 @@ MODELS = {
     # one node.
     "bert_base": (17, (1, 128, 768)),
 }
+INPUT_SHAPES = {"inception_v3": (1, 3, 299, 299)}  # the models that want another input
 
 SEEDS = {"resnet18": 41, "resnet50": 42, "mobilenet_v2": 43, "bert_base": 44}
+
+
+def spec(name):
+    """(opset, input shape) of any model name."""
+    return MODELS.get(name, (13, INPUT_SHAPES.get(name, (1, 3, 224, 224))))
+
+
+def seed_of(name):
+    """The seed of `name`'s weights (its input uses seed + 1000): fixed per name."""
+    return SEEDS.get(name, zlib.crc32(name.encode()) % 100000)
+
+
+def plugin_folder(build):
+    """The build's backend folder (passed as BACKPLANE_BACKEND_PATHS), or None."""
+    for pattern in ("lib/backplane/backends", "lib*/backplane/backends", "lib/*/backplane/backends"):
+        found = sorted(glob.glob(os.path.join(build, pattern)))
+        if found:
+            return os.path.abspath(found[0])
+    return None
 
 
 def randomize(module, seed):
@@ -57,7 +81,7 @@ def build_module(name):
     import torch
     import torchvision
 
-    seed = SEEDS[name]
+    seed = seed_of(name)
     torch.manual_seed(seed)
     if name == "bert_base":
         layer = torch.nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.0, activation="gelu",
@@ -71,26 +95,27 @@ def build_module(name):
 def make_input(name):
     import torch
 
-    shape = MODELS[name][1]
-    generator = torch.Generator().manual_seed(SEEDS[name] + 1000)
+    shape = spec(name)[1]
+    generator = torch.Generator().manual_seed(seed_of(name) + 1000)
     return torch.randn(shape, generator=generator)
 
 
-def paths(cache, name):
-    return {suffix: os.path.join(cache, f"{name}.{suffix}") for suffix in ("onnx", "input.npy", "pt")}
+def paths(cache, stem):
+    return {suffix: os.path.join(cache, f"{stem}.{suffix}") for suffix in ("onnx", "input.npy", "pt")}
 
 
-def ensure_model(cache, name, log=print):
-    """Makes <cache>/<name>.{onnx,input.npy,pt} unless all three are there. Returns paths()."""
+def ensure_model(cache, name, opset=None, log=print):
+    """Makes <cache>/<stem>.{onnx,input.npy,pt} unless all three are there; the stem is `name`,
+    or `name.op<opset>` when an opset other than spec()'s is asked for. Returns paths()."""
     import onnx
     import torch
 
-    files = paths(cache, name)
+    opset = opset or spec(name)[0]
+    files = paths(cache, name if opset == spec(name)[0] else f"{name}.op{opset}")
     if all(os.path.exists(path) for path in files.values()):
         return files
     os.makedirs(cache, exist_ok=True)
-    log(f"exporting {name} to {files['onnx']} ...")
-    opset = MODELS[name][0]
+    log(f"exporting {name} (opset {opset}) to {files['onnx']} ...")
     module = build_module(name)
     x = make_input(name)
     buffer = io.BytesIO()
@@ -110,3 +135,20 @@ def ensure_model(cache, name, log=print):
             write(f)
         os.replace(partial, files[key])
     return files
+
+
+def ensure_reference(files):
+    """PyTorch's output for the model's input: <stem>.torch.npy beside the model (made once).
+    Returns its path."""
+    import torch
+
+    reference = files["onnx"][:-len(".onnx")] + ".torch.npy"
+    if not os.path.exists(reference):
+        module = torch.load(files["pt"])
+        with torch.inference_mode():
+            output = module(torch.from_numpy(np.load(files["input.npy"])))
+        partial = reference + ".partial"
+        with open(partial, "wb") as f:
+            np.save(f, output.numpy().astype(np.float32))
+        os.replace(partial, reference)
+    return reference

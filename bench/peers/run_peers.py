@@ -12,7 +12,6 @@ Runtime is installed with npm on first use into --peers-dir), and a build with s
 """
 
 import argparse
-import glob
 import json
 import os
 import platform
@@ -132,7 +131,7 @@ class BuildTools:
         if not os.path.exists(self.sdk_run):
             sys.exit(f"run_peers.py: no {self.sdk_run}; build first or pass --build")
         self.env = dict(os.environ)
-        backend_dir = find_backend_dir(build)
+        backend_dir = peer_models.plugin_folder(build)
         if backend_dir:
             self.env["BACKPLANE_BACKEND_PATHS"] = os.path.abspath(backend_dir)
 
@@ -299,7 +298,7 @@ def report(args, engines, models, results):
         iterations = args.bert_iterations if name == "bert_base" else args.iterations
         out.append("")
         out.append(f"{name}  ({gflop:.3f} GFLOP per inference, input "
-                   f"{'x'.join(map(str, peer_models.MODELS[name][1]))}, {args.rounds} rounds x "
+                   f"{'x'.join(map(str, peer_models.spec(name)[1]))}, {args.rounds} rounds x "
                    f"{iterations} iterations after {args.warmup} warmup)")
         out.append(f"  {'engine':34} {'median ms':>10} {'best ms':>9} {'GFLOP/s':>8} {'% peak':>7} "
                    f"{'% meas':>7} {'/ ORT':>6}  {'max rel err vs ORT':>20}  per-round medians (ms)")
@@ -378,14 +377,6 @@ def report(args, engines, models, results):
 
 
 # ---- Main -----------------------------------------------------------------------------------
-
-def find_backend_dir(build):
-    for pattern in ("lib/backplane/backends", "lib*/backplane/backends", "lib/*/backplane/backends"):
-        found = sorted(glob.glob(os.path.join(build, pattern)))
-        if found:
-            return found[0]
-    return None
-
 
 def measure_peak(args):
     """The fp32 FMA peak on --threads threads (bin/backplane_fma_peak), or None without it."""

@@ -210,6 +210,40 @@ def committed_torch_models(folder):
     # Opset 13: layer norm as ReduceMean/Sub/Pow/Sqrt/Div.
     sizes["transformer_opset13"] = export_torch(folder, "transformer_opset13",
                                                 transformer_layer(32, 4, 64, "relu", 5), [x], 13)
+    sizes.update(family_block_models(folder))
+    return sizes
+
+
+def family_block_models(folder):
+    """Small instances of the torchvision families' building blocks (bench/peers/families.py
+    runs the full models): ConvNeXt's block (channels-last LayerNorm, GELU, layer scale),
+    EfficientNet's MBConv (SiLU, squeeze-and-excitation), MobileNetV3's block (HardSwish,
+    HardSigmoid gate) at opsets 13 (the composite ops decomposed) and 17; and a one-stage Swin
+    (shifted-window attention: its mask made by ScatterND on constants, a ratio-0 training-mode
+    Dropout) at opset 13, 28x28 tokens in windows of 7."""
+    import torchvision
+    from torchvision.models import convnext, efficientnet, mobilenetv3, swin_transformer
+
+    sizes = {}
+    torch.manual_seed(6)
+    blocks = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 16, 3, padding=1),
+        convnext.CNBlock(16, layer_scale=0.5, stochastic_depth_prob=0.0),
+        efficientnet.MBConv(efficientnet.MBConvConfig(4, 3, 1, 16, 16, 1), 0.0, torch.nn.BatchNorm2d),
+        mobilenetv3.InvertedResidual(mobilenetv3.InvertedResidualConfig(16, 3, 48, 16, True, "HS", 1, 1, 1.0),
+                                     torch.nn.BatchNorm2d))
+    blocks = randomize(blocks, 6)
+    x = torch.randn(1, 3, 16, 16, generator=torch.Generator().manual_seed(16))
+    sizes["family_blocks"] = export_torch(folder, "family_blocks", blocks, [x], 13)
+    sizes["family_blocks_opset17"] = export_torch(folder, "family_blocks_opset17", blocks, [x], 17)
+
+    torch.manual_seed(7)
+    swin = swin_transformer.SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[2], num_heads=[2],
+                                            window_size=[7, 7], num_classes=10)
+    swin = randomize(swin, 7)
+    x = torch.randn(1, 3, 112, 112, generator=torch.Generator().manual_seed(17))
+    sizes["swin_stage"] = export_torch(folder, "swin_stage", swin, [x], 13)
+    del torchvision
     return sizes
 
 

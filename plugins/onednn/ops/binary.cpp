@@ -74,7 +74,13 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinary(const OpSpec& spec, 
     std::vector<memory::desc> operands;
     const auto attr = PostOpAttr(*execution, spec.post_ops, dims, nullptr, operands);
     const memory::desc src0 = ActivationLayout(*execution, dims);
-    const memory::desc src1 = b_dims == dims && !b.constant ? src0 : PlainDesc(b_dims);
+    // A broadcast operand in src0's blocked layout too: oneDNN's jit binary kernels take a
+    // per-channel ([1, C, 1, 1]) or scalar operand only in the layout of src0 (with a plain
+    // one they fall back to the reference kernel, 100x slower on squeeze-and-excitation).
+    const bool blocked = src0 != PlainDesc(dims);
+    const memory::desc src1 = b_dims == dims && !b.constant ? src0
+                              : blocked ? memory::desc(b_dims, memory::data_type::f32, execution->activation_tag)
+                                        : PlainDesc(b_dims);
     auto pd = compat::Binary(execution->engine, algorithm, src0, src1, src0, attr);
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::binary(pd), pd.scratchpad_desc());

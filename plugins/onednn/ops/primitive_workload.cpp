@@ -132,9 +132,14 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, const backend::W
       return to;
     }
     // Read through a view (a flattening consumer, folded data movement): plain first, then
-    // as the primitive reads it.
-    dnnl::memory plain(input.tensor_plain, engine, scratch + input.plain_offset);
-    reorders_.Get(engine, current, input.tensor_plain).execute(stream, from, plain);
+    // as the primitive reads it. The producer's dims may differ from the ones this layer reads
+    // the tensor in (a matmul reading [N, H, W, C] as [N*H*W, C]): a dense row-major buffer is
+    // the same bytes in either, so it is made plain in the producer's dims.
+    const auto& plain_desc = compat::Dims(current) == compat::Dims(input.tensor_plain)
+                                 ? input.tensor_plain
+                                 : PlainDesc(compat::Dims(current));
+    dnnl::memory plain(plain_desc, engine, scratch + input.plain_offset);
+    reorders_.Get(engine, current, plain_desc).execute(stream, from, plain);
     dnnl::memory viewed(input.view, engine, scratch + input.plain_offset + input.view_bytes);
     if (!input.from_view) return viewed;
     dnnl::memory to(input.expected, engine, scratch + input.expected_offset);

@@ -25,8 +25,8 @@ struct OptimizeOptions {
   bool strict = false;
   // Layer name -> backend; adds to (and overrides) Network::PinLayer.
   std::map<std::string, BackendId> pins;
-  // Graph passes (constant folding, batch-norm folding, dead-layer removal) and backend
-  // fusions through OptimizeSubgraph.
+  // Graph passes (constant folding, batch-norm folding, composite-op recognition, dead-layer
+  // removal) and backend fusions through OptimizeSubgraph.
   bool optimize_graph = true;
 };
 

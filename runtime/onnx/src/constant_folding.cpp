@@ -408,6 +408,40 @@ ConstantTensor Tile(const ConstantTensor& a, const Dims& repeats, std::uint64_t 
   return ConstantTensor({TensorShape(out), a.type()}, std::move(bytes));
 }
 
+ConstantTensor ScatterND(const ConstantTensor& data, const ConstantTensor& indices, const ConstantTensor& updates) {
+  const Dims& x = data.shape().Dims();
+  const Dims& ix = indices.shape().Dims();
+  if (ix.empty()) Invalid("ScatterND indices must have rank 1 or more, are a scalar");
+  const std::size_t depth = static_cast<std::size_t>(ix.back());
+  if (depth > x.size()) Invalid("ScatterND indices address " + std::to_string(depth) + " axes of data " + Str(x));
+  Dims expected(ix.begin(), ix.end() - 1);
+  expected.insert(expected.end(), x.begin() + static_cast<std::ptrdiff_t>(depth), x.end());
+  if (updates.shape().Dims() != expected) {
+    Invalid("ScatterND updates " + Str(updates.shape().Dims()) + " must be " + Str(expected) + " for data " + Str(x) +
+            " and indices " + Str(ix));
+  }
+  if (updates.type() != data.type()) Invalid("ScatterND updates must have the type of data");
+  auto bytes = std::make_shared<std::vector<std::uint8_t>>(*data.bytes());
+  const std::size_t size = SizeOf(data.type());
+  const Dims strides = Strides(x);
+  std::size_t slice = 1;
+  for (std::size_t a = depth; a < x.size(); ++a) slice *= static_cast<std::size_t>(x[a]);
+  const std::vector<std::int64_t> index = indices.ToInt64();
+  const std::size_t count = depth == 0 ? 1 : index.size() / depth;
+  for (std::size_t u = 0; u < count; ++u) {
+    std::int64_t offset = 0;
+    for (std::size_t a = 0; a < depth; ++a) {
+      std::int64_t i = index[u * depth + a];
+      if (i < -x[a] || i >= x[a]) {
+        Invalid("ScatterND index " + std::to_string(i) + " is out of range for axis " + std::to_string(a) + " of data " + Str(x));
+      }
+      offset += (i < 0 ? i + x[a] : i) * strides[a];
+    }
+    std::memcpy(bytes->data() + static_cast<std::size_t>(offset) * size, updates.data() + u * slice * size, slice * size);
+  }
+  return ConstantTensor(data.info(), std::move(bytes));
+}
+
 std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, const Dims& sizes) {
   SplitDescriptor descriptor;
   descriptor.axis = Narrow<std::int32_t>(axis, "Split axis");

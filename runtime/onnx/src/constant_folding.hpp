@@ -45,6 +45,11 @@ ConstantTensor Transpose(const ConstantTensor& a, const std::vector<std::int64_t
 // Broadcasts `a` to `shape` (already the broadcast of both).
 ConstantTensor Expand(const ConstantTensor& a, const std::vector<std::int64_t>& shape, std::uint64_t max_bytes);
 ConstantTensor Tile(const ConstantTensor& a, const std::vector<std::int64_t>& repeats, std::uint64_t max_bytes);
+// ONNX ScatterND (reduction "none"): a copy of `data` with the slices `indices` [..., k] address
+// (k <= rank; negative indices count from the end) replaced by `updates`
+// [indices.shape[:-1] ..., data.shape[k:] ...]. Later updates of the same slice win, as in
+// ONNX Runtime. Throws (kInvalidArgument) for shapes that do not fit and indices out of range.
+ConstantTensor ScatterND(const ConstantTensor& data, const ConstantTensor& indices, const ConstantTensor& updates);
 std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, const std::vector<std::int64_t>& sizes);
 // ReduceSum / ReduceMean / ReduceProd... over `axes` (empty: all), for shape arithmetic.
 ConstantTensor ReduceSum(const ConstantTensor& a, const std::vector<std::int64_t>& axes, bool keep_dims,

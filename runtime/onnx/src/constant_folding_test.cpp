@@ -104,3 +104,22 @@ TEST_CASE("f16 constants widen exactly") {
   const auto back = folding::Cast(folding::Cast(half, DataType::kFloat32), DataType::kFloat16);
   CHECK(*back.bytes() == *bytes);
 }
+
+TEST_CASE("ScatterND replaces the addressed slices; bad shapes and indices are refused") {
+  // Rows 1 and -1 (= 3) of a 4x2 tensor; then single elements; then the whole tensor (k = 0).
+  const auto data = F32({4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  const auto rows = folding::ScatterND(data, I64({2, 1}, {1, -1}), F32({2, 2}, {10, 11, 12, 13}));
+  CHECK(rows.shape() == TensorShape{4, 2});
+  CHECK(rows.AsDoubles() == std::vector<double>{0, 1, 10, 11, 4, 5, 12, 13});
+  CHECK(data.AsDoubles() == std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7});  // the input is not changed
+  const auto elements = folding::ScatterND(data, I64({2, 2}, {0, 1, 3, 0}), F32({2}, {-1, -2}));
+  CHECK(elements.AsDoubles() == std::vector<double>{0, -1, 2, 3, 4, 5, -2, 7});
+  // The same slice twice: the later update wins.
+  CHECK(folding::ScatterND(data, I64({2, 1}, {2, 2}), F32({2, 2}, {8, 8, 9, 9})).AsDoubles() ==
+        std::vector<double>{0, 1, 2, 3, 9, 9, 6, 7});
+  CHECK_THROWS_AS(folding::ScatterND(data, I64({1, 1}, {4}), F32({1, 2}, {0, 0})), Exception);       // out of range
+  CHECK_THROWS_AS(folding::ScatterND(data, I64({1, 1}, {-5}), F32({1, 2}, {0, 0})), Exception);      // out of range
+  CHECK_THROWS_AS(folding::ScatterND(data, I64({1, 1}, {0}), F32({1, 3}, {0, 0, 0})), Exception);    // updates' shape
+  CHECK_THROWS_AS(folding::ScatterND(data, I64({1, 3}, {0, 0, 0}), F32({1}, {0})), Exception);       // k > rank
+  CHECK_THROWS_AS(folding::ScatterND(data, I64({1, 1}, {0}), I64({1, 2}, {0, 0})), Exception);       // type
+}

@@ -306,10 +306,15 @@ void ConvertCastLike(NodeContext& node) {
 void ConvertIdentity(NodeContext& node) { node.SetOutputAlias(0, 0); }
 
 // Inference: the identity. Its mask output is not produced.
+// Dropout is the identity at inference, and in training mode with ratio 0 too (exporters write
+// that for F.dropout(x, p=0.0) called without training=False, as torchvision's swin does).
 void ConvertDropout(NodeContext& node) {
   if (node.HasInput(2)) {
     const ConstantTensor& training = node.RequireConstant(2, "training_mode");
-    if (training.NumElements() == 1 && training.ToInt64()[0] != 0) node.Unsupported("training_mode true (op set v1 is inference only)");
+    const bool ratio_zero = node.HasInput(1) && node.RequireConstant(1, "ratio").AsDoubles() == std::vector<double>{0.0};
+    if (training.NumElements() == 1 && training.ToInt64()[0] != 0 && !ratio_zero) {
+      node.Unsupported("training_mode true with a ratio other than 0 (op set v1 is inference only)");
+    }
   }
   node.SetOutputAlias(0, 0);
   node.SetRemainingOutputsUnavailable(1, "mask");
@@ -409,6 +414,18 @@ void ConvertConstant(NodeContext& node) {
   }
 }
 
+// ScatterND: folded when its three inputs are constants (exporters make attention masks so: a
+// tensor of zeros from a shape, then slice assignments). On run-time tensors it is not in op
+// set v1.
+void ConvertScatterND(NodeContext& node) {
+  const std::string reduction = node.String("reduction", "none");
+  if (reduction != "none") node.Unsupported("reduction '" + reduction + "' (only 'none' is folded)");
+  const DataType index_type = node.InputInfo(1).type;
+  if (index_type != DataType::kInt64) node.Invalid(std::string("indices must be int64, are ") + ToString(index_type));
+  if (!node.AllInputsConstant()) node.Unsupported("on run-time tensors (only ScatterND of constants is folded; op set v1 has no scatter)");
+  node.SetOutput(0, folding::ScatterND(*node.ConstantInput(0), *node.ConstantInput(1), *node.ConstantInput(2)));
+}
+
 void ConvertConstantOfShape(NodeContext& node) {
   const Dims shape = node.RequireInts(0, "shape");
   ConstantTensor value = ConstantTensor::FromDouble(TensorShape{1}, {0.0}, DataType::kFloat32);
@@ -463,6 +480,7 @@ void AddTensorConverters(ConverterTable& table) {
   table["Size"] = {ConvertSize, 1, 1, 1};
   table["Constant"] = {ConvertConstant, 0, 0, 1};
   table["ConstantOfShape"] = {ConvertConstantOfShape, 1, 1, 1};
+  table["ScatterND"] = {ConvertScatterND, 3, 3, 1};
   table["Range"] = {ConvertRange, 3, 3, 1};
 }
 

@@ -322,7 +322,8 @@ TEST_CASE("input_shapes must name an input and agree with the model") {
   }
 }
 
-TEST_CASE("a node missing a required input is kInvalidArgument naming it") {
+// An opset-13 model with the graph input x (f32 [3]) and the graph output y, no nodes yet.
+::onnx::ModelProto ModelFromXToY() {
   ::onnx::ModelProto model;
   model.set_ir_version(8);
   model.add_opset_import()->set_version(13);
@@ -333,7 +334,12 @@ TEST_CASE("a node missing a required input is kInvalidArgument naming it") {
   tensor_type->set_elem_type(::onnx::TensorProto::FLOAT);
   tensor_type->mutable_shape()->add_dim()->set_dim_value(3);
   graph->add_output()->set_name("y");
-  auto* node = graph->add_node();
+  return model;
+}
+
+TEST_CASE("a node missing a required input is kInvalidArgument naming it") {
+  ::onnx::ModelProto model = ModelFromXToY();
+  auto* node = model.mutable_graph()->add_node();
   node->set_op_type("Add");
   node->set_name("half_add");
   node->add_input("x");
@@ -342,6 +348,39 @@ TEST_CASE("a node missing a required input is kInvalidArgument naming it") {
   const auto error = Thrown([&] { ImportModelFromMemory(bytes.data(), bytes.size(), "arity.onnx"); });
   CHECK(error.code() == ErrorCode::kInvalidArgument);
   CHECK(std::string(error.what()) == "arity.onnx: node 'half_add' (Add): has 1 inputs; the op takes 2");
+}
+
+// x [3] -> Dropout(x, ratio, training_mode) -> y, with ratio and training_mode initializers.
+std::string DropoutModel(float ratio, bool training) {
+  ::onnx::ModelProto model = ModelFromXToY();
+  auto* graph = model.mutable_graph();
+  auto* ratio_tensor = graph->add_initializer();
+  ratio_tensor->set_name("ratio");
+  ratio_tensor->set_data_type(::onnx::TensorProto::FLOAT);
+  ratio_tensor->add_float_data(ratio);
+  auto* training_tensor = graph->add_initializer();
+  training_tensor->set_name("training_mode");
+  training_tensor->set_data_type(::onnx::TensorProto::BOOL);
+  training_tensor->add_int32_data(training ? 1 : 0);
+  auto* node = graph->add_node();
+  node->set_op_type("Dropout");
+  node->set_name("drop");
+  for (const char* name : {"x", "ratio", "training_mode"}) node->add_input(name);
+  node->add_output("y");
+  return model.SerializeAsString();
+}
+
+TEST_CASE("Dropout is the identity at inference and in training mode with ratio 0, unsupported otherwise") {
+  for (const auto& [ratio, training] : {std::pair<float, bool>{0.5f, false}, {0.0f, true}, {0.0f, false}}) {
+    CAPTURE(ratio);
+    CAPTURE(training);
+    const std::string bytes = DropoutModel(ratio, training);
+    CHECK_NOTHROW(ImportModelFromMemory(bytes.data(), bytes.size(), "dropout.onnx"));
+  }
+  const std::string bytes = DropoutModel(0.1f, true);
+  const auto error = Thrown([&] { ImportModelFromMemory(bytes.data(), bytes.size(), "dropout.onnx"); });
+  CHECK(error.code() == ErrorCode::kUnsupported);
+  CHECK(Contains(error.what(), "Dropout 'drop' (opset 13): training_mode true with a ratio other than 0"));
 }
 
 TEST_CASE("randomly mutated models import or throw backplane::Exception, never crash") {

@@ -1,5 +1,6 @@
 #include "graph/optimizer.hpp"
 
+#include "graph/composite_ops.hpp"
 #include "graph/host_tensor.hpp"
 #include "graph/passes.hpp"
 #include "impl_access.hpp"
@@ -443,6 +444,17 @@ OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& o
   if (options.optimize_graph) {
     FoldConstants(graph, backends, impl->pass_log);
     FoldBatchNormalization(graph, impl->pass_log);
+    CompositeOpRules rules;
+    rules.pinned = [&](const Layer& layer) { return !layer.pin.IsEmpty() || options.pins.count(layer.name) != 0; };
+    rules.placeable = [&](const Layer& layer) {
+      for (const BackendId& id : Candidates(layer, options, backends)) {
+        std::string reason;
+        const PlacementBackend* backend = FindBackend(backends, id);
+        if (backend && Accepts(*backend, layer, reason, log)) return true;
+      }
+      return false;
+    };
+    RecognizeCompositeOps(graph, rules, impl->pass_log);
   }
   for (const auto& name : graph.RemoveDeadLayers()) impl->pass_log.push_back("removed dead layer '" + name + "'");
   auto order = graph.Resolve();

@@ -19,6 +19,8 @@ bool IsHostCompatible(const PlacementBackend& backend) {
          backend.preferences.end();
 }
 
+}  // namespace
+
 const ConstantDescriptor* ConstantOf(const Graph& graph, const std::optional<OutputSlot>& input) {
   if (!input) return nullptr;
   const Layer& producer = graph.At(input->layer);
@@ -26,7 +28,6 @@ const ConstantDescriptor* ConstantOf(const Graph& graph, const std::optional<Out
   return static_cast<const ConstantDescriptor*>(producer.descriptor.get());
 }
 
-// A new Constant layer named `name` (made unique) holding `bytes` of `info`.
 LayerId AddConstant(Graph& graph, std::string name, const TensorInfo& info, std::vector<std::uint8_t> bytes) {
   while (graph.HasName(name)) name += "'";
   auto descriptor = std::make_shared<ConstantDescriptor>();
@@ -43,8 +44,6 @@ LayerId AddConstant(Graph& graph, std::string name, const TensorInfo& info, std:
 void Rewire(Graph& graph, const std::vector<InputSlot>& consumers, OutputSlot to) {
   for (const auto& consumer : consumers) graph.At(consumer.layer).inputs[consumer.index] = to;
 }
-
-}  // namespace
 
 std::vector<std::vector<std::uint8_t>> RunOnHost(PlacementBackend& backend, const Layer& layer) {
   try {

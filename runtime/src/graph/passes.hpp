@@ -1,9 +1,11 @@
-// Graph passes run before placement: constant folding and batch-norm folding. Dead-layer
-// removal is Graph::RemoveDeadLayers.
+// Graph passes run before placement: constant folding and batch-norm folding (composite ops:
+// composite_ops.hpp), and the small graph edits they share. Dead-layer removal is
+// Graph::RemoveDeadLayers.
 #pragma once
 
 #include "graph/optimizer.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,15 @@ void FoldConstants(Graph& graph, std::vector<PlacementBackend>& backends, std::v
 // weights and bias) that feeds only it: W' = W * s, b' = (b - mean) * s + beta with
 // s = scale / sqrt(var + eps). Leaves the graph resolved.
 void FoldBatchNormalization(Graph& graph, std::vector<std::string>& log);
+
+// The Constant layer's descriptor behind `input`, or null when it is not a live Constant.
+const ConstantDescriptor* ConstantOf(const Graph& graph, const std::optional<OutputSlot>& input);
+
+// A new Constant layer named `name` (made unique with trailing ') holding `bytes` of `info`.
+LayerId AddConstant(Graph& graph, std::string name, const TensorInfo& info, std::vector<std::uint8_t> bytes);
+
+// Makes every input in `consumers` read `to` instead.
+void Rewire(Graph& graph, const std::vector<InputSlot>& consumers, OutputSlot to);
 
 // Runs `layer` (resolved; its inputs all constants) on `backend` over host memory and returns
 // each output's bytes. Throws Exception naming the layer and backend on failure.

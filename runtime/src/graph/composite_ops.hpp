@@ -1,0 +1,38 @@
+// Recognizing composite ops before placement: the decomposed forms exporters write for ops that
+// op set v1 has as one layer become that layer, so every backend sees one LayerNormalization or
+// one GELU instead of seven or five elementwise layers (and no boundary copies between them
+// when a backend runs only some of the parts). Recognized, all f32:
+//   LayerNormalization  ReduceMean(x) -> Sub(x, mean) = d -> Pow(d, 2) -> ReduceMean -> Add(eps)
+//                       -> Sqrt -> Div(d, .), then optionally Mul(scale) and Add(bias) by
+//                       constants of the normalized shape; the reduced axes are the last ones
+//                       (ONNX opset < 17 and PyTorch's F.layer_norm at any opset)
+//   Activation kGelu    Div(x, sqrt 2) or Mul(x, 1/sqrt 2) -> Erf -> Add(1) -> with x and 0.5
+//                       multiplied in any of the three orders exporters use
+//   Activation kSilu    Mul(x, Sigmoid(x))
+//   Activation kHardSwish  Mul(x, HardSigmoid(x)) with alpha 1/6 and beta 1/2
+// The operands of Add and Mul may come in either order. A pattern is replaced only when every
+// tensor inside it is read inside it alone, none of its layers is pinned, and some backend
+// placement may choose for the new layer accepts it; otherwise it stays as it is and runs as
+// before. The new layer takes the name of the pattern's last layer, so outputs, profiles and
+// placement reports keep naming what the user's model named.
+#pragma once
+
+#include "graph/graph.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace backplane::graph {
+
+// What the optimizer tells the pass about placement. Both are called on resolved layers.
+struct CompositeOpRules {
+  std::function<bool(const Layer&)> placeable;  // some backend that may run it accepts the layer
+  std::function<bool(const Layer&)> pinned;     // the user pinned this layer: keep it as it is
+};
+
+// Replaces every recognized pattern (above) in `graph`; appends one line per replacement to
+// `log`. The graph must be resolved; it is left resolved. Thread safety: as Graph.
+void RecognizeCompositeOps(Graph& graph, const CompositeOpRules& rules, std::vector<std::string>& log);
+
+}  // namespace backplane::graph
