@@ -30,6 +30,21 @@ MODELS = {
 }
 INPUT_SHAPES = {"inception_v3": (1, 3, 299, 299)}  # the models that want another input
 
+# The zoo run_peers.py times by default: the four above and torchvision models of the families
+# whose patterns differ (squeeze-and-excitation, channels-last LayerNorm, attention, grouped and
+# depthwise convolutions, inception branches, large dense layers).
+ZOO = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_large", "efficientnet_b0", "regnet_y_400mf",
+       "convnext_tiny", "vit_b_16", "googlenet", "resnext50_32x4d", "inception_v3", "vgg16", "bert_base"]
+
+
+def is_known(name):
+    """A model ensure_model can make: bert_base or any torchvision classification model."""
+    if name in MODELS:
+        return True
+    import torchvision
+
+    return callable(getattr(torchvision.models, name, None)) and name[0].islower()
+
 SEEDS = {"resnet18": 41, "resnet50": 42, "mobilenet_v2": 43, "bert_base": 44}
 
 

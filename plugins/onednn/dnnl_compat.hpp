@@ -193,6 +193,16 @@ inline dnnl::softmax_forward::primitive_desc Softmax(const engine& eng, const me
 #endif
 }
 
+// Reduction of `src` to `dst` (same rank, 1 along the reduced axes).
+inline dnnl::reduction::primitive_desc Reduction(const engine& eng, algorithm alg, const memory::desc& src,
+                                                 const memory::desc& dst, const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, alg, src, dst, 0.0f, 0.0f, attr};
+#else
+  return {dnnl::reduction::desc(alg, src, dst, 0.0f, 0.0f), attr, eng};
+#endif
+}
+
 // Inference batch normalization with given mean/variance and separate scale and shift.
 inline dnnl::batch_normalization_forward::primitive_desc BatchNorm(const engine& eng, const memory::desc& data,
                                                                    float epsilon, const primitive_attr& attr) {

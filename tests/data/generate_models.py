@@ -374,6 +374,9 @@ def single_op_models(folder):
         helper.make_node("Pad", ["x", "pads"], ["padded"], name="pad_reflect", mode="reflect"),
         helper.make_node("Pad", ["x", "pads", "pad_value"], ["padded_const"], name="pad_const"),
         helper.make_node("Gather", ["x", "indices"], ["gathered"], name="gather", axis=1),
+        # One constant index: imported as a Slice (and a Reshape dropping the axis for a scalar).
+        helper.make_node("Gather", ["x", "last_index"], ["gathered_scalar"], name="gather_scalar", axis=1),
+        helper.make_node("Gather", ["x", "one_index"], ["gathered_one"], name="gather_one", axis=2),
         helper.make_node("Concat", ["split_b", "split_a"], ["concatenated"], name="concat", axis=-1),
         helper.make_node("Transpose", ["x"], ["transposed"], name="transpose", perm=[2, 0, 1]),
         helper.make_node("Flatten", ["x"], ["flattened"], name="flatten", axis=2),
@@ -388,6 +391,8 @@ def single_op_models(folder):
         "padded": np.pad(x, ((0, 0), (1, 2), (2, 0)), mode="reflect"),
         "padded_const": np.pad(x, ((0, 0), (1, 2), (2, 0)), constant_values=0.25),
         "gathered": np.take(x, [2, -3, 1], axis=1),
+        "gathered_scalar": np.take(x, -1, axis=1),
+        "gathered_one": np.take(x, [1], axis=2),
         "concatenated": np.concatenate([x[:, :, 1:], x[:, :, :1]], axis=-1),
         "transposed": x.transpose(2, 0, 1),
         "flattened": x.reshape(6, 4),
@@ -399,7 +404,8 @@ def single_op_models(folder):
                                  ("squeeze_axes", i64(0, 4)), ("row", row),
                                  ("expand_shape", i64(2, 1, 5)), ("tile_repeats", i64(2, 1, 2)),
                                  ("pads", i64(0, 1, 2, 0, 2, 0)), ("pad_value", np.array(0.25, f32)),
-                                 ("indices", i64(2, -3, 1)), ("reduce_axes", i64(0, 2))])
+                                 ("indices", i64(2, -3, 1)), ("last_index", np.array(-1, np.int64)),
+                                 ("one_index", i64(1)), ("reduce_axes", i64(0, 2))])
 
     # Elementwise ops and activations.
     x = rng.randn(3, 4).astype(f32)

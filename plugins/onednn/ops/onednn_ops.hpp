@@ -156,6 +156,8 @@ bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnary(const OpSpec&, const ExecutionPtr&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinary(const OpSpec&, const ExecutionPtr&);
+bool IsReduceSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateReduce(const OpSpec&, const ExecutionPtr&);
 bool IsSoftmaxSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSoftmax(const OpSpec&, const ExecutionPtr&);
 bool IsBatchNormalizationSupported(const backend::ILayerView&, std::string&);

@@ -13,7 +13,7 @@ namespace {
 using backend::LayerType;
 using dnnl::algorithm;
 
-const std::array<OpKernel, 15> kOps{{
+const std::array<OpKernel, 16> kOps{{
     {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2d, true},
     {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnected, true},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMul, true},
@@ -22,6 +22,7 @@ const std::array<OpKernel, 15> kOps{{
     {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinary, false},
     {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnary, false},
     {LayerType::kSoftmax, IsSoftmaxSupported, CreateSoftmax, false},
+    {LayerType::kReduce, IsReduceSupported, CreateReduce, false},
     {LayerType::kBatchNormalization, IsBatchNormalizationSupported, CreateBatchNormalization, false},
     {LayerType::kLayerNormalization, IsLayerNormalizationSupported, CreateLayerNormalization, false},
     {LayerType::kConcat, IsConcatSupported, CreateConcat, false},

@@ -218,6 +218,25 @@ TEST_CASE("ops: Softmax, BatchNormalization and LayerNormalization match CpuRef"
   }
 }
 
+TEST_CASE("ops: Reduce mean and sum over any axes, with and without keep_dims, match CpuRef") {
+  auto runtime = MakeRuntime();
+  const std::vector<std::vector<std::int32_t>> axes_cases{{}, {-1}, {2, 3}, {1}, {0, 2}};
+  for (const auto operation : {ReduceOperation::kMean, ReduceOperation::kSum}) {
+    for (const auto& axes : axes_cases) {
+      for (const bool keep_dims : {true, false}) {
+        CAPTURE(static_cast<int>(operation));
+        CAPTURE(axes.size());
+        CAPTURE(keep_dims);
+        ReduceDescriptor d;
+        d.operation = operation;
+        d.axes = axes;
+        d.keep_dims = keep_dims;
+        CheckOp(*runtime, OneLayer(d, {2, 24, 5, 7}));
+      }
+    }
+  }
+}
+
 TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuRef") {
   auto runtime = MakeRuntime();
   for (bool ta : {false, true}) {

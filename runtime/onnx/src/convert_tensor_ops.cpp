@@ -215,7 +215,34 @@ void ConvertGather(NodeContext& node) {
     node.SetOutput(0, folding::Gather(*node.ConstantInput(0), *node.ConstantInput(1), axis, node.max_bytes()));
     return;
   }
-  folding::NormalizeAxis(axis, node.InputRank(0));
+  const std::size_t normalized = folding::NormalizeAxis(axis, node.InputRank(0));
+  const ConstantTensor* indices = node.ConstantInput(1);
+  if (indices && indices->NumElements() == 1 && indices->shape().Rank() <= 1) {
+    // One constant index (x[:, 0], a class token): a Slice of that position, then the axis
+    // dropped for a scalar index. Every backend with Slice runs it, without a gather kernel.
+    const std::int64_t size = node.InputDims(0)[normalized];
+    std::int64_t index = indices->ToInt64()[0];
+    if (index < -size || index >= size) {
+      node.Invalid("index " + std::to_string(index) + " is out of range for axis " + std::to_string(axis) + " of size " +
+                   std::to_string(size));
+    }
+    if (index < 0) index += size;
+    SliceDescriptor slice;
+    slice.starts = {index};
+    slice.ends = {index + 1};
+    slice.axes = {static_cast<std::int32_t>(normalized)};
+    const OutputSlot sliced = node.Add(slice, {node.Slot(0)}, indices->shape().Rank() == 0 ? "slice" : "");
+    if (indices->shape().Rank() == 1) {
+      node.SetOutput(0, sliced);
+      return;
+    }
+    Dims dropped = node.InputDims(0);
+    dropped.erase(dropped.begin() + static_cast<std::ptrdiff_t>(normalized));
+    ReshapeDescriptor reshape;
+    reshape.shape = dropped;
+    node.SetOutput(0, node.Add(reshape, {sliced}));
+    return;
+  }
   GatherDescriptor descriptor;
   descriptor.axis = static_cast<std::int32_t>(axis);
   node.SetOutput(0, node.Add(descriptor, {node.Slot(0), node.Slot(1)}));

@@ -156,6 +156,12 @@ TEST_CASE("Gemm transA, alpha, beta and a broadcast C") { CheckMatchesExpected(k
 
 TEST_CASE("Split, Squeeze, Unsqueeze, Expand, Tile, Pad, Gather, Concat, Transpose, Flatten, ReduceSum/Mean") {
   CheckMatchesExpected(kData, "op_data_movement");
+  // A Gather of one constant index is a Slice (then a Reshape dropping the axis of a scalar
+  // index): backends without a gather kernel run it.
+  const ImportedModel model = ImportModel(DataPath("op_data_movement.onnx"));
+  CHECK_NOTHROW(model.network.FindLayer("gather_scalar/slice"));
+  CHECK_NOTHROW(model.network.FindLayer("gather_one"));
+  CHECK_THROWS(model.network.FindLayer("gather_one/slice"));
 }
 
 TEST_CASE("elementwise ops and activations (opset 14)") { CheckMatchesExpected(kData, "op_elementwise"); }

@@ -6,6 +6,7 @@
 #include <backplane/exception.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -287,6 +288,50 @@ std::vector<Match> MatchGatedActivation(const View& view, const Layer& mul) {
   return {};
 }
 
+// Pad (constant 0, only along H and W of a 4-D tensor) -> Convolution2d, or -> average
+// Pooling2d that counts padding (or has none, and no ceil mode): the convolution or pooling
+// with those pads added to its own. Rooted at the Pad.
+std::vector<Match> MatchPaddedWindow(const View& view, const Layer& pad) {
+  const auto* padding = DescriptorOf<PadDescriptor>(&pad);
+  if (!padding || padding->mode != PadMode::kConstant || padding->value != 0.0f || pad.input_infos.empty() ||
+      pad.input_infos[0].shape.Rank() != 4 || padding->pads.size() != 8) {
+    return {};
+  }
+  const auto& p = padding->pads;  // begin N C H W, end N C H W
+  if (p[0] != 0 || p[1] != 0 || p[4] != 0 || p[5] != 0 ||
+      std::any_of(p.begin(), p.end(), [](std::int64_t v) { return v < 0 || v > 65535; })) {
+    return {};
+  }
+  const std::array<std::uint32_t, 4> added{static_cast<std::uint32_t>(p[2]), static_cast<std::uint32_t>(p[3]),
+                                           static_cast<std::uint32_t>(p[6]), static_cast<std::uint32_t>(p[7])};
+  const Layer* window = view.SoleConsumer(pad);
+  if (!window || window->inputs.empty() || !Same(*window->inputs[0], OutputOf(pad))) return {};
+  Match match;
+  match.layers = {pad.id, window->id};
+  match.inputs = {*pad.inputs[0]};
+  for (std::size_t i = 1; i < window->inputs.size(); ++i) match.inputs.push_back(*window->inputs[i]);
+  if (const auto* conv = DescriptorOf<Convolution2dDescriptor>(window)) {
+    auto descriptor = std::make_shared<Convolution2dDescriptor>(*conv);
+    for (std::size_t i = 0; i < 4; ++i) descriptor->pads[i] += added[i];
+    match.type = LayerType::kConvolution2d;
+    match.descriptor = std::move(descriptor);
+    return {match};
+  }
+  if (const auto* pool = DescriptorOf<Pooling2dDescriptor>(window)) {
+    const bool no_pads = pool->pads == std::array<std::uint32_t, 4>{0, 0, 0, 0};
+    if (pool->type != PoolingType::kAverage || pool->global || pool->ceil_mode || !(no_pads || pool->count_include_pad)) {
+      return {};
+    }
+    auto descriptor = std::make_shared<Pooling2dDescriptor>(*pool);
+    for (std::size_t i = 0; i < 4; ++i) descriptor->pads[i] += added[i];
+    descriptor->count_include_pad = true;  // the zeros were counted
+    match.type = LayerType::kPooling2d;
+    match.descriptor = std::move(descriptor);
+    return {match};
+  }
+  return {};
+}
+
 // The layer `match` would add, complete as a resolved ILayerView (so backends can be asked
 // about it), reading `inputs`. Throws Exception when its shapes do not fit its op (the op
 // schema is the one owner of that rule) or its output is not the pattern's.
@@ -356,7 +401,7 @@ void RecognizeCompositeOps(Graph& graph, const CompositeOpRules& rules, std::vec
     {
       const View view(graph);
       const Layer& root = graph.At(static_cast<LayerId>(index));
-      for (const auto matcher : {MatchLayerNormalization, MatchGelu, MatchGatedActivation}) {
+      for (const auto matcher : {MatchLayerNormalization, MatchGelu, MatchGatedActivation, MatchPaddedWindow}) {
         alternatives = matcher(view, root);
         if (!alternatives.empty()) break;
       }

@@ -10,6 +10,9 @@
 //                       multiplied in any of the three orders exporters use
 //   Activation kSilu    Mul(x, Sigmoid(x))
 //   Activation kHardSwish  Mul(x, HardSigmoid(x)) with alpha 1/6 and beta 1/2
+//   Convolution2d, Pooling2d  Pad (zeros along H and W) -> the convolution, or -> an average
+//                       pooling that counts padding (or has none, without ceil mode): the
+//                       pads become the layer's (PyTorch exports avg_pool2d(padding=1) so)
 // The operands of Add and Mul may come in either order. A pattern is replaced only when every
 // tensor inside it is read inside it alone, none of its layers is pinned, and some backend
 // placement may choose for the new layer accepts it; otherwise it stays as it is and runs as

@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <memory>
 #include <set>
@@ -291,6 +292,44 @@ TEST_CASE("composite ops: x * Sigmoid(x) is SiLU, x * HardSigmoid(x; 1/6, 1/2) i
   CHECK(ComputeTypes(gated(ActivationFunction::kHardSigmoid, 0.2f, 0.5f, true)).size() == 2);  // ONNX's default alpha
   CHECK(ComputeTypes(gated(ActivationFunction::kSigmoid, 0, 0, false)).size() == 2);  // gates another tensor
   CHECK(ComputeTypes(gated(ActivationFunction::kTanh, 0, 0, true)).size() == 2);
+}
+
+TEST_CASE("composite ops: a zero Pad along H and W before a convolution or a counting average pooling becomes their pads") {
+  // pads: begin N C H W, end N C H W.
+  auto padded = [](LayerType consumer, std::vector<std::int64_t> pads, float value, bool count_include_pad) -> Result {
+    Network net;
+    auto x = net.AddInput("x", TensorInfo{TensorShape{1, 4, 9, 9}, DataType::kFloat32});
+    PadDescriptor pad;
+    pad.pads = std::move(pads);
+    pad.value = value;
+    auto p = net.Add(pad, {x}, "pad");
+    if (consumer == LayerType::kConvolution2d) {
+      Convolution2dDescriptor conv;
+      conv.pads = {1, 1, 1, 1};
+      auto w = net.AddConstant("w", TensorShape{8, 4, 3, 3}, std::vector<float>(8 * 4 * 9, 0.5f));
+      net.AddOutput("y", net.Add(conv, {p, w}, "window"));
+    } else {
+      Pooling2dDescriptor pool;
+      pool.type = consumer == LayerType::kPooling2d ? PoolingType::kAverage : PoolingType::kMax;
+      pool.kernel = {3, 3};
+      pool.count_include_pad = count_include_pad;
+      net.AddOutput("y", net.Add(pool, {p}, "window"));
+    }
+    return Optimized(net);
+  };
+  const Result conv = padded(LayerType::kConvolution2d, {0, 0, 2, 0, 0, 0, 1, 3}, 0.0f, false);
+  CHECK(ComputeTypes(conv) == std::vector<LayerType>{LayerType::kConvolution2d});
+  CHECK(conv.DescriptorOf<Convolution2dDescriptor>("window").pads == std::array<std::uint32_t, 4>{3, 1, 2, 4});
+  const Result pool = padded(LayerType::kPooling2d, {0, 0, 1, 1, 0, 0, 1, 1}, 0.0f, false);
+  CHECK(ComputeTypes(pool) == std::vector<LayerType>{LayerType::kPooling2d});
+  const auto& pooling = pool.DescriptorOf<Pooling2dDescriptor>("window");
+  CHECK(pooling.pads == std::array<std::uint32_t, 4>{1, 1, 1, 1});
+  CHECK(pooling.count_include_pad);
+  // Max pooling ignores padding (a zero is not neutral for it), a non-zero value and padding of
+  // the channels are not a window's pads.
+  CHECK(ComputeTypes(padded(LayerType::kActivation, {0, 0, 1, 1, 0, 0, 1, 1}, 0.0f, false)).size() == 2);
+  CHECK(ComputeTypes(padded(LayerType::kConvolution2d, {0, 0, 1, 1, 0, 0, 1, 1}, 1.0f, false)).size() == 2);
+  CHECK(ComputeTypes(padded(LayerType::kPooling2d, {0, 1, 1, 1, 0, 0, 1, 1}, 0.0f, false)).size() == 2);
 }
 
 }  // namespace
