@@ -1,4 +1,4 @@
-// Transpose, Reshape, Flatten and Slice (unit steps) as oneDNN reorders into the dense output: they let tensors
+// Transpose, Reshape, Flatten and Slice (positive steps) as oneDNN reorders into the dense output: they let tensors
 // that oneDNN layers hold in blocked layouts be rearranged without leaving the backend. Reshape, Flatten and
 // a Transpose that moves only size-1 axes keep the bytes where they are: their output shares the input's
 // content (OneDnnTensorHandle::Alias) whenever the handles allow, and is copied otherwise.
@@ -42,15 +42,17 @@ class SharedReshapeWorkload final : public backend::IWorkload {
   std::unique_ptr<backend::IWorkload> copy_;
 };
 
+// A reorder of the input, read through `view` starting `view_offset` elements into its dense
+// bytes, into the dense output.
 std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionPtr& execution,
-                                            const memory::desc& view) {
+                                            const memory::desc& view, std::int64_t view_offset = 0) {
   const memory::desc dst = PlainDesc(DimsOf(spec.output));
   try {
     dnnl::primitive_attr attr = execution->Attr();
     dnnl::reorder::primitive_desc pd(execution->engine, view, execution->engine, dst, attr);
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::reorder(pd), pd.scratchpad_desc());
-    workload->AddInput(DNNL_ARG_FROM, spec.inputs[0].index, spec.inputs[0].info, view, view);
+    workload->AddInput(DNNL_ARG_FROM, spec.inputs[0].index, spec.inputs[0].info, view, view, view_offset);
     workload->SetOutput(DNNL_ARG_TO, 0, spec.output, dst, dst);
     return workload;
   } catch (const dnnl::error& error) {
@@ -94,15 +96,21 @@ std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec& spec, const Exec
 }
 
 namespace {
-// Per input axis: the first element the slice takes (ONNX clamping), or false when a step is
-// not 1. The op schema has checked the axes and the output's shape.
-bool SliceOffsets(const SliceDescriptor& d, const TensorShape& in, memory::dims& offsets, std::string& reason) {
+// The view a Slice reads its input through: the output's dims over the input's dense bytes,
+// every step-th element along each axis from the first one taken (ONNX clamping), and that
+// first element's offset. False with a reason for a step below 1, or a view oneDNN cannot
+// describe (its strides check counts a stepped axis's full extent, e.g. 9 steps of 2 over 17).
+// The op schema has checked the axes and the output's shape.
+bool SliceView(const SliceDescriptor& d, const TensorShape& in, const TensorShape& out, memory::desc& view,
+               std::int64_t& offset, std::string& reason) {
   const std::size_t rank = in.Rank();
-  offsets.assign(rank, 0);
+  const memory::dims dense = backend::DenseStrides(in);
+  memory::dims strides = dense;
+  offset = 0;
   for (std::size_t i = 0; i < d.starts.size(); ++i) {
     const std::int64_t step = i < d.steps.size() ? d.steps[i] : 1;
-    if (step != 1) {
-      reason = "steps other than 1";
+    if (step < 1) {
+      reason = "steps below 1";
       return false;
     }
     std::size_t axis = i;
@@ -110,7 +118,14 @@ bool SliceOffsets(const SliceDescriptor& d, const TensorShape& in, memory::dims&
     const std::int64_t dim = in[axis];
     std::int64_t start = d.starts[i];
     if (start < 0) start += dim;
-    offsets[axis] = std::clamp<std::int64_t>(start, 0, dim);
+    offset += std::clamp<std::int64_t>(start, 0, dim) * dense[axis];
+    strides[axis] = dense[axis] * step;
+  }
+  try {
+    view = memory::desc(DimsOf(TensorInfo{out, DataType::kFloat32}), memory::data_type::f32, strides);
+  } catch (const dnnl::error&) {
+    reason = "a stepped view oneDNN cannot describe (the last step runs past the next axis)";
+    return false;
   }
   return true;
 }
@@ -124,20 +139,21 @@ bool IsSliceSupported(const backend::ILayerView& layer, std::string& reason) {
     return false;
   }
   if (!FitsOneDnnRank(in, reason)) return false;
-  memory::dims offsets;
-  return SliceOffsets(static_cast<const SliceDescriptor&>(*layer.GetDescriptor()), in, offsets, reason);
+  memory::desc view;
+  std::int64_t offset = 0;
+  return SliceView(static_cast<const SliceDescriptor&>(*layer.GetDescriptor()), in, layer.GetOutputInfo(0).shape, view,
+                   offset, reason);
 }
 
 std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec& spec, const ExecutionPtr& execution) {
-  memory::dims offsets;
+  memory::desc view;
+  std::int64_t offset = 0;
   std::string reason;
-  const auto& in = spec.inputs[0].info.shape;
-  if (!SliceOffsets(static_cast<const SliceDescriptor&>(*spec.descriptor), in, offsets, reason)) {
+  if (!SliceView(static_cast<const SliceDescriptor&>(*spec.descriptor), spec.inputs[0].info.shape, spec.output.shape,
+                 view, offset, reason)) {
     ThrowCreateError(spec.name, reason);
   }
-  // The input's dense bytes, the output's window of them.
-  const memory::desc view = PlainDesc(DimsOf(spec.inputs[0].info)).submemory_desc(DimsOf(spec.output), offsets);
-  return Reorder(spec, execution, view);
+  return Reorder(spec, execution, view, offset);
 }
 
 }  // namespace backplane::onednn
