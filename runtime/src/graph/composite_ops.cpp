@@ -28,10 +28,11 @@ struct Match {
   std::optional<std::pair<TensorInfo, std::vector<std::uint8_t>>> ones_scale;
 };
 
-// Read-only questions about the graph, for the matchers. Valid until the graph changes.
+// Read-only questions about the graph, for the matchers: the consumers of the layers it was made
+// with. Valid until a layer is rewired; a layer added later that nothing reads leaves it valid.
 class View {
  public:
-  View(const Graph& graph) : graph_(graph), consumers_(graph.Consumers()) {}
+  explicit View(const Graph& graph) : graph_(graph), consumers_(graph.Consumers()) {}
 
   const Layer& At(LayerId id) const { return graph_.At(id); }
   const Layer& Producer(const Layer& layer, std::size_t input) const { return graph_.At(layer.inputs[input]->layer); }
@@ -395,21 +396,25 @@ bool TryReplace(Graph& graph, Match match, const CompositeOpRules& rules, std::v
 void RecognizeCompositeOps(Graph& graph, const CompositeOpRules& rules, std::vector<std::string>& log) {
   graph.Resolve();
   const std::size_t original = graph.Size();
+  // Made again only after a replacement: the consumers of every layer it does not replace stay
+  // the same when an attempt fails (its scale of ones is a removed constant nothing reads).
+  std::optional<View> view;
   for (std::size_t index = 0; index < original; ++index) {
     std::vector<Match> alternatives;
     if (graph.At(static_cast<LayerId>(index)).removed) continue;
-    {
-      const View view(graph);
-      const Layer& root = graph.At(static_cast<LayerId>(index));
-      for (const auto matcher : {MatchLayerNormalization, MatchGelu, MatchGatedActivation, MatchPaddedWindow}) {
-        alternatives = matcher(view, root);
-        if (!alternatives.empty()) break;
-      }
+    if (!view) view.emplace(graph);
+    const Layer& root = graph.At(static_cast<LayerId>(index));
+    for (const auto matcher : {MatchLayerNormalization, MatchGelu, MatchGatedActivation, MatchPaddedWindow}) {
+      alternatives = matcher(*view, root);
+      if (!alternatives.empty()) break;
     }
     for (Match& match : alternatives) {
       const bool pinned = std::any_of(match.layers.begin(), match.layers.end(),
                                       [&](LayerId id) { return rules.pinned(graph.At(id)); });
-      if (!pinned && TryReplace(graph, std::move(match), rules, log)) break;
+      if (!pinned && TryReplace(graph, std::move(match), rules, log)) {
+        view.reset();
+        break;
+      }
     }
   }
   graph.Resolve();
