@@ -332,9 +332,9 @@ void ConvertCastLike(NodeContext& node) {
 
 void ConvertIdentity(NodeContext& node) { node.SetOutputAlias(0, 0); }
 
-// Inference: the identity. Its mask output is not produced.
 // Dropout is the identity at inference, and in training mode with ratio 0 too (exporters write
-// that for F.dropout(x, p=0.0) called without training=False, as torchvision's swin does).
+// that for F.dropout(x, p=0.0) called without training=False, as torchvision's swin does). Its
+// mask output is not produced.
 void ConvertDropout(NodeContext& node) {
   if (node.HasInput(2)) {
     const ConstantTensor& training = node.RequireConstant(2, "training_mode");
