@@ -4,7 +4,12 @@
 // measured interleaved (round r runs every backend once) and the table shows medians over the
 // rounds, so machine noise hits all of them alike.
 //
-//   backplane_backend_kernels_bench [--backends A,B,...] [--rounds N] [--threads N]
+//   backplane_backend_kernels_bench [--backends A,B,...] [--rounds N] [--threads N] [--chain N]
+//
+// --chain N (default 1): each network applies its layer N times in a row (the output feeds the
+// next layer; the weights stay the same), so one run moves its input to the device and its
+// output back once for N layers: on a discrete GPU that shows the layers' own speed, which one
+// layer per run hides behind the transfers. GFLOP/s count all N layers.
 //
 // Default backends: every registered, available one of CpuOneDnn, GpuOpenCl and CpuRef. The
 // OpenCL backend may use a CPU OpenCL device (PoCL) here: it is given allow_cpu_device=1, and
@@ -52,17 +57,22 @@ struct Problem {
   std::vector<float> output;
 };
 
-Problem Convolution() {
+std::string Chained(const std::string& name, int chain) {
+  return chain == 1 ? name : name + " x" + std::to_string(chain);
+}
+
+Problem Convolution(int chain) {
   Problem problem;
-  problem.name = "conv 3x3 64->64 @56x56";
-  problem.flops = 2.0 * 64 * 64 * 9 * 56 * 56;
+  problem.name = Chained("conv 3x3 64->64 @56x56", chain);
+  problem.flops = 2.0 * 64 * 64 * 9 * 56 * 56 * chain;
   Convolution2dDescriptor conv;
   conv.pads = {1, 1, 1, 1};
   const TensorInfo x_info{{1, 64, 56, 56}};
-  const auto x = problem.network.AddInput("x", x_info);
+  auto y = problem.network.AddInput("x", x_info);
   const auto w = problem.network.AddConstant("w", {64, 64, 3, 3}, Random(64 * 64 * 9, 2));
   const auto b = problem.network.AddConstant("b", {64}, Random(64, 3));
-  problem.network.AddOutput("y", problem.network.Add(conv, {x, w, b}, "conv"));
+  for (int i = 0; i < chain; ++i) y = problem.network.Add(conv, {y, w, b}, "conv" + std::to_string(i));
+  problem.network.AddOutput("y", y);
   problem.inputs = {Random(64 * 56 * 56, 4)};
   problem.input_infos = {x_info};
   problem.input_names = {"x"};
@@ -70,14 +80,15 @@ Problem Convolution() {
   return problem;
 }
 
-Problem MatrixProduct(std::uint32_t n) {
+Problem MatrixProduct(std::uint32_t n, int chain) {
   Problem problem;
-  problem.name = "matmul " + std::to_string(n) + "^3";
-  problem.flops = 2.0 * n * n * n;
+  problem.name = Chained("matmul " + std::to_string(n) + "^3", chain);
+  problem.flops = 2.0 * n * n * n * chain;
   const TensorInfo info{{n, n}};
-  const auto a = problem.network.AddInput("a", info);
+  auto c = problem.network.AddInput("a", info);
   const auto b = problem.network.AddInput("b", info);
-  problem.network.AddOutput("c", problem.network.Add(MatMulDescriptor{}, {a, b}, "matmul"));
+  for (int i = 0; i < chain; ++i) c = problem.network.Add(MatMulDescriptor{}, {c, b}, "matmul" + std::to_string(i));
+  problem.network.AddOutput("c", c);
   problem.inputs = {Random(std::size_t{n} * n, 5), Random(std::size_t{n} * n, 6)};
   problem.input_infos = {info, info};
   problem.input_names = {"a", "b"};
@@ -103,7 +114,7 @@ std::vector<std::string> Split(const std::string& text) {
 
 int Usage(const char* message) {
   std::fprintf(stderr, "backend_kernels_bench: %s\nusage: backplane_backend_kernels_bench "
-                       "[--backends A,B,...] [--rounds N] [--threads N]\n", message);
+                       "[--backends A,B,...] [--rounds N] [--threads N] [--chain N]\n", message);
   return 64;
 }
 
@@ -113,6 +124,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> backends;
   int rounds = 7;
   int threads = 2;
+  int chain = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string option = argv[i];
     if (i + 1 >= argc) return Usage(("missing value after " + option).c_str());
@@ -125,6 +137,9 @@ int main(int argc, char** argv) {
     } else if (option == "--threads") {
       threads = std::atoi(value.c_str());
       if (threads < 1) return Usage("--threads needs a count >= 1");
+    } else if (option == "--chain") {
+      chain = std::atoi(value.c_str());
+      if (chain < 1 || chain > 16) return Usage("--chain needs a count from 1 to 16 (values grow with every layer)");
     } else {
       return Usage(("unknown option " + option).c_str());
     }
@@ -173,9 +188,9 @@ int main(int argc, char** argv) {
   std::printf("\n%-24s %-10s %10s %10s %8s\n", "problem", "backend", "ms", "GFLOP/s", "% peak");
 
   std::vector<Problem> problems;
-  problems.push_back(Convolution());
-  problems.push_back(MatrixProduct(512));
-  problems.push_back(MatrixProduct(1024));
+  problems.push_back(Convolution(chain));
+  problems.push_back(MatrixProduct(512, chain));
+  problems.push_back(MatrixProduct(1024, chain));
   for (auto& problem : problems) {
     problem.output.resize(static_cast<std::size_t>(problem.output_info.shape.NumElements()));
     std::vector<InputBinding> in;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GpuOpenCl's speed on the device it picks (a GPU, else PoCL when allowed): the compute kernels
-# (backplane_backend_kernels_bench), CLBlast's own SGEMM on the same device as the ceiling
+# (backplane_backend_kernels_bench, one layer per run and eight chained), CLBlast's own SGEMM on the same device as the ceiling
 # (backplane_clblast_sgemm_bench), and resnet18 / mobilenet_v2 end to end through
 # `sdk-run --backends GpuOpenCl --strict`, interleaved over rounds, as one table of medians.
 #
@@ -34,6 +34,9 @@ echo
 
 echo "== compute kernels (medians of $((rounds * 3)) rounds)"
 "$build/bin/backplane_backend_kernels_bench" --backends GpuOpenCl --rounds $((rounds * 3))
+echo
+echo "== the same, 8 layers per run: the layers' own speed (one layer per run is bound by the host transfers on a discrete GPU)"
+"$build/bin/backplane_backend_kernels_bench" --backends GpuOpenCl --rounds "$rounds" --chain 8
 echo
 if [ -x "$build/bin/backplane_clblast_sgemm_bench" ]; then
   echo "== CLBlast's own SGEMM, the ceiling"

@@ -96,6 +96,9 @@ std::vector<backend::OptionSpec> OpenClBackend::GetOptionSpecs() const {
       {"tune", Type::kBoolean, "0",
        "run CLBlast's GEMM tuner once on a device with no tuned parameters cached (about 10 minutes on a CPU "
        "device), then cache them beside the programs; default: BACKPLANE_OPENCL_TUNE, else 0"},
+      {"layer_sync", Type::kBoolean, "0",
+       "wait for the device after every layer, so sdk-run --per-layer shows each layer's device time (slower "
+       "runs); default: BACKPLANE_OPENCL_LAYER_SYNC, else 0"},
       {"threads", Type::kInteger, "0", "no effect (the OpenCL device schedules its own work); a count >= 0"},
   };
 }
@@ -103,12 +106,13 @@ std::vector<backend::OptionSpec> OpenClBackend::GetOptionSpecs() const {
 std::unique_ptr<backend::IWorkloadFactory> OpenClBackend::CreateWorkloadFactory(
     const std::shared_ptr<backend::IMemoryManager>& /*memory_manager*/, backend::IBackendContext* context) const {
   auto* ours = dynamic_cast<OpenClBackendContext*>(context);
-  std::shared_ptr<OpenClDevice> device = ours ? ours->Device() : CreateChosenDevice(SettingsFromEnvironment());
+  const OpenClSettings settings = ours ? ours->Settings() : SettingsFromEnvironment();
+  std::shared_ptr<OpenClDevice> device = ours ? ours->Device() : CreateChosenDevice(settings);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     last_device_ = device;
   }
-  return std::make_unique<OpenClWorkloadFactory>(Label(), std::move(device));
+  return std::make_unique<OpenClWorkloadFactory>(Label(), std::move(device), settings.layer_sync);
 }
 
 std::unique_ptr<backend::IBackendContext> OpenClBackend::CreateBackendContext(

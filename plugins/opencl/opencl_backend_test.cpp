@@ -139,21 +139,23 @@ TEST_CASE("capabilities: gpu, f32/i64, the op table's layer types, all listed by
 
 TEST_CASE("settings: options win over the environment, and unknown keys and malformed values are errors") {
   const auto settings = backplane::opencl::SettingsFromOptions(
-      {{"allow_cpu_device", "1"}, {"device", "pthread"}, {"cache_dir", "/tmp/x"}, {"tune", "true"}});
+      {{"allow_cpu_device", "1"}, {"device", "pthread"}, {"cache_dir", "/tmp/x"}, {"tune", "true"}, {"layer_sync", "1"}});
   CHECK(settings.policy.allow_cpu);
   CHECK(settings.policy.allow_cpu_source == "backend option allow_cpu_device=1");
   CHECK(settings.policy.device_filter == "pthread");
   CHECK(settings.policy.device_filter_source == "backend option device");
   CHECK(settings.cache_dir == "/tmp/x");
   CHECK(settings.tune);
+  CHECK(settings.layer_sync);
   CHECK_FALSE(backplane::opencl::SettingsFromOptions({{"tune", "0"}}).tune);
+  CHECK_FALSE(backplane::opencl::SettingsFromOptions({{"layer_sync", "false"}}).layer_sync);
   const auto denied = backplane::opencl::SettingsFromOptions({{"allow_cpu_device", "false"}});
   CHECK_FALSE(denied.policy.allow_cpu);
   CHECK(denied.policy.allow_cpu_source.empty());
 
   CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"allow_cpu", "1"}}); },
                 backplane::ErrorCode::kInvalidArgument) ==
-        "GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device, device, cache_dir, tune, threads");
+        "GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device, device, cache_dir, tune, layer_sync, threads");
   // The 1.x alias is gone: the runtime refuses keys a backend does not declare.
   CHECK_THROWS_AS(backplane::opencl::SettingsFromOptions({{"AllowCpuDevice", "1"}}), backplane::Exception);
   CHECK_NOTHROW(backplane::opencl::SettingsFromOptions({{"threads", "2"}}));
@@ -172,7 +174,7 @@ TEST_CASE("settings: options win over the environment, and unknown keys and malf
   CHECK(backplane::opencl::SettingsFromEnvironment().cache_dir.string().find("test-cache") != std::string::npos);
 }
 
-TEST_CASE("options: the five declared, with their types") {
+TEST_CASE("options: the six declared, with their types") {
   using Type = backplane::backend::OptionSpec::Type;
   std::map<std::string, Type> declared;
   for (const auto& spec : OpenClBackend().GetOptionSpecs()) {
@@ -183,10 +185,11 @@ TEST_CASE("options: the five declared, with their types") {
                                                 {"device", Type::kString},
                                                 {"cache_dir", Type::kString},
                                                 {"tune", Type::kBoolean},
+                                                {"layer_sync", Type::kBoolean},
                                                 {"threads", Type::kInteger}});
   // What the runtime validates against is what SettingsFromOptions takes.
   CHECK_NOTHROW(backplane::opencl::SettingsFromOptions(
-      {{"allow_cpu_device", "0"}, {"device", "0"}, {"cache_dir", "/tmp/x"}, {"tune", "1"}, {"threads", "4"}}));
+      {{"allow_cpu_device", "0"}, {"device", "0"}, {"cache_dir", "/tmp/x"}, {"tune", "1"}, {"layer_sync", "0"}, {"threads", "4"}}));
 }
 
 TEST_CASE("availability and the device list follow the environment's choice") {

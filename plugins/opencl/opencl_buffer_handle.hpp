@@ -6,17 +6,22 @@
 #include <backplane/backend/tensor_handle.hpp>
 
 #include <memory>
+#include <optional>
 
 namespace backplane::opencl {
 
 inline constexpr const char* kBufferFactoryId = "Backplane/GpuOpenCl/Buffer";
 
 // A cl_mem of GetInfo().NumBytes() bytes (at least 1) in the device's context, dense, in the
-// layout TensorInfo says (NCHW). Map() maps it for reading and writing on the host (blocking,
-// on the device queue, so it waits for kernels enqueued before it); Unmap() unmaps it. Import
-// of host memory works only where the device shares host memory (CL_DEVICE_HOST_UNIFIED_MEMORY):
-// the buffer is then re-created with CL_MEM_USE_HOST_PTR over the caller's memory. Owned by
-// the execution context that asked the factory for it; not thread-safe (one run at a time).
+// layout TensorInfo says (NCHW). Map() gives a host view for reading and writing that reflects
+// every command enqueued before it (blocking, on the device queue); Unmap() makes what the host
+// wrote visible to later commands. How depends on the HostAccess the handle was made with:
+// kMapInPlace maps the buffer itself; kStaged keeps a pinned host buffer beside it (made at the
+// first Map, mapped for the handle's lifetime) that Map fills with a blocking read and Unmap
+// writes back without waiting. Import of host memory works only where the device shares host
+// memory (CL_DEVICE_HOST_UNIFIED_MEMORY): the buffer is then re-created with
+// CL_MEM_USE_HOST_PTR over the caller's memory. Owned by the execution context that asked the
+// factory for it; not thread-safe (one run at a time).
 class OpenClBufferHandle : public backend::ITensorHandle {
  public:
   // The buffer for a kernel argument. If the handle is mapped, it is unmapped first (the unmap
@@ -30,12 +35,27 @@ class OpenClBufferHandle : public backend::ITensorHandle {
   virtual bool WrapsHostMemory() const = 0;
 };
 
+// How a handle's host view reaches the device buffer.
+enum class HostAccess {
+  // Map the buffer itself: free where the device shares host memory (the buffer is allocated
+  // with CL_MEM_ALLOC_HOST_PTR there).
+  kMapInPlace,
+  // Copy through a pinned staging buffer kept by the handle: on a discrete device a map of the
+  // buffer itself has the driver stage through host memory of its own at every map.
+  kStaged,
+};
+
+// What `device` needs: kMapInPlace where it shares host memory, kStaged otherwise.
+HostAccess HostAccessFor(const OpenClDevice& device);
+
 // A new buffer handle for `info` on `device`, which it shares ownership of (the device outlives
 // every handle). Buffers are allocated with CL_MEM_ALLOC_HOST_PTR where the device shares host
-// memory (mapping is then free), plain CL_MEM_READ_WRITE otherwise (mapping stages through the
-// driver). Map() after Map() without Unmap() unmaps and maps again, so the pointer reflects
-// every command enqueued since. Throws backplane::Exception (kBackendFailure) naming the tensor
-// size and the OpenCL error when the buffer cannot be created.
-std::unique_ptr<OpenClBufferHandle> CreateBufferHandle(std::shared_ptr<OpenClDevice> device, const TensorInfo& info);
+// memory, plain CL_MEM_READ_WRITE otherwise. `access` defaults to HostAccessFor(device) (the
+// tests choose kStaged on a unified device to run that path). Map() after Map() without
+// Unmap() unmaps and maps again, so the view reflects every command enqueued since. Throws
+// backplane::Exception (kBackendFailure) naming the tensor size and the OpenCL error when a
+// buffer cannot be created or mapped.
+std::unique_ptr<OpenClBufferHandle> CreateBufferHandle(std::shared_ptr<OpenClDevice> device, const TensorInfo& info,
+                                                       std::optional<HostAccess> access = std::nullopt);
 
 }  // namespace backplane::opencl

@@ -16,6 +16,7 @@ namespace {
 using backplane::DataType;
 using backplane::TensorInfo;
 using backplane::backend::MemorySource;
+using backplane::opencl::HostAccess;
 using backplane::opencl::OpenClBufferHandle;
 using backplane::opencl::OpenClBufferHandleFactory;
 using backplane::opencl::OpenClDevice;
@@ -41,6 +42,10 @@ void AddOne(OpenClDevice& device, const OpenClBufferHandle& handle, std::size_t 
 
 std::shared_ptr<OpenClDevice> SharedTestDevice(const TempFolder& folder) { return TestDevice(folder.Path()); }
 
+// Both ways to the host, whatever the device: staging is what discrete GPUs use.
+const HostAccess kAccesses[] = {HostAccess::kMapInPlace, HostAccess::kStaged};
+const char* Name(HostAccess access) { return access == HostAccess::kStaged ? "staged" : "in place"; }
+
 }  // namespace
 
 TEST_CASE("buffer handle: what is written through a mapping is read back, and kernels see it") {
@@ -48,36 +53,65 @@ TEST_CASE("buffer handle: what is written through a mapping is read back, and ke
   auto device = SharedTestDevice(folder);
   if (!device) return;
   const TensorInfo info{{2, 3}, DataType::kFloat32};
-  auto handle = backplane::opencl::CreateBufferHandle(device, info);
-  CHECK(handle->GetInfo().NumBytes() == 24);
-  CHECK(handle->Buffer() != nullptr);
+  for (const HostAccess access : kAccesses) {
+    CAPTURE(Name(access));
+    auto handle = backplane::opencl::CreateBufferHandle(device, info, access);
+    CHECK(handle->GetInfo().NumBytes() == 24);
+    CHECK(handle->Buffer() != nullptr);
 
-  auto* data = static_cast<float*>(handle->Map());
-  REQUIRE(data != nullptr);
-  for (int i = 0; i < 6; ++i) data[i] = static_cast<float>(i);
-  handle->Unmap();
-  AddOne(*device, *handle, 6);
-  const auto* result = static_cast<const float*>(handle->Map());  // blocking: waits for the kernel
-  for (int i = 0; i < 6; ++i) CHECK(result[i] == static_cast<float>(i + 1));
-  handle->Unmap();
+    auto* data = static_cast<float*>(handle->Map());
+    REQUIRE(data != nullptr);
+    for (int i = 0; i < 6; ++i) data[i] = static_cast<float>(i);
+    handle->Unmap();
+    AddOne(*device, *handle, 6);
+    const auto* result = static_cast<const float*>(handle->Map());  // blocking: waits for the kernel
+    for (int i = 0; i < 6; ++i) CHECK(result[i] == static_cast<float>(i + 1));
+    handle->Unmap();
+  }
 }
 
 TEST_CASE("buffer handle: Map again without Unmap sees kernels enqueued in between, and Buffer() unmaps") {
   TempFolder folder;
   auto device = SharedTestDevice(folder);
   if (!device) return;
-  auto handle = backplane::opencl::CreateBufferHandle(device, TensorInfo{{4}, DataType::kFloat32});
-  auto* data = static_cast<float*>(handle->Map());
-  for (int i = 0; i < 4; ++i) data[i] = 10.0f;
-  AddOne(*device, *handle, 4);  // Buffer() unmaps first (the runtime's import step never unmaps)
-  AddOne(*device, *handle, 4);
-  const auto* again = static_cast<const float*>(handle->Map());
-  const auto* third = static_cast<const float*>(handle->Map());
-  CHECK(third[0] == 12.0f);
-  CHECK(third[3] == 12.0f);
-  (void)again;
-  handle->Unmap();
-  handle->Unmap();  // unmapping an unmapped handle does nothing
+  for (const HostAccess access : kAccesses) {
+    CAPTURE(Name(access));
+    auto handle = backplane::opencl::CreateBufferHandle(device, TensorInfo{{4}, DataType::kFloat32}, access);
+    auto* data = static_cast<float*>(handle->Map());
+    for (int i = 0; i < 4; ++i) data[i] = 10.0f;
+    AddOne(*device, *handle, 4);  // Buffer() unmaps first (the runtime's import step never unmaps)
+    AddOne(*device, *handle, 4);
+    const auto* again = static_cast<const float*>(handle->Map());
+    const auto* third = static_cast<const float*>(handle->Map());
+    CHECK(third[0] == 12.0f);
+    CHECK(third[3] == 12.0f);
+    (void)again;
+    handle->Unmap();
+    handle->Unmap();  // unmapping an unmapped handle does nothing
+  }
+}
+
+TEST_CASE("buffer handle, staged: a write-back still queued when the handle goes is completed first") {
+  TempFolder folder;
+  auto device = SharedTestDevice(folder);
+  if (!device) return;
+  const std::size_t count = 1 << 20;  // 4 MB: a copy that is still queued when the handle goes
+  std::vector<float> seen(count);
+  cl_mem kept = nullptr;
+  {
+    auto handle = backplane::opencl::CreateBufferHandle(device, TensorInfo{{static_cast<std::int64_t>(count)}},
+                                                        HostAccess::kStaged);
+    kept = handle->Buffer();
+    REQUIRE(clRetainMemObject(kept) == CL_SUCCESS);
+    auto* data = static_cast<float*>(handle->Map());
+    for (std::size_t i = 0; i < count; ++i) data[i] = static_cast<float>(i % 97);
+    handle->Unmap();  // enqueues the write-back and returns
+  }
+  REQUIRE(clEnqueueReadBuffer(device->Queue(), kept, CL_TRUE, 0, count * sizeof(float), seen.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  clReleaseMemObject(kept);
+  CHECK(seen[0] == 0.0f);
+  CHECK(seen[count - 1] == static_cast<float>((count - 1) % 97));
 }
 
 TEST_CASE("buffer handle: imports host memory only where the device shares it, and works on it in place") {

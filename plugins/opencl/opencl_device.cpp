@@ -120,6 +120,7 @@ class ClDevice final : public OpenClDevice {
     is_cpu_ = candidate.kind == backend::DeviceKind::kCpu;
     max_work_group_size_ = Info<std::size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     local_memory_bytes_ = static_cast<std::size_t>(Info<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE));
+    compute_units_ = std::max<std::size_t>(Info<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS), 1);
     host_unified_memory_ = candidate.host_unified_memory;
     cache_directory_ = binary_cache_.Directory().string();
     cache_note_ = binary_cache_.FallbackNote();

@@ -33,6 +33,8 @@ class OpenClDevice {
   const std::string& Description() const { return description_; }
   bool IsCpu() const { return is_cpu_; }
   std::size_t MaxWorkGroupSize() const { return max_work_group_size_; }
+  // CL_DEVICE_MAX_COMPUTE_UNITS: streaming multiprocessors of a GPU, threads of PoCL.
+  std::size_t ComputeUnits() const { return compute_units_; }
   std::size_t LocalMemoryBytes() const { return local_memory_bytes_; }
   // CL_DEVICE_HOST_UNIFIED_MEMORY: the device reads host memory in place, so buffers may wrap
   // host pointers (CL_MEM_USE_HOST_PTR) without a copy.
@@ -72,7 +74,7 @@ class OpenClDevice {
   // lifetime. The caller must hold LaunchMutex from this call until its last command using
   // the buffer is enqueued: the queue is in order, so a later holder's commands run after
   // those. Throws backplane::Exception (kBackendFailure) when the buffer cannot be allocated.
-  enum class Scratch { kColumns, kBlasTemp };
+  enum class Scratch { kColumns, kBlasTemp, kPartials };
   cl_mem ScratchBuffer(Scratch slot, std::size_t bytes);
 
  protected:
@@ -90,6 +92,7 @@ class OpenClDevice {
   std::string description_;
   bool is_cpu_ = false;
   std::size_t max_work_group_size_ = 0;
+  std::size_t compute_units_ = 1;
   std::size_t local_memory_bytes_ = 0;
   bool host_unified_memory_ = false;
   std::string cache_directory_;
@@ -101,7 +104,7 @@ class OpenClDevice {
     cl_mem mem = nullptr;
     std::size_t bytes = 0;
   };
-  ScratchEntry scratch_[2];  // by Scratch; guarded by launch_mutex_, released by ~OpenClDevice
+  ScratchEntry scratch_[3];  // by Scratch; guarded by launch_mutex_, released by ~OpenClDevice
 };
 
 // Throws backplane::Exception (kBackendFailure) naming `what` and the OpenCL error (by name:

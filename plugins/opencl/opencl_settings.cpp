@@ -53,6 +53,9 @@ OpenClSettings SettingsFromEnvironment() {
   if (const auto tune = Env("BACKPLANE_OPENCL_TUNE")) {
     settings.tune = ParseFlag(*tune, "environment variable BACKPLANE_OPENCL_TUNE");
   }
+  if (const auto sync = Env("BACKPLANE_OPENCL_LAYER_SYNC")) {
+    settings.layer_sync = ParseFlag(*sync, "environment variable BACKPLANE_OPENCL_LAYER_SYNC");
+  }
   const auto cache = Env("BACKPLANE_OPENCL_CACHE_DIR");
   settings.cache_dir = cache ? std::filesystem::path(*cache) : DefaultCacheDir();
   return settings;
@@ -66,6 +69,8 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
       settings.policy.allow_cpu_source = settings.policy.allow_cpu ? "backend option " + key + "=" + value : "";
     } else if (key == "tune") {
       settings.tune = ParseFlag(value, "backend option " + key);
+    } else if (key == "layer_sync") {
+      settings.layer_sync = ParseFlag(value, "backend option " + key);
     } else if (key == "device") {
       settings.policy.device_filter = value;
       settings.policy.device_filter_source = "backend option device";
@@ -86,7 +91,7 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
       // direct callers.
       throw Exception(ErrorCode::kInvalidArgument,
                       "GpuOpenCl: unknown backend option '" + key +
-                          "'; known options: allow_cpu_device, device, cache_dir, tune, threads");
+                          "'; known options: allow_cpu_device, device, cache_dir, tune, layer_sync, threads");
     }
   }
   return settings;

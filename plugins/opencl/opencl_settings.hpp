@@ -7,6 +7,7 @@
 //   device = <index>|<name>                          env BACKPLANE_OPENCL_DEVICE
 //   cache_dir = <folder>                             env BACKPLANE_OPENCL_CACHE_DIR
 //   tune = 0|1|false|true                            env BACKPLANE_OPENCL_TUNE=0|1
+//   layer_sync = 0|1|false|true                      env BACKPLANE_OPENCL_LAYER_SYNC=0|1
 //   threads = <count>   accepted for every backend's sake (sdk-run --threads); no effect: the
 //                       OpenCL device schedules its own work
 // Reading the environment is thread-safe as long as nobody calls setenv concurrently.
@@ -28,6 +29,9 @@ struct OpenClSettings {
   // Run CLBlast's GEMM tuner on the device when no tuned parameters are cached for it
   // (clblast_tuning.hpp).
   bool tune = false;
+  // Wait for the device after every layer, so a per-layer profile (sdk-run --per-layer) times
+  // each layer's device work instead of only its enqueueing; runs get slower.
+  bool layer_sync = false;
 };
 
 // From the environment alone: what a backend instance without a runtime context uses

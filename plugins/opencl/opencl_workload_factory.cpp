@@ -7,7 +7,7 @@
 #include <backplane/backend/host_tensor_handle.hpp>
 #include <backplane/exception.hpp>
 
-#include <cstring>
+#include <algorithm>
 #include <new>
 #include <vector>
 
@@ -19,30 +19,34 @@ namespace {
 
 // An op's workload, plus the one rule the runtime's memory plan needs from a device that runs
 // asynchronously: inputs that wrap host memory (imported, not copied) are read before Execute
-// returns, since the runtime may reuse that memory for the next step.
+// returns, since the runtime may reuse that memory for the next step. With `always_wait`
+// every step waits for its device work (layer_sync).
 class HostSafeWorkload final : public backend::IWorkload {
  public:
-  HostSafeWorkload(std::unique_ptr<backend::IWorkload> op, OpenClDevice& device, std::string layer)
-      : op_(std::move(op)), device_(device), layer_(std::move(layer)) {}
+  HostSafeWorkload(std::unique_ptr<backend::IWorkload> op, OpenClDevice& device, std::string layer, bool always_wait)
+      : op_(std::move(op)), device_(device), layer_(std::move(layer)), always_wait_(always_wait) {}
 
   void Execute(const backend::WorkloadArgs& args) const override {
     op_->Execute(args);
-    for (backend::ITensorHandle* input : args.inputs) {
-      const auto* buffer = dynamic_cast<const OpenClBufferHandle*>(input);
-      if (buffer && buffer->WrapsHostMemory()) {
-        CheckCl(clFinish(device_.Queue()),
-                ("waiting for layer '" + layer_ + "', which reads imported host memory, on " +
-                 device_.Description()).c_str());
-        return;
-      }
+    if (always_wait_ || ReadsHostMemory(args)) {
+      CheckCl(clFinish(device_.Queue()), ("waiting for layer '" + layer_ + "' on " + device_.Description()).c_str());
     }
   }
   std::size_t GetScratchSize() const override { return op_->GetScratchSize(); }
 
  private:
+  static bool ReadsHostMemory(const backend::WorkloadArgs& args) {
+    for (backend::ITensorHandle* input : args.inputs) {
+      const auto* buffer = dynamic_cast<const OpenClBufferHandle*>(input);
+      if (buffer && buffer->WrapsHostMemory()) return true;
+    }
+    return false;
+  }
+
   std::unique_ptr<backend::IWorkload> op_;
   OpenClDevice& device_;
   std::string layer_;
+  bool always_wait_;
 };
 
 // Runs `workload` once on zero-filled device tensors of the layer's shapes (constants as
@@ -53,9 +57,12 @@ void WarmUp(const backend::IWorkload& workload, const backend::ILayerView& layer
             const std::shared_ptr<OpenClDevice>& device) {
   std::vector<std::unique_ptr<backend::ITensorHandle>> owned;
   auto zeros = [&](const TensorInfo& info) {
-    owned.push_back(CreateBufferHandle(device, info));
-    std::memset(owned.back()->Map(), 0, info.NumBytes());
-    owned.back()->Unmap();
+    auto handle = CreateBufferHandle(device, info);
+    const cl_uchar zero = 0;
+    CheckCl(clEnqueueFillBuffer(device->Queue(), handle->Buffer(), &zero, 1, 0, std::max<std::size_t>(info.NumBytes(), 1),
+                                0, nullptr, nullptr),
+            ("zero-filling a warm-up tensor of layer '" + layer.GetName() + "'").c_str());
+    owned.push_back(std::move(handle));
     return owned.back().get();
   };
   std::vector<backend::ITensorHandle*> inputs, outputs;
@@ -80,8 +87,9 @@ void WarmUp(const backend::IWorkload& workload, const backend::ILayerView& layer
 
 }  // namespace
 
-OpenClWorkloadFactory::OpenClWorkloadFactory(std::string backend_label, std::shared_ptr<OpenClDevice> device)
-    : backend_label_(std::move(backend_label)), device_(std::move(device)) {
+OpenClWorkloadFactory::OpenClWorkloadFactory(std::string backend_label, std::shared_ptr<OpenClDevice> device,
+                                             bool layer_sync)
+    : backend_label_(std::move(backend_label)), device_(std::move(device)), layer_sync_(layer_sync) {
   if (!device_) throw Exception(ErrorCode::kInternal, backend_label_ + ": a workload factory needs a device");
 }
 
@@ -92,7 +100,7 @@ std::unique_ptr<backend::IWorkload> OpenClWorkloadFactory::CreateWorkload(const 
   // Weight uploads the op enqueued and first-launch kernel compiles happen now, not in the
   // first run.
   WarmUp(*workload, layer, device_);
-  return std::make_unique<HostSafeWorkload>(std::move(workload), *device_, layer.GetName());
+  return std::make_unique<HostSafeWorkload>(std::move(workload), *device_, layer.GetName(), layer_sync_);
 }
 
 }  // namespace backplane::opencl

@@ -21,11 +21,12 @@ namespace backplane::opencl {
 //
 // Each op's workload is wrapped so that a step reading imported host memory (an input handle
 // with WrapsHostMemory()) waits for the queue before returning: the runtime's memory plan may
-// hand that memory to the next host step. Other steps do not wait.
+// hand that memory to the next host step. Other steps do not wait, unless `layer_sync`
+// (OpenClSettings::layer_sync) makes every step wait, for per-layer profiles.
 class OpenClWorkloadFactory final : public backend::IWorkloadFactory {
  public:
   // `backend_label` ("GpuOpenCl 0.1.0") starts its other error messages.
-  OpenClWorkloadFactory(std::string backend_label, std::shared_ptr<OpenClDevice> device);
+  OpenClWorkloadFactory(std::string backend_label, std::shared_ptr<OpenClDevice> device, bool layer_sync = false);
 
   // Throws backplane::Exception: kUnsupported "GpuOpenCl cannot run layer '<name>': <why>" when
   // the op table refuses the layer; whatever the op's create throws (kBackendFailure with the build log
@@ -37,6 +38,7 @@ class OpenClWorkloadFactory final : public backend::IWorkloadFactory {
  private:
   std::string backend_label_;
   std::shared_ptr<OpenClDevice> device_;
+  bool layer_sync_;
 };
 
 }  // namespace backplane::opencl

@@ -1,9 +1,14 @@
 #include "gemm.hpp"
 
+#include "kernel_sources.hpp"
+
 #include <backplane/exception.hpp>
 
 #include <clblast.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 namespace backplane::opencl {
@@ -37,8 +42,31 @@ std::string ClblastStatusName(int status) {
   return ClErrorName(status);
 }
 
-Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what) : device_(device), what_(std::move(what)) {
+std::size_t SplitKFactor(std::size_t m, std::size_t n, std::size_t k, std::size_t compute_units) {
+  constexpr std::size_t kTile = 64, kMinSlice = 128;
+  const std::size_t tiles = ((m + kTile - 1) / kTile) * ((n + kTile - 1) / kTile);
+  if (tiles == 0 || tiles >= compute_units) return 1;
+  const std::size_t wanted = std::min((compute_units + tiles - 1) / tiles, k / kMinSlice);
+  for (std::size_t split = wanted; split >= 2; --split) {
+    if (k % split != 0) continue;
+    const bool indexable = m * n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) / split;
+    return indexable ? split : 1;
+  }
+  return 1;
+}
+
+Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what, std::optional<std::size_t> split)
+    : device_(device), what_(std::move(what)) {
   if (shape.m == 0 || shape.n == 0 || shape.k == 0) return;  // Enqueue calls no GEMM routine
+  if (shape.batch == 1) split_ = split.value_or(SplitKFactor(shape.m, shape.n, shape.k, device.ComputeUnits()));
+  if (split_ < 1 || shape.k % split_ != 0) {
+    throw Exception(ErrorCode::kInternal, "GpuOpenCl: " + what_ + ": K = " + std::to_string(shape.k) +
+                                              " cannot be split in " + std::to_string(split_));
+  }
+  if (split_ > 1) {
+    sum_partials_ = MakeKernel(device, kKernelSource_gemm, "sum_partials");
+    return;  // the strided-batched routine allocates its temporary buffers itself
+  }
   cl_command_queue queue = device.Queue();
   std::size_t bytes = 0;
   // Every CLBlast call of the device runs under its LaunchMutex.
@@ -68,6 +96,10 @@ void Gemm::Enqueue(const GemmCall& g) const {
     }
     return;
   }
+  if (g.batch == 1 && split_ > 1) {
+    EnqueueSplit(g);
+    return;
+  }
   if (g.batch == 1) {
     const auto gemm = [&](std::size_t temp_bytes) {
       cl_mem temp = temp_bytes > 0 ? device_.ScratchBuffer(OpenClDevice::Scratch::kBlasTemp, temp_bytes) : nullptr;
@@ -89,6 +121,32 @@ void Gemm::Enqueue(const GemmCall& g) const {
     CheckClblast(status, what_, "Gemm");
     return;
   }
+  EnqueueBatched(g);
+}
+
+void Gemm::EnqueueSplit(const GemmCall& g) const {
+  // Slice s of K: columns s * slice... of op(A), rows of op(B); each slice's product goes to
+  // partial output s, and sum_partials adds them (and beta * y) into y.
+  const std::size_t slice = g.k / split_;
+  GemmCall parts = g;
+  parts.k = slice;
+  parts.a_stride = g.transpose_a ? slice * g.a_ld : slice;
+  parts.b_stride = g.transpose_b ? slice : slice * g.b_ld;
+  parts.beta = 0.0f;
+  parts.y = device_.ScratchBuffer(OpenClDevice::Scratch::kPartials, split_ * g.m * g.n * sizeof(float));
+  parts.y_offset = 0;
+  parts.y_ld = g.n;
+  parts.y_stride = g.m * g.n;
+  parts.batch = split_;
+  EnqueueBatched(parts);
+  const cl_int split = static_cast<cl_int>(split_), m = static_cast<cl_int>(g.m), n = static_cast<cl_int>(g.n);
+  const cl_ulong y_offset = g.y_offset, y_ld = g.y_ld;
+  Launch(device_, sum_partials_.Get(), {g.n, g.m}, {},
+         {Arg(parts.y), Arg(split), Arg(m), Arg(n), Arg(g.y), Arg(y_offset), Arg(y_ld), Arg(g.beta)}, what_.c_str());
+}
+
+void Gemm::EnqueueBatched(const GemmCall& g) const {
+  cl_command_queue queue = device_.Queue();
   CheckClblast(clblast::GemmStridedBatched<float>(clblast::Layout::kRowMajor, Op(g.transpose_a), Op(g.transpose_b),
                                                   g.m, g.n, g.k, g.alpha, g.a, g.a_offset, g.a_ld, g.a_stride, g.b,
                                                   g.b_offset, g.b_ld, g.b_stride, g.beta, g.y, g.y_offset, g.y_ld,

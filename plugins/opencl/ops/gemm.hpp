@@ -5,11 +5,18 @@
 //
 // Every call enqueues on the device's in-order queue under its LaunchMutex and does not wait:
 // buffers stay on the device, and commands of later launches see the results. Thread-safe.
+//
+// Split-K: CLBlast's GEMM gives one work-group to each tile of the output, so a product with a
+// small output and a long K (a late ResNet convolution: [512 x 49] is 8 tiles of 64 x 64, K =
+// 4608) leaves most of a GPU idle. Such a product runs as `split` products over slices of K
+// into partial outputs (one strided-batched call) plus our kernel summing them into y
+// (kernels/gemm.cl). SplitKFactor owns the rule.
 #pragma once
 
 #include "opencl_workload.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace backplane::opencl {
@@ -30,6 +37,13 @@ struct GemmCall {
   std::size_t batch = 1;
 };
 
+// How many slices of K a batch-1 product of [m, k] x [k, n] is computed in on a device with
+// `compute_units`: 1 when its 64 x 64 output tiles already give every compute unit one, else
+// the largest divisor of k up to the tiles missing (compute_units / tiles, rounded up) that
+// leaves slices of at least 128, and 1 when there is none or the partial outputs would pass
+// 2^31 elements (the sum kernel indexes them with 32-bit integers).
+std::size_t SplitKFactor(std::size_t m, std::size_t n, std::size_t k, std::size_t compute_units);
+
 // The CLBlast GEMM of one workload's fixed shape. Created once per workload: it asks CLBlast
 // for the temporary buffer the shape needs, which Enqueue then takes from the device's
 // scratch. Immutable; Enqueue is thread-safe.
@@ -38,8 +52,10 @@ class Gemm {
   // `shape`: a call of the shape Enqueue will run (its buffers, offsets and batch are not
   // used). Calls with batch > 1 run CLBlast's strided-batched routine, which allocates its
   // temporary buffers itself.
-  // Throws backplane::Exception (kBackendFailure) naming `what` when CLBlast refuses the shape.
-  Gemm(OpenClDevice& device, const GemmCall& shape, std::string what);
+  // `split`: the K split, by default SplitKFactor's for the device (the tests choose one).
+  // Throws backplane::Exception (kBackendFailure) naming `what` when CLBlast refuses the shape
+  // or the sum kernel does not build.
+  Gemm(OpenClDevice& device, const GemmCall& shape, std::string what, std::optional<std::size_t> split = std::nullopt);
 
   // Enqueues `call` (of the constructor's shape). Throws backplane::Exception
   // (kBackendFailure) naming the layer and CLBlast's status when CLBlast fails.
@@ -49,6 +65,11 @@ class Gemm {
   OpenClDevice& device_;
   std::string what_;
   std::size_t temp_bytes_ = 0;  // CLBlast's temporary buffer for a batch-1 call of the shape
+  std::size_t split_ = 1;       // slices of K of a batch-1 call (SplitKFactor)
+  ClKernel sum_partials_;       // when split_ > 1
+
+  void EnqueueSplit(const GemmCall& call) const;
+  void EnqueueBatched(const GemmCall& call) const;
 };
 
 // "kInvalidLocalMemUsage (-2046)", or the OpenCL error name for CLBlast's codes that are

@@ -2,6 +2,7 @@
 // K = 0) and MatMul (batches, broadcast batch dimensions, rank-1 operands, K = 0) against
 // CpuRef's, on thin shapes and shapes off CLBlast's tile sizes. Timings are in
 // bench/gpu_opencl_bench.sh.
+#include "gemm.hpp"
 #include "opencl_op_test_harness.hpp"
 
 #include <backplane/descriptors.hpp>
@@ -73,4 +74,69 @@ TEST_CASE("opencl matmul: batches, broadcast and rank-1 operands") {
   CheckMatchesReference(d, {F32({3, 0}, 1), F32({0, 4}, 2)}, {{{3, 4}, DataType::kFloat32}});
   const auto reason = RefusalReason(d, {F32({2, 3}, 1), F32({4, 5}, 2)}, {{{2, 5}, DataType::kFloat32}});
   CHECK(reason.find("K = 3") != std::string::npos);
+}
+
+TEST_CASE("opencl gemm: the split-K rule") {
+  using backplane::opencl::SplitKFactor;
+  CHECK(SplitKFactor(512, 49, 4608, 132) == 16);  // ResNet's layer4 on an H100: 8 tiles, 4608 = 16 x 288
+  CHECK(SplitKFactor(256, 196, 2304, 132) == 9);  // layer3: 16 tiles
+  CHECK(SplitKFactor(1, 1000, 1280, 132) == 8);   // a classifier: 16 tiles, 1280 / 8 = 160
+  CHECK(SplitKFactor(64, 3136, 576, 132) == 3);   // layer1: 49 tiles; 3 slices of 192
+  CHECK(SplitKFactor(512, 49, 4608, 2) == 1);     // PoCL on two cores: the tiles fill it
+  CHECK(SplitKFactor(64, 64, 127, 132) == 1);     // slices would be shorter than 128
+  CHECK(SplitKFactor(64, 64, 131 * 128, 132) == 131);
+  CHECK(SplitKFactor(64, 64, 1280, 7) == 5);  // the largest divisor of K up to the 7 wanted
+  CHECK(SplitKFactor(1 << 16, 1 << 15, 1 << 20, 1ul << 40) == 1);  // partials past 2^31 elements
+  CHECK(SplitKFactor(0, 10, 1024, 132) == 1);
+}
+
+TEST_CASE("opencl gemm: a split-K product equals the direct sum, with transposes, offsets and beta") {
+  using backplane::opencl::AllocateBuffer;
+  using backplane::opencl::Gemm;
+  using backplane::opencl::GemmCall;
+  using backplane::opencl::UploadBuffer;
+  const auto device = backplane::opencl::testing::OpsDevice();
+  if (!device) return;
+  const std::size_t m = 5, n = 7, k = 12, y_offset = 3, y_ld = n + 2;
+  const auto a = backplane::opencl::testing::Random(m * k, 11), b = backplane::opencl::testing::Random(k * n, 12);
+  for (const bool ta : {false, true}) {
+    for (const bool tb : {false, true}) {
+      for (const float beta : {0.0f, 0.5f}) {
+        for (const std::size_t split : {1, 2, 3, 4}) {
+          CAPTURE(ta);
+          CAPTURE(tb);
+          CAPTURE(beta);
+          CAPTURE(split);
+          GemmCall call;
+          call.m = m, call.n = n, call.k = k, call.transpose_a = ta, call.transpose_b = tb;
+          call.a_ld = ta ? m : k, call.b_ld = tb ? k : n, call.y_ld = y_ld, call.y_offset = y_offset;
+          call.alpha = 2.0f, call.beta = beta;
+          // y before: 1 everywhere (beta 0 must ignore it, even as NaN would be ignored).
+          std::vector<float> y(y_offset + m * y_ld, 1.0f);
+          std::vector<float> expected = y;
+          for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < n; ++j) {
+              float sum = 0.0f;
+              for (std::size_t p = 0; p < k; ++p) {
+                sum += a[ta ? p * m + i : i * k + p] * b[tb ? j * k + p : p * n + j];
+              }
+              float& out = expected[y_offset + i * y_ld + j];
+              out = 2.0f * sum + (beta == 0.0f ? 0.0f : beta * out);
+            }
+          }
+          const auto a_buffer = UploadBuffer(*device, a.data(), a.size() * sizeof(float));
+          const auto b_buffer = UploadBuffer(*device, b.data(), b.size() * sizeof(float));
+          const auto y_buffer = AllocateBuffer(*device, y.size() * sizeof(float));
+          REQUIRE(clEnqueueWriteBuffer(device->Queue(), y_buffer.Get(), CL_TRUE, 0, y.size() * sizeof(float), y.data(),
+                                       0, nullptr, nullptr) == CL_SUCCESS);
+          call.a = a_buffer.Get(), call.b = b_buffer.Get(), call.y = y_buffer.Get();
+          Gemm(*device, call, "test", split).Enqueue(call);
+          REQUIRE(clEnqueueReadBuffer(device->Queue(), y_buffer.Get(), CL_TRUE, 0, y.size() * sizeof(float), y.data(),
+                                      0, nullptr, nullptr) == CL_SUCCESS);
+          for (std::size_t i = 0; i < y.size(); ++i) CHECK(y[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+        }
+      }
+    }
+  }
+  CHECK_THROWS_AS(Gemm(*device, GemmCall{5, 7, 12}, "test", 5), backplane::Exception);  // 12 is not 5 slices
 }

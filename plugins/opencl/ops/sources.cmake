@@ -29,6 +29,7 @@ set(OPENCL_OP_SOURCES
 )
 set(OPENCL_KERNEL_FILES
   kernels/convolution.cl
+  kernels/gemm.cl
   kernels/elementwise.cl
   kernels/pooling.cl
   kernels/normalization.cl
