@@ -1,6 +1,7 @@
 #include "opencl_backend.hpp"
 
 #include "device_selection.hpp"
+#include "fusion.hpp"
 #include "opencl_backend_context.hpp"
 #include "opencl_buffer_handle_factory.hpp"
 #include "opencl_device_creation.hpp"
@@ -69,6 +70,10 @@ std::vector<backend::DeviceInfo> OpenClBackend::GetDevices() const {
     return {invalid};
   }
   return DescribeDevices(EnumerateDevices(), policy);
+}
+
+backend::OptimizationViews OpenClBackend::OptimizeSubgraph(const backend::SubgraphView& subgraph) const {
+  return FuseSubgraph(subgraph);
 }
 
 backend::BackendCapabilities OpenClBackend::GetCapabilities() const {

@@ -41,6 +41,8 @@ class OpenClBackend final : public backend::IBackend {
   std::vector<backend::DeviceInfo> GetDevices() const override;
   // device_kind gpu, f32 and i64 tensors, the op table's layer types.
   backend::BackendCapabilities GetCapabilities() const override;
+  // Fuses a product with the residual add and activation after it (fusion.hpp).
+  backend::OptimizationViews OptimizeSubgraph(const backend::SubgraphView& subgraph) const override;
   std::shared_ptr<backend::ILayerSupport> GetLayerSupport() const override;
 
   // allow_cpu_device, device, cache_dir (opencl_settings.hpp) and the common threads.

@@ -234,7 +234,7 @@ TEST_CASE("layer support and workload factory refuse layers the op table has no 
   REQUIRE(factory != nullptr);
   CHECK(ErrorOf([&] { factory->CreateWorkload(FakeLayer(LayerType::kPreCompiled, "fused")); },
                 backplane::ErrorCode::kUnsupported) ==
-        "GpuOpenCl cannot run layer 'fused': it has no kernel for PreCompiled layers");
+        "GpuOpenCl cannot run layer 'fused': a PreCompiled layer it did not make");
 }
 
 TEST_CASE("a context opens its device once, and factories made in it and their buffers share that device") {

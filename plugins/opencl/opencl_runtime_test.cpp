@@ -196,3 +196,138 @@ TEST_CASE("malformed backend option: Runtime::Create fails naming GpuOpenCl, the
     CHECK(message.find("allow_cpu_device") != std::string::npos);  // what is accepted
   }
 }
+
+namespace {
+
+backplane::OutputSlot Constant(backplane::Network& net, const std::string& name, const backplane::TensorShape& shape,
+                               float scale) {
+  std::vector<float> values(static_cast<std::size_t>(shape.NumElements()));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = scale * (static_cast<float>((i * 37 + 11) % 23) - 11.0f) / 11.0f;
+  return net.AddConstant(name, shape, values);
+}
+
+backplane::OutputSlot Conv(backplane::Network& net, backplane::OutputSlot x, std::int64_t in, std::int64_t out,
+                           std::uint32_t groups, const std::string& name) {
+  backplane::Convolution2dDescriptor d;
+  d.pads = {1, 1, 1, 1};
+  d.groups = groups;
+  return net.Add(d, {x, Constant(net, name + "_w", {out, in / groups, 3, 3}, 0.3f), Constant(net, name + "_b", {out}, 0.1f)},
+                 name);
+}
+
+backplane::OutputSlot Act(backplane::Network& net, backplane::OutputSlot x, backplane::ActivationFunction function,
+                          const std::string& name, float alpha = 0.0f, float beta = 0.0f) {
+  backplane::ActivationDescriptor d;
+  d.function = function;
+  d.alpha = alpha;
+  d.beta = beta;
+  return net.Add(d, {x}, name);
+}
+
+backplane::OutputSlot Add(backplane::Network& net, backplane::OutputSlot a, backplane::OutputSlot b,
+                          const std::string& name) {
+  return net.Add(backplane::ElementwiseBinaryDescriptor{}, {a, b}, name);
+}
+
+// Optimizes `network` for `backends`, runs it once on `inputs` (signature order) and returns
+// the outputs and, in `placement`, where each layer went.
+std::vector<std::vector<float>> RunOn(backplane::Runtime& runtime, const backplane::Network& network,
+                                      std::vector<backplane::BackendId> backends,
+                                      const std::vector<std::vector<float>>& inputs,
+                                      std::vector<backplane::LayerPlacement>* placement = nullptr) {
+  backplane::OptimizeOptions options;
+  options.backends = std::move(backends);
+  backplane::OptimizedNetwork optimized = runtime.Optimize(network, options);
+  if (placement) *placement = optimized.GetPlacement();
+  const auto id = runtime.LoadNetwork(std::move(optimized));
+  const auto signature = runtime.GetNetworkSignature(id);
+  std::vector<backplane::InputBinding> in;
+  for (std::size_t i = 0; i < signature.inputs.size(); ++i) {
+    in.push_back({signature.inputs[i].name, {signature.inputs[i].info, inputs.at(i).data()}});
+  }
+  std::vector<std::vector<float>> outputs;
+  for (const auto& output : signature.outputs) {
+    outputs.emplace_back(static_cast<std::size_t>(output.info.shape.NumElements()), std::nanf(""));
+  }
+  std::vector<backplane::OutputBinding> out;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    out.push_back({signature.outputs[i].name, {signature.outputs[i].info, outputs[i].data()}});
+  }
+  runtime.CreateExecutionContext(id)->Run(in, out);
+  runtime.UnloadNetwork(id);
+  return outputs;
+}
+
+}  // namespace
+
+TEST_CASE("fusion: a product with the residual add and activation after it runs as one layer, as CpuRef computes") {
+  using backplane::ActivationFunction;
+  auto runtime = MakeRuntime();
+  if (!InfoOf(*runtime, kOpenCl).available) {
+    MESSAGE("SKIPPED: no usable OpenCL device (" << InfoOf(*runtime, kOpenCl).unavailable_reason << ")");
+    return;
+  }
+  backplane::Network net;
+  const backplane::TensorInfo image{{2, 8, 9, 7}, backplane::DataType::kFloat32};
+  auto x = net.AddInput("x", image);
+  auto a = Act(net, Conv(net, x, 8, 8, 1, "a"), ActivationFunction::kRelu, "a_relu");             // conv + act
+  auto b = Act(net, Add(net, Conv(net, a, 8, 8, 1, "b"), x, "b_add"), ActivationFunction::kRelu, "b_relu");
+  auto c = Act(net, Add(net, x, Conv(net, x, 8, 8, 1, "c"), "c_add"), ActivationFunction::kClip, "c_clip", 0, 6);
+  auto d = Act(net, Conv(net, b, 8, 8, 8, "d"), ActivationFunction::kLeakyRelu, "d_leaky", 0.1f);  // depthwise
+  auto e = Conv(net, c, 8, 8, 1, "e");  // read twice: not fused with the relu
+  net.AddOutput("e_out", e);
+  auto e_relu = Act(net, e, ActivationFunction::kRelu, "e_relu");
+  backplane::TensorInfo channel{{1, 8, 1, 1}, backplane::DataType::kFloat32};
+  auto f = Add(net, Conv(net, d, 8, 8, 1, "f"), net.AddInput("scale", channel), "f_add");  // broadcast: not a residual
+  net.AddOutput("sum", Add(net, Add(net, e_relu, f, "sum1"), a, "sum2"));
+  // Products of matrices: fully connected + GELU, matmul + residual, matmul of a tensor by itself.
+  const backplane::TensorInfo rows{{4, 16}, backplane::DataType::kFloat32};
+  auto r = net.AddInput("r", rows);
+  backplane::FullyConnectedDescriptor fc;
+  fc.transpose_b = true;
+  auto g = Act(net, net.Add(fc, {r, Constant(net, "g_w", {16, 16}, 0.3f), Constant(net, "g_b", {16}, 0.1f)}, "g"),
+               ActivationFunction::kGelu, "g_gelu");
+  auto h = Add(net, net.Add(backplane::MatMulDescriptor{}, {g, Constant(net, "h_w", {16, 16}, 0.2f)}, "h"), r, "h_add");
+  net.AddOutput("h_out", h);  // read twice: the tanh after it stays alone
+  auto k = net.Add(backplane::MatMulDescriptor{}, {Act(net, h, ActivationFunction::kTanh, "t"),
+                                                   Constant(net, "k_w", {16, 16}, 0.2f)}, "k");
+  net.AddOutput("k_out", Act(net, k, ActivationFunction::kSigmoid, "k_sigmoid"));
+  const backplane::TensorInfo square_info{{6, 6}, backplane::DataType::kFloat32};
+  auto q = net.AddInput("q", square_info);
+  auto square = net.Add(backplane::MatMulDescriptor{}, {q, q}, "square");  // one tensor twice: not fused
+  net.AddOutput("square_out", Act(net, square, ActivationFunction::kRelu, "square_relu"));
+
+  std::vector<std::vector<float>> inputs(4);
+  inputs[0].resize(static_cast<std::size_t>(image.shape.NumElements()));
+  for (std::size_t i = 0; i < inputs[0].size(); ++i) inputs[0][i] = static_cast<float>((i * 13) % 19) / 9.0f - 1.0f;
+  inputs[1] = {0.5f, -1, 2, 0, 1, -0.5f, 0.25f, 3};
+  inputs[2].resize(64);
+  for (std::size_t i = 0; i < 64; ++i) inputs[2][i] = static_cast<float>((i * 7) % 11) / 5.0f - 1.0f;
+  inputs[3].resize(36);
+  for (std::size_t i = 0; i < 36; ++i) inputs[3][i] = static_cast<float>((i * 5) % 7) / 3.0f - 1.0f;
+
+  std::vector<backplane::LayerPlacement> placement;
+  const auto fused = RunOn(*runtime, net, {kOpenCl, kCpuRef}, inputs, &placement);
+  const auto expected = RunOn(*runtime, net, {kCpuRef}, inputs);
+  REQUIRE(fused.size() == expected.size());
+  for (std::size_t o = 0; o < fused.size(); ++o) {
+    CAPTURE(o);
+    for (std::size_t i = 0; i < fused[o].size(); ++i) CHECK(fused[o][i] == doctest::Approx(expected[o][i]).epsilon(1e-4));
+  }
+  std::vector<std::string> fused_layers, alone;
+  for (const auto& p : placement) {
+    if (p.type == backplane::backend::LayerType::kPreCompiled) {
+      CHECK(p.backend == kOpenCl);
+      fused_layers.push_back(p.layer);
+    } else if (p.backend == kOpenCl) {
+      alone.push_back(p.layer);
+    }
+  }
+  std::sort(fused_layers.begin(), fused_layers.end());
+  CHECK(fused_layers == std::vector<std::string>{"a+a_relu", "b+b_add+b_relu", "c+c_add+c_clip", "d+d_leaky",
+                                                 "g+g_gelu", "h+h_add", "k+k_sigmoid"});
+  for (const char* layer : {"e", "e_relu", "f", "f_add", "t", "square", "square_relu"}) {
+    CAPTURE(layer);
+    CHECK(std::find(alone.begin(), alone.end(), layer) != alone.end());
+  }
+}

@@ -1,5 +1,6 @@
 #include "opencl_workload_factory.hpp"
 
+#include "fusion.hpp"
 #include "ops/opencl_ops.hpp"
 
 #include "opencl_buffer_handle.hpp"
@@ -94,7 +95,9 @@ OpenClWorkloadFactory::OpenClWorkloadFactory(std::string backend_label, std::sha
 }
 
 std::unique_ptr<backend::IWorkload> OpenClWorkloadFactory::CreateWorkload(const backend::ILayerView& layer) {
-  auto workload = Ops().SupportingOrThrow(layer).create(layer, *device_);
+  auto workload = layer.GetType() == backend::LayerType::kPreCompiled
+                      ? CreateFusedWorkload(layer, *device_)
+                      : Ops().SupportingOrThrow(layer).create(layer, *device_);
   if (!workload) throw Exception(ErrorCode::kBackendFailure, backend_label_ + ": the op for layer '" +
                                                                 layer.GetName() + "' created no workload");
   // Weight uploads the op enqueued and first-launch kernel compiles happen now, not in the

@@ -1,6 +1,6 @@
-// Convolution kernels around CLBlast's GEMM (ops/convolution2d.cpp): im2col, the per-channel
-// bias added after the GEMM, and a direct convolution for depthwise layers, where each GEMM
-// would be one row high. NCHW throughout; padding may differ per side.
+// Convolution kernels around CLBlast's GEMM (ops/convolution2d.cpp): im2col and a direct
+// convolution for depthwise layers, where each GEMM would be one row high (the bias after a
+// GEMM is the epilogue's, kernels/elementwise.cl). NCHW throughout; padding may differ per side.
 
 // Columns of one image: cols[(c * kh + fy) * kw + fx][oy * Wo + ox] = x[c][iy][ix] (0 in the
 // padding), iy = oy * sh - pt + fy * dh, ix = ox * sw - pl + fx * dw, for every channel c of the
@@ -16,13 +16,6 @@ __kernel void im2col(__global const float* x, const int x_offset, __global float
   const int iy = oy * sh - pt + fy * dh, ix = ox * sw - pl + fx * dw;
   const bool inside = iy >= 0 && iy < H && ix >= 0 && ix < W;
   cols[row * Ho * Wo + column] = inside ? x[x_offset + (c * H + iy) * W + ix] : 0.0f;
-}
-
-// y[image][m][s] += bias[m] over y [images, M, spatial].
-__kernel void add_channel_bias(__global float* y, __global const float* bias, const int M, const int spatial) {
-  const int s = get_global_id(0), m = get_global_id(1), image = get_global_id(2);
-  if (s >= spatial || m >= M) return;
-  y[(image * M + m) * spatial + s] += bias[m];
 }
 
 // One output per work-item: (ox, oy, image * M_total + m).

@@ -90,3 +90,19 @@ __kernel void binary_same(__global const float* a, __global const float* b, __gl
   const int i = get_global_id(0);
   if (i < count) y[i] = binary(operation, a[i], b[i]);
 }
+
+// What follows a product (ops/epilogue.hpp): y[n][c][i] = act(y + bias[c] + residual[n][c][i])
+// over y [batch, channels, spatial], the bias and residual added only when their flags say so,
+// act = activation(function) unless function < 0. One element per work-item along dimension 0,
+// channel along 1, image along 2.
+__kernel void channel_epilogue(__global float* y, __global const float* bias, const int has_bias,
+                               __global const float* residual, const int has_residual, const int channels,
+                               const int spatial, const int function, const float alpha, const float beta) {
+  const int i = get_global_id(0), c = get_global_id(1), n = get_global_id(2);
+  if (i >= spatial) return;
+  const int at = (n * channels + c) * spatial + i;
+  float v = y[at];
+  if (has_bias) v += bias[c];
+  if (has_residual) v += residual[at];
+  y[at] = function < 0 ? v : activation(function, v, alpha, beta);
+}

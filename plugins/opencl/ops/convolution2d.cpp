@@ -4,10 +4,13 @@
 // writes the columns [C*kH*kW, Ho*Wo] into the device's column scratch (a 1x1 convolution with
 // unit strides and no padding reads x itself), then one GEMM per group - weights
 // [M/groups, C/groups*kH*kW] times that group's columns - writes y (CLBlast's strided-batched
-// GEMM over the groups). The bias is added by our own kernel after the last image. The whole
+// GEMM over the groups). The bias, and a fused layer's residual and activation, are added by
+// the epilogue kernel (epilogue.hpp) after the last image. The whole
 // sequence is enqueued under the device's LaunchMutex, so concurrent runs never share the
 // column scratch. Depthwise convolutions (one input channel per group, where each GEMM would be
-// one row high) run conv_direct, one output per work-item.
+// one row high) run conv_direct, one output per work-item, with the bias; the epilogue follows
+// only for a fused layer.
+#include "epilogue.hpp"
 #include "gemm.hpp"
 #include "kernel_sources.hpp"
 #include "op_kernels.hpp"
@@ -57,15 +60,16 @@ GemmCall ImageGemm(const ConvGeometry& g) {
 
 class Convolution2dWorkload final : public OpenClWorkload {
  public:
-  Convolution2dWorkload(const backend::ILayerView& layer, OpenClDevice& device, const ConvGeometry& g)
-      : OpenClWorkload(layer, device), g_(g), has_bias_(layer.GetNumInputs() == 3) {
+  Convolution2dWorkload(const backend::ILayerView& layer, OpenClDevice& device, const ConvGeometry& g,
+                        const Epilogue& epilogue)
+      : OpenClWorkload(layer, device), g_(g), has_bias_(layer.GetNumInputs() == 3), epilogue_(epilogue) {
     if (IsDepthwise(g_)) {
       direct_ = MakeKernel(device, kKernelSource_convolution, "conv_direct");
-      return;
+    } else {
+      gemm_.emplace(device, ImageGemm(g_), name_);
+      if (!IsPointwise(g_)) im2col_ = MakeKernel(device, kKernelSource_convolution, "im2col");
     }
-    gemm_.emplace(device, ImageGemm(g_), name_);
-    if (!IsPointwise(g_)) im2col_ = MakeKernel(device, kKernelSource_convolution, "im2col");
-    if (has_bias_) bias_ = MakeKernel(device, kKernelSource_convolution, "add_channel_bias");
+    if (!epilogue.Empty() || (has_bias_ && !direct_.Get())) epilogue_kernel_ = EpilogueKernel(device, epilogue);
   }
 
   void Execute(const backend::WorkloadArgs& args) const override {
@@ -87,6 +91,10 @@ class Convolution2dWorkload final : public OpenClWorkload {
              {Arg(x), Arg(w), Arg(bias), Arg(has_bias), Arg(y), Arg(c), Arg(h), Arg(wd), Arg(m), Arg(groups), Arg(cg),
               Arg(kh), Arg(kw), Arg(ho), Arg(wo), Arg(sh), Arg(sw), Arg(dh), Arg(dw), Arg(pt), Arg(pl)},
              name_.c_str());
+      if (epilogue_kernel_) {
+        epilogue_kernel_.Enqueue(device_, y, nullptr, Residual(args), batch,
+                                 static_cast<std::size_t>(g_.out_channels), spatial, name_.c_str());
+      }
       return;
     }
     const std::size_t rows = static_cast<std::size_t>(g_.channels * g_.kernel_h * g_.kernel_w);
@@ -114,21 +122,24 @@ class Convolution2dWorkload final : public OpenClWorkload {
       call.y_offset = image * static_cast<std::size_t>(g_.out_channels) * spatial;
       gemm_->Enqueue(call);
     }
-    if (has_bias_) {
-      cl_mem bias = In(args, 2);
-      const cl_int spatial_count = static_cast<cl_int>(spatial);
-      Launch(device_, bias_.Get(), {spatial, static_cast<std::size_t>(g_.out_channels), batch}, {},
-             {Arg(y), Arg(bias), Arg(m), Arg(spatial_count)}, name_.c_str());
+    if (epilogue_kernel_) {
+      epilogue_kernel_.Enqueue(device_, y, has_bias_ ? In(args, 2) : nullptr, Residual(args), batch,
+                               static_cast<std::size_t>(g_.out_channels), spatial, name_.c_str());
     }
   }
 
  private:
+  cl_mem Residual(const backend::WorkloadArgs& args) const {
+    return epilogue_.residual == Epilogue::kNoResidual ? nullptr : In(args, epilogue_.residual);
+  }
+
   ConvGeometry g_;
   bool has_bias_;
-  ClKernel direct_;             // depthwise layers only
-  std::optional<Gemm> gemm_;    // every other layer
-  ClKernel im2col_;             // unless pointwise
-  ClKernel bias_;               // with a bias
+  Epilogue epilogue_;
+  ClKernel direct_;                 // depthwise layers only
+  std::optional<Gemm> gemm_;        // every other layer
+  ClKernel im2col_;                 // unless pointwise
+  EpilogueKernel epilogue_kernel_;  // bias after a GEMM, a fused layer's residual and activation
 };
 
 }  // namespace
@@ -149,12 +160,17 @@ bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& rea
   return true;
 }
 
-std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer,
-                                                                OpenClDevice& device) {
+std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer, OpenClDevice& device,
+                                                                const Epilogue& epilogue) {
   ConvGeometry g{};
   std::string reason;
   if (!backend::DescribeConvolution(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  return std::make_unique<Convolution2dWorkload>(layer, device, g);
+  return std::make_unique<Convolution2dWorkload>(layer, device, g, epilogue);
+}
+
+std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer,
+                                                                OpenClDevice& device) {
+  return CreateConvolution2dWorkload(layer, device, Epilogue{});
 }
 
 }  // namespace backplane::opencl

@@ -4,6 +4,7 @@
 // that a constant transposed B (FullyConnected's usual weights [N, K]) is uploaded as [K, N]
 // once, so CLBlast need not transpose it at every run. C is first copied into Y through its
 // broadcast strides (strided_copy), then the GEMM adds alpha * op(A) * op(B) to beta * Y.
+#include "epilogue.hpp"
 #include "gemm.hpp"
 #include "kernel_sources.hpp"
 #include "op_kernels.hpp"
@@ -43,11 +44,14 @@ GemmCall FullyConnectedGemm(const backend::ILayerView& layer, const GemmShape& s
 
 class FullyConnectedWorkload final : public OpenClWorkload {
  public:
-  FullyConnectedWorkload(const backend::ILayerView& layer, OpenClDevice& device, const GemmShape& shape)
+  FullyConnectedWorkload(const backend::ILayerView& layer, OpenClDevice& device, const GemmShape& shape,
+                         const Epilogue& epilogue)
       : OpenClWorkload(layer, device,
                        TransposedConstantB(layer) ? std::vector<std::size_t>{1} : std::vector<std::size_t>{}),
         call_(FullyConnectedGemm(layer, shape)),
-        gemm_(device, call_, name_) {
+        gemm_(device, call_, name_),
+        epilogue_(epilogue) {
+    if (!epilogue.Empty()) epilogue_kernel_ = EpilogueKernel(device, epilogue);
     if (TransposedConstantB(layer)) {
       const auto* b = static_cast<const float*>(layer.GetConstantInput(1));
       std::vector<float> transposed(static_cast<std::size_t>(shape.k * shape.n));
@@ -72,11 +76,17 @@ class FullyConnectedWorkload final : public OpenClWorkload {
     call.y = Out(args, 0);
     if (call.beta != 0.0f) EnqueueCopyPlan(device_, c_copy_.Get(), c_plan_, In(args, 2), call.y, name_.c_str());
     gemm_.Enqueue(call);
+    if (epilogue_kernel_) {
+      cl_mem residual = epilogue_.residual == Epilogue::kNoResidual ? nullptr : In(args, epilogue_.residual);
+      epilogue_kernel_.Enqueue(device_, call.y, nullptr, residual, 1, 1, call.m * call.n, name_.c_str());
+    }
   }
 
  private:
   GemmCall call_;  // the shape; buffers set per run
   Gemm gemm_;
+  Epilogue epilogue_;
+  EpilogueKernel epilogue_kernel_;  // a fused layer's residual and activation
   ClBuffer b_transposed_;  // a constant transposed B, uploaded as [K, N]
   CopyPlan c_plan_;        // C broadcast into Y, when beta is not 0
   ClKernel c_copy_;
@@ -90,11 +100,16 @@ bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& re
 }
 
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView& layer,
-                                                                 OpenClDevice& device) {
+                                                                 OpenClDevice& device, const Epilogue& epilogue) {
   GemmShape shape{};
   std::string reason;
   if (!backend::DescribeGemm(layer, shape, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  return std::make_unique<FullyConnectedWorkload>(layer, device, shape);
+  return std::make_unique<FullyConnectedWorkload>(layer, device, shape, epilogue);
+}
+
+std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView& layer,
+                                                                 OpenClDevice& device) {
+  return CreateFullyConnectedWorkload(layer, device, Epilogue{});
 }
 
 }  // namespace backplane::opencl

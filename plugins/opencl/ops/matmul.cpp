@@ -4,6 +4,7 @@
 // batch is the output's, the batch folds into M (one [batch * M, K] x [K, N] GEMM). Otherwise
 // the batch entries' (A, B) offsets are computed at creation and cut into runs whose offsets
 // step evenly (with no broadcast, one run): each run is one strided-batched GEMM.
+#include "epilogue.hpp"
 #include "gemm.hpp"
 #include "op_kernels.hpp"
 #include "op_support.hpp"
@@ -64,12 +65,16 @@ GemmCall MatMulGemm(const MatMulShape& s, std::size_t rows) {
 
 class MatMulWorkload final : public OpenClWorkload {
  public:
-  MatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device, const MatMulShape& s)
+  MatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device, const MatMulShape& s,
+                 const Epilogue& epilogue)
       : OpenClWorkload(layer, device),
         fold_(s.b_batch.NumElements() == 1 && s.a_batch.NumElements() == s.batch.NumElements()),
         call_(MatMulGemm(s, static_cast<std::size_t>(fold_ ? s.batch.NumElements() * s.m : s.m))),
-        gemm_(device, call_, name_) {
+        gemm_(device, call_, name_),
+        count_(static_cast<std::size_t>(layer.GetOutputInfo(0).shape.NumElements())),
+        epilogue_(epilogue) {
     if (!fold_) runs_ = BatchRuns(s);
+    if (!epilogue.Empty()) epilogue_kernel_ = EpilogueKernel(device, epilogue);
   }
 
   void Execute(const backend::WorkloadArgs& args) const override {
@@ -81,16 +86,20 @@ class MatMulWorkload final : public OpenClWorkload {
     call.y = Out(args, 0);
     if (fold_) {
       gemm_.Enqueue(call);
-      return;
+    } else {
+      for (const Run& run : runs_) {
+        call.a_offset = run.a_offset;
+        call.b_offset = run.b_offset;
+        call.a_stride = run.a_stride;
+        call.b_stride = run.b_stride;
+        call.y_offset = run.first * call.y_stride;
+        call.batch = run.count;
+        gemm_.Enqueue(call);
+      }
     }
-    for (const Run& run : runs_) {
-      call.a_offset = run.a_offset;
-      call.b_offset = run.b_offset;
-      call.a_stride = run.a_stride;
-      call.b_stride = run.b_stride;
-      call.y_offset = run.first * call.y_stride;
-      call.batch = run.count;
-      gemm_.Enqueue(call);
+    if (epilogue_kernel_) {
+      cl_mem residual = epilogue_.residual == Epilogue::kNoResidual ? nullptr : In(args, epilogue_.residual);
+      epilogue_kernel_.Enqueue(device_, call.y, nullptr, residual, 1, 1, count_, name_.c_str());
     }
   }
 
@@ -99,6 +108,9 @@ class MatMulWorkload final : public OpenClWorkload {
   GemmCall call_;     // the shape; buffers and offsets set per run
   Gemm gemm_;
   std::vector<Run> runs_;  // unless folded
+  std::size_t count_;      // output elements
+  Epilogue epilogue_;
+  EpilogueKernel epilogue_kernel_;  // a fused layer's residual and activation
 };
 
 }  // namespace
@@ -108,11 +120,16 @@ bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
       {layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, layer.GetOutputInfo(0).shape}, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device,
+                                                         const Epilogue& epilogue) {
   MatMulShape shape;
   std::string reason;
   if (!backend::DescribeMatMul(layer, shape, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  return std::make_unique<MatMulWorkload>(layer, device, shape);
+  return std::make_unique<MatMulWorkload>(layer, device, shape, epilogue);
+}
+
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
+  return CreateMatMulWorkload(layer, device, Epilogue{});
 }
 
 }  // namespace backplane::opencl

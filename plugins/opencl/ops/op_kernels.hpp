@@ -34,6 +34,17 @@ BACKPLANE_OPENCL_OP(Cast)
 
 #undef BACKPLANE_OPENCL_OP
 
+// The anchors of a fused layer (../fusion.hpp): the same workloads, with `epilogue` after the
+// product. `layer` shows the anchor (its type, descriptor and inputs) while the run's inputs
+// are the fused layer's, the anchor's first.
+struct Epilogue;
+std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView& layer, OpenClDevice& device,
+                                                                const Epilogue& epilogue);
+std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView& layer,
+                                                                 OpenClDevice& device, const Epilogue& epilogue);
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer, OpenClDevice& device,
+                                                         const Epilogue& epilogue);
+
 bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason);

@@ -4,6 +4,7 @@ set(OPENCL_OP_SOURCES
   ops/op_support.cpp
   ops/opencl_workload.cpp
   ops/gemm.cpp
+  ops/epilogue.cpp
   ops/strided_copy.cpp
   # compute-heavy ops
   ops/convolution2d.cpp
