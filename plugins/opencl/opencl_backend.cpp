@@ -104,6 +104,10 @@ std::vector<backend::OptionSpec> OpenClBackend::GetOptionSpecs() const {
       {"layer_sync", Type::kBoolean, "0",
        "wait for the device after every layer, so sdk-run --per-layer shows each layer's device time (slower "
        "runs); default: BACKPLANE_OPENCL_LAYER_SYNC, else 0"},
+      {"kernels", Type::kString, "auto",
+       "gpu: matrix products on CLBlast, one element per work-item; cpu: GpuOpenCl's register-tiled GEMM, a row per "
+       "work-item (faster on CPU OpenCL devices); auto: by the device's kind; default: BACKPLANE_OPENCL_KERNELS, "
+       "else auto"},
       {"threads", Type::kInteger, "0", "no effect (the OpenCL device schedules its own work); a count >= 0"},
   };
 }

@@ -30,6 +30,13 @@ std::shared_ptr<OpenClDevice> OpenClBackendContext::Device() {
     if (!device_->ProgramCacheNote().empty()) {
       Log(log_.get(), LogLevel::kWarning, "program cache: " + device_->ProgramCacheNote());
     }
+    if (device_->CpuKernels()) {
+      // CLBlast's parameters and its tuner concern CLBlast's kernels alone.
+      Log(log_.get(), settings_.tune ? LogLevel::kWarning : LogLevel::kInfo,
+          std::string("kernels shaped for a CPU: GpuOpenCl's register-tiled GEMM (option kernels=gpu runs CLBlast's)") +
+              (settings_.tune ? "; option tune has no effect on it" : ""));
+      return device_;
+    }
     const ClblastTuning tuning = PrepareClblastTuning(*device_, settings_.tune, [this](const std::string& message) {
       Log(log_.get(), LogLevel::kInfo, message);
     });

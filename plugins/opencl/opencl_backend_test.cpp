@@ -139,7 +139,8 @@ TEST_CASE("capabilities: gpu, f32/i64, the op table's layer types, all listed by
 
 TEST_CASE("settings: options win over the environment, and unknown keys and malformed values are errors") {
   const auto settings = backplane::opencl::SettingsFromOptions(
-      {{"allow_cpu_device", "1"}, {"device", "pthread"}, {"cache_dir", "/tmp/x"}, {"tune", "true"}, {"layer_sync", "1"}});
+      {{"allow_cpu_device", "1"}, {"device", "pthread"}, {"cache_dir", "/tmp/x"}, {"tune", "true"}, {"layer_sync", "1"},
+       {"kernels", "gpu"}});
   CHECK(settings.policy.allow_cpu);
   CHECK(settings.policy.allow_cpu_source == "backend option allow_cpu_device=1");
   CHECK(settings.policy.device_filter == "pthread");
@@ -147,6 +148,12 @@ TEST_CASE("settings: options win over the environment, and unknown keys and malf
   CHECK(settings.cache_dir == "/tmp/x");
   CHECK(settings.tune);
   CHECK(settings.layer_sync);
+  CHECK(settings.kernels == backplane::opencl::KernelShape::kGpu);
+  CHECK(backplane::opencl::SettingsFromOptions({{"kernels", "cpu"}}).kernels == backplane::opencl::KernelShape::kCpu);
+  CHECK(backplane::opencl::SettingsFromOptions({{"kernels", "auto"}}).kernels == backplane::opencl::KernelShape::kAuto);
+  CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"kernels", "cublas"}}); },
+                backplane::ErrorCode::kInvalidArgument) ==
+        "GpuOpenCl: backend option kernels is 'cublas'; expected auto, gpu or cpu");
   CHECK_FALSE(backplane::opencl::SettingsFromOptions({{"tune", "0"}}).tune);
   CHECK_FALSE(backplane::opencl::SettingsFromOptions({{"layer_sync", "false"}}).layer_sync);
   const auto denied = backplane::opencl::SettingsFromOptions({{"allow_cpu_device", "false"}});
@@ -155,7 +162,7 @@ TEST_CASE("settings: options win over the environment, and unknown keys and malf
 
   CHECK(ErrorOf([] { backplane::opencl::SettingsFromOptions({{"allow_cpu", "1"}}); },
                 backplane::ErrorCode::kInvalidArgument) ==
-        "GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device, device, cache_dir, tune, layer_sync, threads");
+        "GpuOpenCl: unknown backend option 'allow_cpu'; known options: allow_cpu_device, device, cache_dir, tune, layer_sync, kernels, threads");
   // The 1.x alias is gone: the runtime refuses keys a backend does not declare.
   CHECK_THROWS_AS(backplane::opencl::SettingsFromOptions({{"AllowCpuDevice", "1"}}), backplane::Exception);
   CHECK_NOTHROW(backplane::opencl::SettingsFromOptions({{"threads", "2"}}));
@@ -174,7 +181,7 @@ TEST_CASE("settings: options win over the environment, and unknown keys and malf
   CHECK(backplane::opencl::SettingsFromEnvironment().cache_dir.string().find("test-cache") != std::string::npos);
 }
 
-TEST_CASE("options: the six declared, with their types") {
+TEST_CASE("options: the seven declared, with their types") {
   using Type = backplane::backend::OptionSpec::Type;
   std::map<std::string, Type> declared;
   for (const auto& spec : OpenClBackend().GetOptionSpecs()) {
@@ -186,10 +193,12 @@ TEST_CASE("options: the six declared, with their types") {
                                                 {"cache_dir", Type::kString},
                                                 {"tune", Type::kBoolean},
                                                 {"layer_sync", Type::kBoolean},
+                                                {"kernels", Type::kString},
                                                 {"threads", Type::kInteger}});
   // What the runtime validates against is what SettingsFromOptions takes.
   CHECK_NOTHROW(backplane::opencl::SettingsFromOptions(
-      {{"allow_cpu_device", "0"}, {"device", "0"}, {"cache_dir", "/tmp/x"}, {"tune", "1"}, {"layer_sync", "0"}, {"threads", "4"}}));
+      {{"allow_cpu_device", "0"}, {"device", "0"}, {"cache_dir", "/tmp/x"}, {"tune", "1"}, {"layer_sync", "0"}, {"kernels", "auto"},
+       {"threads", "4"}}));
 }
 
 TEST_CASE("availability and the device list follow the environment's choice") {
@@ -258,9 +267,10 @@ TEST_CASE("a context opens its device once, and factories made in it and their b
   CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
           return line.find("plugin: using ") != std::string::npos;
         }) == 1);
-  // And which GEMM parameters CLBlast uses on it.
-  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
-          return line.find("plugin: GEMM parameters: ") != std::string::npos;
+  // And what runs its matrix products: which GEMM parameters CLBlast uses on it, or the tiled kernel.
+  const std::string gemm_line = device->CpuKernels() ? "plugin: kernels shaped for a CPU: " : "plugin: GEMM parameters: ";
+  CHECK(std::count_if(lines.begin(), lines.end(), [&](const std::string& line) {
+          return line.find(gemm_line) != std::string::npos;
         }) == 1);
   CHECK(ours->BeforeLoadNetwork(1));
   CHECK(ours->AfterLoadNetwork(1));

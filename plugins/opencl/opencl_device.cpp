@@ -111,7 +111,8 @@ cl_context ProcessContext(const DeviceCandidate& candidate, const std::string& d
 // released with it.
 class ClDevice final : public OpenClDevice {
  public:
-  ClDevice(const DeviceCandidate& candidate, const std::string& description, const std::filesystem::path& cache_dir)
+  ClDevice(const DeviceCandidate& candidate, const std::string& description, const std::filesystem::path& cache_dir,
+           KernelShape kernels)
       : binary_cache_(cache_dir),
         key_fields_{"backplane-opencl-program-v1", candidate.platform_name, candidate.platform_version,
                     candidate.device_name, candidate.device_version, candidate.driver_version} {
@@ -122,6 +123,7 @@ class ClDevice final : public OpenClDevice {
     local_memory_bytes_ = static_cast<std::size_t>(Info<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE));
     compute_units_ = std::max<std::size_t>(Info<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS), 1);
     host_unified_memory_ = candidate.host_unified_memory;
+    cpu_kernels_ = kernels == KernelShape::kCpu || (kernels == KernelShape::kAuto && is_cpu_);
     cache_directory_ = binary_cache_.Directory().string();
     cache_note_ = binary_cache_.FallbackNote();
 
@@ -286,8 +288,8 @@ void CheckCl(cl_int status, const char* what) {
 }
 
 std::unique_ptr<OpenClDevice> CreateOpenClDevice(const DeviceCandidate& candidate, const std::string& description,
-                                                 const std::filesystem::path& cache_dir) {
-  return std::make_unique<ClDevice>(candidate, description, cache_dir);
+                                                 const std::filesystem::path& cache_dir, KernelShape kernels) {
+  return std::make_unique<ClDevice>(candidate, description, cache_dir, kernels);
 }
 
 std::unique_ptr<OpenClDevice> CreateChosenDevice(const OpenClSettings& settings) {
@@ -297,7 +299,7 @@ std::unique_ptr<OpenClDevice> CreateChosenDevice(const OpenClSettings& settings)
     throw Exception(ErrorCode::kUnsupported, "GpuOpenCl cannot run here: " + choice.reason);
   }
   return CreateOpenClDevice(enumeration.devices[static_cast<std::size_t>(choice.index)], choice.description,
-                            settings.cache_dir);
+                            settings.cache_dir, settings.kernels);
 }
 
 }  // namespace backplane::opencl

@@ -39,6 +39,9 @@ class OpenClDevice {
   // CL_DEVICE_HOST_UNIFIED_MEMORY: the device reads host memory in place, so buffers may wrap
   // host pointers (CL_MEM_USE_HOST_PTR) without a copy.
   bool HostUnifiedMemory() const { return host_unified_memory_; }
+  // The compute-heavy ops run the kernels shaped for CPUs (GpuOpenCl's register-tiled GEMM
+  // instead of CLBlast, a row per work-item), as the settings' KernelShape chose for this device.
+  bool CpuKernels() const { return cpu_kernels_; }
   // The folder program binaries are cached in (empty when nothing is cached on disk), and why
   // it is not the configured one (empty when it is): for messages and sdk-info.
   const std::string& ProgramCacheDirectory() const { return cache_directory_; }
@@ -95,6 +98,7 @@ class OpenClDevice {
   std::size_t compute_units_ = 1;
   std::size_t local_memory_bytes_ = 0;
   bool host_unified_memory_ = false;
+  bool cpu_kernels_ = false;
   std::string cache_directory_;
   std::string cache_note_;
   mutable std::recursive_mutex launch_mutex_;

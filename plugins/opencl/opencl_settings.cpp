@@ -17,6 +17,14 @@ std::optional<std::string> Env(const char* name) {
   return std::string(value);
 }
 
+KernelShape ParseKernelShape(const std::string& value, const std::string& where) {
+  if (value == "auto") return KernelShape::kAuto;
+  if (value == "gpu") return KernelShape::kGpu;
+  if (value == "cpu") return KernelShape::kCpu;
+  throw Exception(ErrorCode::kInvalidArgument,
+                  "GpuOpenCl: " + where + " is '" + value + "'; expected auto, gpu or cpu");
+}
+
 bool ParseFlag(const std::string& value, const std::string& where) {
   if (value == "1" || value == "true") return true;
   if (value == "0" || value == "false") return false;
@@ -56,6 +64,9 @@ OpenClSettings SettingsFromEnvironment() {
   if (const auto sync = Env("BACKPLANE_OPENCL_LAYER_SYNC")) {
     settings.layer_sync = ParseFlag(*sync, "environment variable BACKPLANE_OPENCL_LAYER_SYNC");
   }
+  if (const auto kernels = Env("BACKPLANE_OPENCL_KERNELS")) {
+    settings.kernels = ParseKernelShape(*kernels, "environment variable BACKPLANE_OPENCL_KERNELS");
+  }
   const auto cache = Env("BACKPLANE_OPENCL_CACHE_DIR");
   settings.cache_dir = cache ? std::filesystem::path(*cache) : DefaultCacheDir();
   return settings;
@@ -71,6 +82,8 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
       settings.tune = ParseFlag(value, "backend option " + key);
     } else if (key == "layer_sync") {
       settings.layer_sync = ParseFlag(value, "backend option " + key);
+    } else if (key == "kernels") {
+      settings.kernels = ParseKernelShape(value, "backend option " + key);
     } else if (key == "device") {
       settings.policy.device_filter = value;
       settings.policy.device_filter_source = "backend option device";
@@ -91,7 +104,7 @@ OpenClSettings SettingsFromOptions(const backend::BackendOptions& options) {
       // direct callers.
       throw Exception(ErrorCode::kInvalidArgument,
                       "GpuOpenCl: unknown backend option '" + key +
-                          "'; known options: allow_cpu_device, device, cache_dir, tune, layer_sync, threads");
+                          "'; known options: allow_cpu_device, device, cache_dir, tune, layer_sync, kernels, threads");
     }
   }
   return settings;

@@ -8,6 +8,7 @@
 //   cache_dir = <folder>                             env BACKPLANE_OPENCL_CACHE_DIR
 //   tune = 0|1|false|true                            env BACKPLANE_OPENCL_TUNE=0|1
 //   layer_sync = 0|1|false|true                      env BACKPLANE_OPENCL_LAYER_SYNC=0|1
+//   kernels = auto|gpu|cpu                           env BACKPLANE_OPENCL_KERNELS
 //   threads = <count>   accepted for every backend's sake (sdk-run --threads); no effect: the
 //                       OpenCL device schedules its own work
 // Reading the environment is thread-safe as long as nobody calls setenv concurrently.
@@ -21,6 +22,13 @@
 
 namespace backplane::opencl {
 
+// The shape of the compute-heavy kernels. kGpu: matrix products on CLBlast's kernels, im2col
+// and direct convolutions one element per work-item. kCpu: matrix products on GpuOpenCl's
+// register-tiled kernel, im2col and direct convolutions one row per work-item, which CPU
+// OpenCL compilers (PoCL) vectorize (ops/gemm.hpp, kernels/convolution.cl). kAuto: by the
+// device's kind.
+enum class KernelShape { kAuto, kGpu, kCpu };
+
 struct OpenClSettings {
   DevicePolicy policy;
   // Where program binaries are cached, before the writability check (ProgramBinaryCache falls
@@ -32,6 +40,7 @@ struct OpenClSettings {
   // Wait for the device after every layer, so a per-layer profile (sdk-run --per-layer) times
   // each layer's device work instead of only its enqueueing; runs get slower.
   bool layer_sync = false;
+  KernelShape kernels = KernelShape::kAuto;
 };
 
 // From the environment alone: what a backend instance without a runtime context uses

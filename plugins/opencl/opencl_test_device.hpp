@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <system_error>
@@ -15,9 +16,11 @@
 namespace backplane::opencl::testing {
 
 // The device chosen as the backend would choose it (ctest sets BACKPLANE_OPENCL_ALLOW_CPU=1),
-// caching programs in `cache_dir`; null, after a MESSAGE saying why the test is skipped, when
-// this machine has no usable OpenCL device.
-inline std::unique_ptr<OpenClDevice> TestDevice(const std::filesystem::path& cache_dir) {
+// caching programs in `cache_dir`, its GEMM engine `gemm` when given, else the environment's;
+// null, after a MESSAGE saying why the test is skipped, when this machine has no usable OpenCL
+// device.
+inline std::unique_ptr<OpenClDevice> TestDevice(const std::filesystem::path& cache_dir,
+                                                std::optional<KernelShape> kernels = std::nullopt) {
   const OpenClSettings settings = SettingsFromEnvironment();
   const DeviceChoice choice = ChooseDevice(EnumerateDevices(), settings.policy);
   if (choice.index < 0) {
@@ -25,7 +28,7 @@ inline std::unique_ptr<OpenClDevice> TestDevice(const std::filesystem::path& cac
     return nullptr;
   }
   return CreateOpenClDevice(EnumerateDevices().devices[static_cast<std::size_t>(choice.index)], choice.description,
-                            cache_dir);
+                            cache_dir, kernels.value_or(settings.kernels));
 }
 
 // A new empty folder under the system temporary folder, removed with its content at the end.

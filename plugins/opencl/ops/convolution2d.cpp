@@ -1,11 +1,11 @@
 // Convolution2d, f32, NCHW: x [N, C, H, W], weights [M, C/groups, kH, kW], optional bias [M].
 //
-// Strategy: im2col + CLBlast GEMM (gemm.hpp). Per image, im2col (kernels/convolution.cl)
-// writes the columns [C*kH*kW, Ho*Wo] into the device's column scratch (a 1x1 convolution with
-// unit strides and no padding reads x itself), then one GEMM per group - weights
-// [M/groups, C/groups*kH*kW] times that group's columns - writes y (CLBlast's strided-batched
-// GEMM over the groups). The bias, and a fused layer's residual and activation, are added by
-// the epilogue kernel (epilogue.hpp) after the last image. The whole
+// Strategy: im2col + GEMM (gemm.hpp). Per image, im2col (kernels/convolution.cl, in the shape
+// the device kind runs best) writes the columns [C*kH*kW, Ho*Wo] into the device's column
+// scratch (a 1x1 convolution with unit strides and no padding reads x itself), then one GEMM
+// per group - weights [M/groups, C/groups*kH*kW] times that group's columns - writes y (a
+// strided-batched GEMM over the groups). The bias, and a fused layer's residual and
+// activation, are added by the epilogue kernel (epilogue.hpp) after the last image. The whole
 // sequence is enqueued under the device's LaunchMutex, so concurrent runs never share the
 // column scratch. Depthwise convolutions (one input channel per group, where each GEMM would be
 // one row high) run conv_direct, one output per work-item, with the bias; the epilogue follows
@@ -64,10 +64,10 @@ class Convolution2dWorkload final : public OpenClWorkload {
                         const Epilogue& epilogue)
       : OpenClWorkload(layer, device), g_(g), has_bias_(layer.GetNumInputs() == 3), epilogue_(epilogue) {
     if (IsDepthwise(g_)) {
-      direct_ = MakeKernel(device, kKernelSource_convolution, "conv_direct");
+      direct_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "conv_direct_rows" : "conv_direct");
     } else {
       gemm_.emplace(device, ImageGemm(g_), name_);
-      if (!IsPointwise(g_)) im2col_ = MakeKernel(device, kKernelSource_convolution, "im2col");
+      if (!IsPointwise(g_)) im2col_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "im2col_rows" : "im2col");
     }
     if (!epilogue.Empty() || (has_bias_ && !direct_.Get())) epilogue_kernel_ = EpilogueKernel(device, epilogue);
   }
@@ -84,9 +84,10 @@ class Convolution2dWorkload final : public OpenClWorkload {
     if (direct_.Get()) {
       cl_mem bias = has_bias_ ? In(args, 2) : w;
       const cl_int has_bias = has_bias_ ? 1 : 0, groups = i(g_.groups), cg = i(g_.channels / g_.groups);
+      const auto wo_count = static_cast<std::size_t>(g_.out_width), ho_count = static_cast<std::size_t>(g_.out_height);
+      const std::size_t planes = batch * static_cast<std::size_t>(g_.out_channels);
       Launch(device_, direct_.Get(),
-             {static_cast<std::size_t>(g_.out_width), static_cast<std::size_t>(g_.out_height),
-              batch * static_cast<std::size_t>(g_.out_channels)},
+             device_.CpuKernels() ? std::vector<std::size_t>{ho_count, planes} : std::vector<std::size_t>{wo_count, ho_count, planes},
              {},
              {Arg(x), Arg(w), Arg(bias), Arg(has_bias), Arg(y), Arg(c), Arg(h), Arg(wd), Arg(m), Arg(groups), Arg(cg),
               Arg(kh), Arg(kw), Arg(ho), Arg(wo), Arg(sh), Arg(sw), Arg(dh), Arg(dw), Arg(pt), Arg(pl)},
@@ -108,7 +109,10 @@ class Convolution2dWorkload final : public OpenClWorkload {
     for (std::size_t image = 0; image < batch; ++image) {
       if (im2col_.Get()) {
         const cl_int x_offset = static_cast<cl_int>(image * image_in), row_count = static_cast<cl_int>(rows);
-        Launch(device_, im2col_.Get(), {spatial, rows}, {},
+        const auto wo_count = static_cast<std::size_t>(g_.out_width), ho_count = static_cast<std::size_t>(g_.out_height);
+        Launch(device_, im2col_.Get(),
+               device_.CpuKernels() ? std::vector<std::size_t>{ho_count, rows} : std::vector<std::size_t>{wo_count, ho_count, rows},
+               {},
                {Arg(x), Arg(x_offset), Arg(cols), Arg(h), Arg(wd), Arg(kh), Arg(kw), Arg(ho), Arg(wo), Arg(sh), Arg(sw),
                 Arg(dh), Arg(dw), Arg(pt), Arg(pl), Arg(row_count)},
                name_.c_str());

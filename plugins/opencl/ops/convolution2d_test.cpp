@@ -60,6 +60,9 @@ TEST_CASE("opencl conv2d: grouped") { CheckConv({2, 8, 10, 9, 12, 3, 3, 4, {1, 2
 TEST_CASE("opencl conv2d: depthwise, with and without a channel multiplier") {
   CheckConv({1, 6, 12, 12, 6, 3, 3, 6, {1, 1}, {1, 1}, {1, 1, 1, 1}});
   CheckConv({2, 4, 9, 7, 8, 5, 3, 4, {2, 1}, {1, 2}, {2, 1, 2, 1}});
+  // Strided and dilated along W with uneven pads: the taps' first and last valid outputs.
+  CheckConv({1, 5, 11, 13, 5, 3, 3, 5, {2, 2}, {2, 2}, {1, 3, 0, 2}});
+  CheckConv({1, 3, 6, 5, 3, 3, 5, 3, {1, 3}, {1, 1}, {1, 4, 1, 0}, false});
 }
 
 TEST_CASE("opencl conv2d: weights and bias given at run time") {

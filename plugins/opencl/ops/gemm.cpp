@@ -57,6 +57,10 @@ std::size_t SplitKFactor(std::size_t m, std::size_t n, std::size_t k, std::size_
 
 Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what, std::optional<std::size_t> split)
     : device_(device), what_(std::move(what)) {
+  if (device.CpuKernels()) {
+    tiled_ = MakeKernel(device, kKernelSource_gemm, "gemm_tiled");
+    return;
+  }
   if (shape.m == 0 || shape.n == 0 || shape.k == 0) return;  // Enqueue calls no GEMM routine
   if (shape.batch == 1) split_ = split.value_or(SplitKFactor(shape.m, shape.n, shape.k, device.ComputeUnits()));
   if (split_ < 1 || shape.k % split_ != 0) {
@@ -82,6 +86,10 @@ Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what, std::o
 
 void Gemm::Enqueue(const GemmCall& g) const {
   if (g.m == 0 || g.n == 0 || g.batch == 0) return;
+  if (tiled_.Get()) {
+    EnqueueTiled(g);
+    return;
+  }
   cl_command_queue queue = device_.Queue();
   std::lock_guard<std::recursive_mutex> lock(device_.LaunchMutex());
   if (g.k == 0) {  // an empty product, which CLBlast refuses: y = beta * y (y dense, as every caller's)
@@ -122,6 +130,22 @@ void Gemm::Enqueue(const GemmCall& g) const {
     return;
   }
   EnqueueBatched(g);
+}
+
+void Gemm::EnqueueTiled(const GemmCall& g) const {
+  // Transposes as strides of op(A) [m, k] and op(B) [k, n]; K = 0 needs no case of its own
+  // (y = beta * y, A and B unread).
+  const auto i = [](std::size_t v) { return static_cast<cl_int>(v); };
+  const cl_int a_rs = i(g.transpose_a ? 1 : g.a_ld), a_ps = i(g.transpose_a ? g.a_ld : 1);
+  const cl_int b_ps = i(g.transpose_b ? 1 : g.b_ld), b_cs = i(g.transpose_b ? g.b_ld : 1);
+  const cl_ulong a_offset = g.a_offset, a_stride = g.a_stride, b_offset = g.b_offset, b_stride = g.b_stride,
+                 y_offset = g.y_offset, y_stride = g.y_stride;
+  const cl_int y_ld = i(g.y_ld), m = i(g.m), n = i(g.n), k = i(g.k);
+  Launch(device_, tiled_.Get(), {(g.n + 15) / 16, (g.m + 3) / 4, g.batch}, {},
+         {Arg(g.a), Arg(a_offset), Arg(a_stride), Arg(a_rs), Arg(a_ps), Arg(g.b), Arg(b_offset), Arg(b_stride),
+          Arg(b_ps), Arg(b_cs), Arg(g.y), Arg(y_offset), Arg(y_stride), Arg(y_ld), Arg(m), Arg(n), Arg(k),
+          Arg(g.alpha), Arg(g.beta)},
+         what_.c_str());
 }
 
 void Gemm::EnqueueSplit(const GemmCall& g) const {
