@@ -64,10 +64,13 @@ class Convolution2dWorkload final : public OpenClWorkload {
                         const Epilogue& epilogue)
       : OpenClWorkload(layer, device), g_(g), has_bias_(layer.GetNumInputs() == 3), epilogue_(epilogue) {
     if (IsDepthwise(g_)) {
-      direct_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "conv_direct_rows" : "conv_direct");
+      direct_ =
+          MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "conv_direct_rows" : "conv_direct");
     } else {
       gemm_.emplace(device, ImageGemm(g_), name_);
-      if (!IsPointwise(g_)) im2col_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "im2col_rows" : "im2col");
+      if (!IsPointwise(g_)) {
+      im2col_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "im2col_rows" : "im2col");
+    }
     }
     if (!epilogue.Empty() || (has_bias_ && !direct_.Get())) epilogue_kernel_ = EpilogueKernel(device, epilogue);
   }
@@ -84,10 +87,11 @@ class Convolution2dWorkload final : public OpenClWorkload {
     if (direct_.Get()) {
       cl_mem bias = has_bias_ ? In(args, 2) : w;
       const cl_int has_bias = has_bias_ ? 1 : 0, groups = i(g_.groups), cg = i(g_.channels / g_.groups);
-      const auto wo_count = static_cast<std::size_t>(g_.out_width), ho_count = static_cast<std::size_t>(g_.out_height);
+      const auto columns = static_cast<std::size_t>(g_.out_width), rows = static_cast<std::size_t>(g_.out_height);
       const std::size_t planes = batch * static_cast<std::size_t>(g_.out_channels);
       Launch(device_, direct_.Get(),
-             device_.CpuKernels() ? std::vector<std::size_t>{ho_count, planes} : std::vector<std::size_t>{wo_count, ho_count, planes},
+             device_.CpuKernels() ? std::vector<std::size_t>{rows, planes}
+                                  : std::vector<std::size_t>{columns, rows, planes},
              {},
              {Arg(x), Arg(w), Arg(bias), Arg(has_bias), Arg(y), Arg(c), Arg(h), Arg(wd), Arg(m), Arg(groups), Arg(cg),
               Arg(kh), Arg(kw), Arg(ho), Arg(wo), Arg(sh), Arg(sw), Arg(dh), Arg(dw), Arg(pt), Arg(pl)},
@@ -109,9 +113,9 @@ class Convolution2dWorkload final : public OpenClWorkload {
     for (std::size_t image = 0; image < batch; ++image) {
       if (im2col_.Get()) {
         const cl_int x_offset = static_cast<cl_int>(image * image_in), row_count = static_cast<cl_int>(rows);
-        const auto wo_count = static_cast<std::size_t>(g_.out_width), ho_count = static_cast<std::size_t>(g_.out_height);
         Launch(device_, im2col_.Get(),
-               device_.CpuKernels() ? std::vector<std::size_t>{ho_count, rows} : std::vector<std::size_t>{wo_count, ho_count, rows},
+               device_.CpuKernels() ? std::vector<std::size_t>{static_cast<std::size_t>(g_.out_height), rows}
+                                    : std::vector<std::size_t>{spatial, rows},
                {},
                {Arg(x), Arg(x_offset), Arg(cols), Arg(h), Arg(wd), Arg(kh), Arg(kw), Arg(ho), Arg(wo), Arg(sh), Arg(sw),
                 Arg(dh), Arg(dw), Arg(pt), Arg(pl), Arg(row_count)},
