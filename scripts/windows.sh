@@ -21,6 +21,8 @@ done
 bash scripts/install-deps.sh --windows
 deps=$(bash packaging/windows/build-deps.sh)
 
+# CpuOneDnn and GpuOpenCl are left out (configure says so): oneDNN, CLBlast and the OpenCL ICD
+# loader have no MinGW build here yet (docs/windows.md).
 cmake -S . -B build-windows -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE=packaging/windows/x86_64-w64-mingw32.cmake \
   -DBACKPLANE_WINDOWS_DEPS="$deps" \

@@ -1,7 +1,8 @@
-// CLBlast's GEMM through FullyConnected (ONNX Gemm: transposes, alpha, beta, C broadcasts,
-// K = 0) and MatMul (batches, broadcast batch dimensions, rank-1 operands, K = 0) against
-// CpuRef's, on thin shapes and shapes off CLBlast's tile sizes. Timings are in
-// bench/gpu_opencl_bench.sh.
+// The GEMM (the test device's kernels: the tiled GEMM on PoCL; ctest runs these cases again
+// with CLBlast's, BACKPLANE_OPENCL_KERNELS=gpu) through FullyConnected (ONNX Gemm: transposes,
+// alpha, beta, C broadcasts, K = 0) and MatMul (batches, broadcast batch dimensions, rank-1
+// operands, K = 0) against CpuRef's, on thin shapes and shapes off the tile sizes; the split-K
+// rule and its mechanics. Timings are in bench/gpu_opencl_bench.sh.
 #include "gemm.hpp"
 #include "opencl_op_test_harness.hpp"
 
