@@ -197,7 +197,12 @@ TEST_CASE("options: the seven declared, with their types") {
                                                 {"threads", Type::kInteger}});
   // What the runtime validates against is what SettingsFromOptions takes.
   CHECK_NOTHROW(backplane::opencl::SettingsFromOptions(
-      {{"allow_cpu_device", "0"}, {"device", "0"}, {"cache_dir", "/tmp/x"}, {"tune", "1"}, {"layer_sync", "0"}, {"kernels", "auto"},
+      {{"allow_cpu_device", "0"},
+       {"device", "0"},
+       {"cache_dir", "/tmp/x"},
+       {"tune", "1"},
+       {"layer_sync", "0"},
+       {"kernels", "auto"},
        {"threads", "4"}}));
 }
 
@@ -268,7 +273,8 @@ TEST_CASE("a context opens its device once, and factories made in it and their b
           return line.find("plugin: using ") != std::string::npos;
         }) == 1);
   // And what runs its matrix products: which GEMM parameters CLBlast uses on it, or the tiled kernel.
-  const std::string gemm_line = device->CpuKernels() ? "plugin: kernels shaped for a CPU: " : "plugin: GEMM parameters: ";
+  const std::string gemm_line =
+      device->CpuKernels() ? "plugin: kernels shaped for a CPU: " : "plugin: GEMM parameters: ";
   CHECK(std::count_if(lines.begin(), lines.end(), [&](const std::string& line) {
           return line.find(gemm_line) != std::string::npos;
         }) == 1);

@@ -202,7 +202,9 @@ namespace {
 backplane::OutputSlot Constant(backplane::Network& net, const std::string& name, const backplane::TensorShape& shape,
                                float scale) {
   std::vector<float> values(static_cast<std::size_t>(shape.NumElements()));
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = scale * (static_cast<float>((i * 37 + 11) % 23) - 11.0f) / 11.0f;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    values[i] = scale * (static_cast<float>((i * 37 + 11) % 23) - 11.0f) / 11.0f;
+  }
   return net.AddConstant(name, shape, values);
 }
 
@@ -211,8 +213,8 @@ backplane::OutputSlot Conv(backplane::Network& net, backplane::OutputSlot x, std
   backplane::Convolution2dDescriptor d;
   d.pads = {1, 1, 1, 1};
   d.groups = groups;
-  return net.Add(d, {x, Constant(net, name + "_w", {out, in / groups, 3, 3}, 0.3f), Constant(net, name + "_b", {out}, 0.1f)},
-                 name);
+  auto w = Constant(net, name + "_w", {out, in / groups, 3, 3}, 0.3f);
+  return net.Add(d, {x, w, Constant(net, name + "_b", {out}, 0.1f)}, name);
 }
 
 backplane::OutputSlot Act(backplane::Network& net, backplane::OutputSlot x, backplane::ActivationFunction function,
@@ -270,7 +272,7 @@ TEST_CASE("fusion: a product with the residual add and activation after it runs 
   backplane::Network net;
   const backplane::TensorInfo image{{2, 8, 9, 7}, backplane::DataType::kFloat32};
   auto x = net.AddInput("x", image);
-  auto a = Act(net, Conv(net, x, 8, 8, 1, "a"), ActivationFunction::kRelu, "a_relu");             // conv + act
+  auto a = Act(net, Conv(net, x, 8, 8, 1, "a"), ActivationFunction::kRelu, "a_relu");  // conv + act
   auto b = Act(net, Add(net, Conv(net, a, 8, 8, 1, "b"), x, "b_add"), ActivationFunction::kRelu, "b_relu");
   auto c = Act(net, Add(net, x, Conv(net, x, 8, 8, 1, "c"), "c_add"), ActivationFunction::kClip, "c_clip", 0, 6);
   auto d = Act(net, Conv(net, b, 8, 8, 8, "d"), ActivationFunction::kLeakyRelu, "d_leaky", 0.1f);  // depthwise
@@ -289,8 +291,8 @@ TEST_CASE("fusion: a product with the residual add and activation after it runs 
                ActivationFunction::kGelu, "g_gelu");
   auto h = Add(net, net.Add(backplane::MatMulDescriptor{}, {g, Constant(net, "h_w", {16, 16}, 0.2f)}, "h"), r, "h_add");
   net.AddOutput("h_out", h);  // read twice: the tanh after it stays alone
-  auto k = net.Add(backplane::MatMulDescriptor{}, {Act(net, h, ActivationFunction::kTanh, "t"),
-                                                   Constant(net, "k_w", {16, 16}, 0.2f)}, "k");
+  auto k = net.Add(backplane::MatMulDescriptor{},
+                   {Act(net, h, ActivationFunction::kTanh, "t"), Constant(net, "k_w", {16, 16}, 0.2f)}, "k");
   net.AddOutput("k_out", Act(net, k, ActivationFunction::kSigmoid, "k_sigmoid"));
   const backplane::TensorInfo square_info{{6, 6}, backplane::DataType::kFloat32};
   auto q = net.AddInput("q", square_info);
@@ -312,7 +314,9 @@ TEST_CASE("fusion: a product with the residual add and activation after it runs 
   REQUIRE(fused.size() == expected.size());
   for (std::size_t o = 0; o < fused.size(); ++o) {
     CAPTURE(o);
-    for (std::size_t i = 0; i < fused[o].size(); ++i) CHECK(fused[o][i] == doctest::Approx(expected[o][i]).epsilon(1e-4));
+    for (std::size_t i = 0; i < fused[o].size(); ++i) {
+      CHECK(fused[o][i] == doctest::Approx(expected[o][i]).epsilon(1e-4));
+    }
   }
   std::vector<std::string> fused_layers, alone;
   for (const auto& p : placement) {

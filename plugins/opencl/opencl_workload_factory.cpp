@@ -60,8 +60,8 @@ void WarmUp(const backend::IWorkload& workload, const backend::ILayerView& layer
   auto zeros = [&](const TensorInfo& info) {
     auto handle = CreateBufferHandle(device, info);
     const cl_uchar zero = 0;
-    CheckCl(clEnqueueFillBuffer(device->Queue(), handle->Buffer(), &zero, 1, 0, std::max<std::size_t>(info.NumBytes(), 1),
-                                0, nullptr, nullptr),
+    const std::size_t bytes = std::max<std::size_t>(info.NumBytes(), 1);
+    CheckCl(clEnqueueFillBuffer(device->Queue(), handle->Buffer(), &zero, 1, 0, bytes, 0, nullptr, nullptr),
             ("zero-filling a warm-up tensor of layer '" + layer.GetName() + "'").c_str());
     owned.push_back(std::move(handle));
     return owned.back().get();

@@ -69,8 +69,8 @@ class Convolution2dWorkload final : public OpenClWorkload {
     } else {
       gemm_.emplace(device, ImageGemm(g_), name_);
       if (!IsPointwise(g_)) {
-      im2col_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "im2col_rows" : "im2col");
-    }
+        im2col_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "im2col_rows" : "im2col");
+      }
     }
     if (!epilogue.Empty() || (has_bias_ && !direct_.Get())) epilogue_kernel_ = EpilogueKernel(device, epilogue);
   }

@@ -1,8 +1,9 @@
 // GEMM: the one place GpuOpenCl runs matrix products, on CLBlast (libclblast, its kernel
 // parameters from its per-device database) or, where the device says CpuKernels() (CPU devices
-// by default, opencl_settings.hpp KernelShape), on our register-tiled kernel (kernels/gemm.cl gemm_tiled): CLBlast's kernels are
-// shaped for GPUs, and on PoCL they reach about a tenth of what the tiled kernel does (on a
-// 2-core AVX2 EPYC: 7.8 against 95 GFLOP/s for ResNet's [64 x 576] x [576 x 3136]). MatMul,
+// by default, KernelShape in opencl_settings.hpp), on our register-tiled kernel
+// (kernels/gemm.cl gemm_tiled): CLBlast's kernels are shaped for GPUs, and on PoCL they reach
+// about a tenth of what the tiled kernel does (on a 2-core AVX2 EPYC: 7.8 against 95 GFLOP/s
+// for ResNet's [64 x 576] x [576 x 3136]). MatMul,
 // FullyConnected and Convolution2d (after im2col) run on it; their bias and C terms are our own
 // small kernels or the GEMM's beta around it.
 //
