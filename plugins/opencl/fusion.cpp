@@ -92,8 +92,9 @@ std::optional<backend::Substitution> ChainAt(const std::vector<const ILayerView*
   std::vector<TensorId> inputs;
   for (std::size_t i = 0; i < anchor.GetNumInputs(); ++i) {
     TensorId id = InputOf(anchor, i);
+    if (id.first.empty()) return std::nullopt;  // a view that cannot say
     for (const TensorId& earlier : inputs) {
-      if (id.first.empty() || id == earlier) return std::nullopt;  // unknown, or passed once for two inputs
+      if (id == earlier) return std::nullopt;  // passed once for two inputs
     }
     inputs.push_back(std::move(id));
   }
@@ -107,7 +108,7 @@ std::optional<backend::Substitution> ChainAt(const std::vector<const ILayerView*
   const ILayerView* tail = &anchor;
 
   // A residual add: the chain's tensor plus a same-shaped run-time tensor.
-  if (next < layers.size() && layers[next]->GetType() == LayerType::kElementwiseBinary) {
+  if (next < layers.size() && layers[next] && layers[next]->GetType() == LayerType::kElementwiseBinary) {
     const ILayerView& add = *layers[next];
     const auto* d = static_cast<const ElementwiseBinaryDescriptor*>(add.GetDescriptor());
     const std::optional<std::size_t> slot = ReadsAlone(add, *tail);
@@ -129,7 +130,8 @@ std::optional<backend::Substitution> ChainAt(const std::vector<const ILayerView*
     }
   }
   // An activation of the chain's tensor.
-  if (next < layers.size() && layers[next]->GetType() == LayerType::kActivation && ReadsAlone(*layers[next], *tail)) {
+  if (next < layers.size() && layers[next] && layers[next]->GetType() == LayerType::kActivation &&
+      ReadsAlone(*layers[next], *tail)) {
     const auto* d = static_cast<const ActivationDescriptor*>(layers[next]->GetDescriptor());
     if (d) {
       descriptor->epilogue.function = static_cast<int>(d->function);

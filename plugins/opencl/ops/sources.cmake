@@ -50,6 +50,7 @@ if(BACKPLANE_BUILD_TESTS AND TARGET backplane_reference_ops)
     ops/elementwise_test.cpp
     ops/normalization_test.cpp
     ops/data_movement_test.cpp
+    fusion_test.cpp
   )
   function(_opencl_ops_link_reference)
     if(TARGET backplane_opencl_test)
