@@ -209,23 +209,14 @@ std::vector<Match> MatchLayerNormalization(const View& view, const Layer& mean) 
   return alternatives;
 }
 
-// Div(x, sqrt 2) | Mul(x, 1/sqrt 2) -> Erf -> Add(1) -> then x and 0.5 multiplied in:
-// Mul(x, .) -> Mul(0.5), Mul(0.5, .) -> Mul(x, .), or Mul(Mul(x, 0.5), .). Rooted at the Erf.
-std::vector<Match> MatchGelu(const View& view, const Layer& erf) {
-  if (!IsUnary(&erf, UnaryOperation::kErf)) return {};
-  const Layer& scaled = view.Producer(erf, 0);
-  std::optional<OutputSlot> x;
-  if (IsBinary(&scaled, BinaryOperation::kDiv) && Near(view.Scalar(scaled, 1), std::sqrt(2.0))) {
-    x = scaled.inputs[0];
-  } else if (IsBinary(&scaled, BinaryOperation::kMul)) {
-    for (std::size_t i = 0; i < 2 && !x; ++i) {
-      if (Near(view.Scalar(scaled, 1 - i), 1.0 / std::sqrt(2.0))) x = scaled.inputs[i];
-    }
-  }
-  if (!x || view.SoleConsumer(scaled) != &erf) return {};
-  const Layer* add_one = view.SoleConsumer(erf);
+// The end both GELU forms share, after their Erf or Tanh (`core`): Add(1), then x and 0.5
+// multiplied in: Mul(x, .) -> Mul(0.5), Mul(0.5, .) -> Mul(x, .), or Mul(Mul(x, 0.5), .).
+// `match` gets the GELU Activation of `function` over x, its layers `core_layers` then the end's.
+std::vector<Match> MatchGeluEnd(const View& view, const Layer& core, OutputSlot x, std::vector<LayerId> core_layers,
+                                ActivationFunction function) {
+  const Layer* add_one = view.SoleConsumer(core);
   if (!IsBinary(add_one, BinaryOperation::kAdd)) return {};
-  const auto one = OtherInput(*add_one, OutputOf(erf));
+  const auto one = OtherInput(*add_one, OutputOf(core));
   if (!one || !Near(view.Scalar(*add_one, *one), 1.0)) return {};
   const Layer* first = view.SoleConsumer(*add_one);
   if (!IsBinary(first, BinaryOperation::kMul)) return {};
@@ -233,21 +224,22 @@ std::vector<Match> MatchGelu(const View& view, const Layer& erf) {
   if (!other) return {};
 
   Match match;
-  match.layers = {scaled.id, erf.id, add_one->id};
+  match.layers = std::move(core_layers);
+  match.layers.push_back(add_one->id);
   const OutputSlot operand = *first->inputs[*other];
   const Layer& operand_layer = view.At(operand.layer);
   const auto half_of_x = [&](const Layer& layer) {  // Mul(x, 0.5) in either order
     if (!IsBinary(&layer, BinaryOperation::kMul)) return false;
-    const auto x_index = InputIndexOf(layer, *x);
+    const auto x_index = InputIndexOf(layer, x);
     return x_index && Near(view.Scalar(layer, 1 - *x_index), 0.5);
   };
-  if (Same(operand, *x) || Near(view.Scalar(*first, *other), 0.5)) {
+  if (Same(operand, x) || Near(view.Scalar(*first, *other), 0.5)) {
     // The second Mul brings what the first did not: 0.5 after x, or x after 0.5.
     const Layer* second = view.SoleConsumer(*first);
     if (!IsBinary(second, BinaryOperation::kMul)) return {};
     const auto rest = OtherInput(*second, OutputOf(*first));
     if (!rest) return {};
-    const bool completes = Same(operand, *x) ? Near(view.Scalar(*second, *rest), 0.5) : Same(*second->inputs[*rest], *x);
+    const bool completes = Same(operand, x) ? Near(view.Scalar(*second, *rest), 0.5) : Same(*second->inputs[*rest], x);
     if (!completes) return {};
     match.layers.insert(match.layers.end(), {first->id, second->id});
   } else if (half_of_x(operand_layer) && view.SoleConsumer(operand_layer) == first) {
@@ -256,10 +248,73 @@ std::vector<Match> MatchGelu(const View& view, const Layer& erf) {
     return {};
   }
   auto descriptor = std::make_shared<ActivationDescriptor>();
-  descriptor->function = ActivationFunction::kGelu;
+  descriptor->function = function;
   match.descriptor = std::move(descriptor);
-  match.inputs = {*x};
+  match.inputs = {x};
   return {match};
+}
+
+// For a commutative binary `layer` one of whose inputs is the f32 scalar `value`: the index of
+// the other input.
+std::optional<std::size_t> ByScalar(const View& view, const Layer& layer, double value) {
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (Near(view.Scalar(layer, 1 - i), value)) return i;
+  }
+  return std::nullopt;
+}
+
+// Div(x, sqrt 2) | Mul(x, 1/sqrt 2) -> Erf -> the GELU end (MatchGeluEnd). Rooted at the Erf.
+std::vector<Match> MatchGelu(const View& view, const Layer& erf) {
+  if (!IsUnary(&erf, UnaryOperation::kErf)) return {};
+  const Layer& scaled = view.Producer(erf, 0);
+  std::optional<OutputSlot> x;
+  if (IsBinary(&scaled, BinaryOperation::kDiv) && Near(view.Scalar(scaled, 1), std::sqrt(2.0))) {
+    x = scaled.inputs[0];
+  } else if (IsBinary(&scaled, BinaryOperation::kMul)) {
+    if (const auto i = ByScalar(view, scaled, 1.0 / std::sqrt(2.0))) x = scaled.inputs[*i];
+  }
+  if (!x || view.SoleConsumer(scaled) != &erf) return {};
+  return MatchGeluEnd(view, erf, *x, {scaled.id, erf.id}, ActivationFunction::kGelu);
+}
+
+// GELU's tanh approximation (GPT-2, PyTorch's approximate='tanh'): Pow(x, 3) | Mul(x, Mul(x, x))
+// -> Mul(0.044715) -> Add(x, .) -> Mul(sqrt(2 / pi)) -> Tanh -> the GELU end (MatchGeluEnd),
+// each Mul and Add in either operand order. Rooted at the Tanh.
+std::vector<Match> MatchGeluTanh(const View& view, const Layer& tanh) {
+  const auto* activation = DescriptorOf<ActivationDescriptor>(&tanh);
+  if (!activation || activation->function != ActivationFunction::kTanh) return {};
+  const Layer& scaled = view.Producer(tanh, 0);
+  constexpr double kSqrtTwoOverPi = 0.7978845608028654;
+  const auto inner_index =
+      IsBinary(&scaled, BinaryOperation::kMul) ? ByScalar(view, scaled, kSqrtTwoOverPi) : std::nullopt;
+  if (!inner_index || view.SoleConsumer(scaled) != &tanh) return {};
+  const Layer& inner = view.Producer(scaled, *inner_index);
+  if (!IsBinary(&inner, BinaryOperation::kAdd) || view.SoleConsumer(inner) != &scaled) return {};
+  for (std::size_t j = 0; j < 2; ++j) {
+    const OutputSlot x = *inner.inputs[j];
+    const Layer& weighted = view.Producer(inner, 1 - j);
+    const auto cube_index = IsBinary(&weighted, BinaryOperation::kMul) ? ByScalar(view, weighted, 0.044715)
+                                                                        : std::nullopt;
+    if (!cube_index || view.SoleConsumer(weighted) != &inner) continue;
+    const Layer& cube = view.Producer(weighted, *cube_index);
+    if (view.SoleConsumer(cube) != &weighted) continue;
+    std::vector<LayerId> layers;
+    if (IsBinary(&cube, BinaryOperation::kPow) && Same(*cube.inputs[0], x) && Near(view.Scalar(cube, 1), 3.0)) {
+      layers = {cube.id};
+    } else if (IsBinary(&cube, BinaryOperation::kMul) && InputIndexOf(cube, x)) {
+      const Layer& square = view.Producer(cube, 1 - *InputIndexOf(cube, x));
+      if (!IsBinary(&square, BinaryOperation::kMul) || !Same(*square.inputs[0], x) || !Same(*square.inputs[1], x) ||
+          view.SoleConsumer(square) != &cube) {
+        continue;
+      }
+      layers = {square.id, cube.id};
+    } else {
+      continue;
+    }
+    layers.insert(layers.end(), {weighted.id, inner.id, scaled.id, tanh.id});
+    return MatchGeluEnd(view, tanh, x, std::move(layers), ActivationFunction::kGeluTanh);
+  }
+  return {};
 }
 
 // Mul(x, Sigmoid(x)) -> SiLU; Mul(x, HardSigmoid(x; 1/6, 1/2)) -> HardSwish. Rooted at the Mul.
@@ -404,7 +459,8 @@ void RecognizeCompositeOps(Graph& graph, const CompositeOpRules& rules, std::vec
     if (graph.At(static_cast<LayerId>(index)).removed) continue;
     if (!view) view.emplace(graph);
     const Layer& root = graph.At(static_cast<LayerId>(index));
-    for (const auto matcher : {MatchLayerNormalization, MatchGelu, MatchGatedActivation, MatchPaddedWindow}) {
+    for (const auto matcher :
+         {MatchLayerNormalization, MatchGelu, MatchGeluTanh, MatchGatedActivation, MatchPaddedWindow}) {
       alternatives = matcher(*view, root);
       if (!alternatives.empty()) break;
     }

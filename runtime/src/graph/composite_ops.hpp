@@ -8,6 +8,9 @@
 //                       (ONNX opset < 17 and PyTorch's F.layer_norm at any opset)
 //   Activation kGelu    Div(x, sqrt 2) or Mul(x, 1/sqrt 2) -> Erf -> Add(1) -> with x and 0.5
 //                       multiplied in any of the three orders exporters use
+//   Activation kGeluTanh  Pow(x, 3) or Mul(x, Mul(x, x)) -> Mul(0.044715) -> Add(x, .)
+//                       -> Mul(sqrt(2/pi)) -> Tanh -> Add(1) -> x and 0.5 multiplied in as for
+//                       kGelu (PyTorch's gelu(approximate='tanh'), GPT-2's NewGELU)
 //   Activation kSilu    Mul(x, Sigmoid(x))
 //   Activation kHardSwish  Mul(x, HardSigmoid(x)) with alpha 1/6 and beta 1/2
 //   Convolution2d, Pooling2d  Pad (zeros along H and W) -> the convolution, or -> an average

@@ -272,6 +272,62 @@ TEST_CASE("composite ops: GELU's erf pattern in each multiplication order become
   }
 }
 
+TEST_CASE("composite ops: GELU's tanh approximation (Pow or x * x * x, operands either way) becomes one Activation") {
+  for (int form = 0; form < 4; ++form) {
+    CAPTURE(form);
+    Network net;
+    auto x = net.AddInput("x", kTokens);
+    // form 0: PyTorch's export (kappa * x^3, beta * inner, 0.5 * x first); 1: GPT-2's
+    // (x^3 * kappa, inner * beta, (x * 0.5) * .); 2: x * (x * x); 3: as 0 with the end (x * .) * 0.5.
+    OutputSlot cube;
+    if (form == 2) {
+      cube = Binary(net, BinaryOperation::kMul, x, Binary(net, BinaryOperation::kMul, x, x, "t_square"), "t_cube");
+    } else {
+      cube = Binary(net, BinaryOperation::kPow, x, Scalar(net, "three", 3.0f), "t_cube");
+    }
+    auto kappa = Scalar(net, "kappa", 0.044715f);
+    auto weighted = form == 1 ? Binary(net, BinaryOperation::kMul, cube, kappa, "t_weighted")
+                              : Binary(net, BinaryOperation::kMul, kappa, cube, "t_weighted");
+    auto inner = form == 1 ? Binary(net, BinaryOperation::kAdd, weighted, x, "t_inner")
+                           : Binary(net, BinaryOperation::kAdd, x, weighted, "t_inner");
+    auto beta = Scalar(net, "beta", 0.7978845608f);
+    auto scaled = form == 1 ? Binary(net, BinaryOperation::kMul, inner, beta, "t_scaled")
+                            : Binary(net, BinaryOperation::kMul, beta, inner, "t_scaled");
+    ActivationDescriptor tanh;
+    tanh.function = ActivationFunction::kTanh;
+    auto plus = Binary(net, BinaryOperation::kAdd, Scalar(net, "one", 1.0f), net.Add(tanh, {scaled}, "t_tanh"), "t_add");
+    OutputSlot y;
+    if (form == 3) {
+      y = Binary(net, BinaryOperation::kMul, Binary(net, BinaryOperation::kMul, x, plus, "t_mul"), Scalar(net, "half", 0.5f),
+                 "t_out");
+    } else {
+      auto half_x = form == 1 ? Binary(net, BinaryOperation::kMul, x, Scalar(net, "half", 0.5f), "t_half")
+                              : Binary(net, BinaryOperation::kMul, Scalar(net, "half", 0.5f), x, "t_half");
+      y = Binary(net, BinaryOperation::kMul, half_x, plus, "t_out");
+    }
+    net.AddOutput("y", y);
+    const Result result = Optimized(net);
+    CHECK(ComputeTypes(result) == std::vector<LayerType>{LayerType::kActivation});
+    CHECK(result.DescriptorOf<ActivationDescriptor>("t_out").function == ActivationFunction::kGeluTanh);
+  }
+  SUBCASE("another cubic coefficient, or x^2, leaves it as it is") {
+    for (const auto& [exponent, coefficient] : std::vector<std::pair<float, float>>{{3.0f, 0.05f}, {2.0f, 0.044715f}}) {
+      Network net;
+      auto x = net.AddInput("x", kTokens);
+      auto cube = Binary(net, BinaryOperation::kPow, x, Scalar(net, "e", exponent), "c");
+      auto inner = Binary(net, BinaryOperation::kAdd, x,
+                          Binary(net, BinaryOperation::kMul, Scalar(net, "k", coefficient), cube, "w"), "i");
+      ActivationDescriptor tanh;
+      tanh.function = ActivationFunction::kTanh;
+      auto t = net.Add(tanh, {Binary(net, BinaryOperation::kMul, Scalar(net, "b", 0.7978845608f), inner, "s")}, "t");
+      auto plus = Binary(net, BinaryOperation::kAdd, Scalar(net, "one", 1.0f), t, "a");
+      net.AddOutput("y", Binary(net, BinaryOperation::kMul,
+                                Binary(net, BinaryOperation::kMul, Scalar(net, "h", 0.5f), x, "hx"), plus, "out"));
+      CHECK(ComputeTypes(Optimized(net)).size() == 8);
+    }
+  }
+}
+
 TEST_CASE("composite ops: x * Sigmoid(x) is SiLU, x * HardSigmoid(x; 1/6, 1/2) is HardSwish, other gates stay") {
   auto gated = [](ActivationFunction gate, float alpha, float beta, bool same_input) -> Result {
     Network net;
