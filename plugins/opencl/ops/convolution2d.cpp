@@ -97,7 +97,7 @@ class Convolution2dWorkload final : public OpenClWorkload {
               Arg(kh), Arg(kw), Arg(ho), Arg(wo), Arg(sh), Arg(sw), Arg(dh), Arg(dw), Arg(pt), Arg(pl)},
              name_.c_str());
       if (epilogue_kernel_) {
-        epilogue_kernel_.Enqueue(device_, y, nullptr, Residual(args), batch,
+        epilogue_kernel_.Enqueue(device_, y, nullptr, InIfAny(args, epilogue_.residual), batch,
                                  static_cast<std::size_t>(g_.out_channels), spatial, name_.c_str());
       }
       return;
@@ -131,16 +131,12 @@ class Convolution2dWorkload final : public OpenClWorkload {
       gemm_->Enqueue(call);
     }
     if (epilogue_kernel_) {
-      epilogue_kernel_.Enqueue(device_, y, has_bias_ ? In(args, 2) : nullptr, Residual(args), batch,
+      epilogue_kernel_.Enqueue(device_, y, has_bias_ ? In(args, 2) : nullptr, InIfAny(args, epilogue_.residual), batch,
                                static_cast<std::size_t>(g_.out_channels), spatial, name_.c_str());
     }
   }
 
  private:
-  cl_mem Residual(const backend::WorkloadArgs& args) const {
-    return epilogue_.residual == Epilogue::kNoResidual ? nullptr : In(args, epilogue_.residual);
-  }
-
   ConvGeometry g_;
   bool has_bias_;
   Epilogue epilogue_;

@@ -77,8 +77,8 @@ class FullyConnectedWorkload final : public OpenClWorkload {
     if (call.beta != 0.0f) EnqueueCopyPlan(device_, c_copy_.Get(), c_plan_, In(args, 2), call.y, name_.c_str());
     gemm_.Enqueue(call);
     if (epilogue_kernel_) {
-      cl_mem residual = epilogue_.residual == Epilogue::kNoResidual ? nullptr : In(args, epilogue_.residual);
-      epilogue_kernel_.Enqueue(device_, call.y, nullptr, residual, 1, 1, call.m * call.n, name_.c_str());
+      epilogue_kernel_.Enqueue(device_, call.y, nullptr, InIfAny(args, epilogue_.residual), 1, 1, call.m * call.n,
+                               name_.c_str());
     }
   }
 

@@ -98,8 +98,8 @@ class MatMulWorkload final : public OpenClWorkload {
       }
     }
     if (epilogue_kernel_) {
-      cl_mem residual = epilogue_.residual == Epilogue::kNoResidual ? nullptr : In(args, epilogue_.residual);
-      epilogue_kernel_.Enqueue(device_, call.y, nullptr, residual, 1, 1, count_, name_.c_str());
+      epilogue_kernel_.Enqueue(device_, call.y, nullptr, InIfAny(args, epilogue_.residual), 1, 1, count_,
+                               name_.c_str());
     }
   }
 

@@ -102,6 +102,10 @@ class OpenClWorkload : public backend::IWorkload {
   // the run passes a handle that is not an OpenCL buffer for a non-constant input.
   cl_mem In(const backend::WorkloadArgs& args, std::size_t index) const;
   cl_mem Out(const backend::WorkloadArgs& args, std::size_t index) const;
+  // In(args, index), or null when `index` is SIZE_MAX (no such input: Epilogue::kNoResidual).
+  cl_mem InIfAny(const backend::WorkloadArgs& args, std::size_t index) const {
+    return index == SIZE_MAX ? nullptr : In(args, index);
+  }
   bool IsConstant(std::size_t index) const { return index < constants_.size() && constants_[index]; }
 
   OpenClDevice& device_;
