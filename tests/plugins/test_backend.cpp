@@ -1,66 +1,9 @@
-// The test backend plugin: ONE source built by tests/plugins/CMakeLists.txt into many MODULE
-// libraries ("variants"), each with its own compile definitions. Valid variants use the SDK's
-// BACKPLANE_BACKEND_PLUGIN macro exactly as a real plugin does; deliberately broken variants
-// write their exports by hand so that each breaks the plugin contract in exactly one way.
-//
-// Compile definitions (all optional except TEST_BACKEND_ID):
-//   TEST_BACKEND_ID=Token            the variant's name for logging and, unless overridden, its id
-//   TEST_USE_PLUGIN_MACRO            export through BACKPLANE_BACKEND_PLUGIN (valid plugins)
-//   TEST_BACKEND_THROWS              the backend's constructor throws std::runtime_error
-//   -- tensor handles and optimization (placement tests) --
-//   TEST_HANDLES_SHARE_HOST          prefers its own factory, then the runtime's host memory
-//                                    (kHostFactoryId): edges to host backends are direct
-//   TEST_HANDLES_NO_IMPORT_EXPORT    its factory neither imports nor exports: edges are copies
-//   TEST_FUSE_ADD_RELU               OptimizeSubgraph fuses Add + ReLU into a PreCompiled layer
-//   -- misbehaving libraries (sdk-info --isolate) --
-//   TEST_CRASH_ON_LOAD               a global constructor raises SIGSEGV (an access violation on
-//                                    Windows) when the library opens
-//   TEST_HANG_ON_LOAD                a global constructor sleeps forever when the library opens
-//   TEST_ABORT_IN_FACTORY            the backend's constructor calls std::abort()
-//   -- exceptions from backend code at run time (issue 18) --
-//   TEST_LAYER_SUPPORT_THROWS_INT    IsLayerSupported throws the int 42 (not a std::exception)
-//   TEST_LAYER_SUPPORT_THROWS_STD    IsLayerSupported throws std::runtime_error
-//   TEST_EXECUTE_THROWS_INT          a workload's Execute throws the int 42 when its first
-//                                    input's first element is 42 (other runs compute normally)
-//   -- hand-written exports only --
-//   TEST_MANGLED_ENTRY_POINTS        the three functions without extern "C" (C++-mangled)
-//   TEST_OMIT_GET_BACKEND_ID / TEST_OMIT_GET_VERSION / TEST_OMIT_BACKEND_FACTORY /
-//   TEST_OMIT_IDENTITY               leave that export out
-//   TEST_ID_EMPTY / TEST_ID_NULL     GetBackendId returns "" / nullptr
-//   TEST_ID_ILL_FORMED               GetBackendId (and the identity) say "Test-Bad"
-//   TEST_IDENTITY_ID_DIFFERS         the identity says "TestOtherId", GetBackendId the real id
-//   TEST_API_MAJOR_DELTA=N / TEST_API_MINOR_DELTA=N
-//                                    GetVersion and the identity report kBackendApiVersion + N
-//   TEST_IDENTITY_API_MINOR_DELTA=N  only the identity's minor is off by N
-//   TEST_API_V1                      GetVersion and the identity report Backend API 1.1 and
-//                                    the identity the ABI tag 1.x builds had
-//                                    (itanium-libstdc++-cxx11): a plugin of the 1.x C++ API,
-//                                    which 2.0 runtimes refuse before calling BackendFactory
-//   TEST_IDENTITY_FOREIGN_MAGIC      the identity has another SDK's magic and name
-//   TEST_IDENTITY_FOREIGN_SDK_NAME   right magic, sdk_name "OtherSDK"
-//   TEST_IDENTITY_TRUNCATED          struct_size too small to hold the fields the runtime reads
-//   TEST_IDENTITY_WRONG_PLATFORM / TEST_IDENTITY_WRONG_ABI
-//   TEST_FACTORY_RETURNS_NULL        BackendFactory returns null
-//   TEST_GET_BACKEND_ID_THROWS=N / TEST_GET_VERSION_THROWS=N
-//                                    that entry point throws: N=1 a std::runtime_error, N=2
-//                                    the int 42 (not a std::exception)
-//
-// Every variant traces itself to the file named by the environment variable
-// BACKPLANE_TEST_PLUGIN_LOG (when set), one line per event, so tests can see from outside what
-// happened inside the library:
-//   "loaded <Token>" / "unloaded <Token>"        global constructor / destructor of the library
-//   "created <id>" / "destroyed <id>"            a backend instance
-//   "context <id> <Call> <network>"              a backend-context notification
-//   "context <id> destroyed"
-//   "acquire <id>" / "release <id>"              the memory manager
-//   "workload factory <id> in its context" / "... without its context"
-//
-// Backend options (declared by GetOptionSpecs, read by the backend context):
-//   RejectLoadOf=<network id>        BeforeLoadNetwork refuses that network
-//   UnavailableBecause=<reason>      IsAvailable with this context says no, with the reason
-//   LogOnCreate=<message>            the context writes <message> to the runtime's log channel
-//                                    (warning, category plugin) when it is created
-//   threads=<count>                  the common option; accepted and ignored
+// The test backend's code, compiled once and linked into every test plugin variant
+// (test_backend.hpp says what it does and traces; kVariant, defined by the variant, says how it
+// behaves).
+
+#include "test_backend.hpp"
+
 #include <backplane/backend/op_table.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
@@ -70,7 +13,6 @@
 #include <array>
 #include <chrono>
 #include <csignal>
-#include <cstdint>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -84,30 +26,11 @@
 #include <utility>
 #include <vector>
 
-#ifndef TEST_BACKEND_ID
-#error "TEST_BACKEND_ID must name the variant's backend id (a token such as TestValidA)"
-#endif
-
-#define TEST_DETAIL_STRINGIFY2(x) #x
-#define TEST_DETAIL_STRINGIFY(x) TEST_DETAIL_STRINGIFY2(x)
-
 namespace test_backend {
 
 using namespace backplane;
 using namespace backplane::backend;
 
-// The variant's own name: its id unless a TEST_ID_* definition makes GetBackendId lie.
-constexpr const char* kId = TEST_DETAIL_STRINGIFY(TEST_BACKEND_ID);
-constexpr const char* kVendor = "Test";
-// TEST_PLUGIN_VERSION and TEST_DEVICE_KIND let variants of one id compete (version choice) and
-// stand in the default preference order; TEST_REFERENCE_IMPLEMENTATION marks a reference one.
-#ifndef TEST_PLUGIN_VERSION
-#define TEST_PLUGIN_VERSION "1.0.0"
-#endif
-#ifndef TEST_DEVICE_KIND
-#define TEST_DEVICE_KIND kCpu
-#endif
-constexpr const char* kPluginVersion = TEST_PLUGIN_VERSION;
 constexpr const char* kLogEnvVar = "BACKPLANE_TEST_PLUGIN_LOG";
 
 // Appends one line to the trace file. Opens and closes the file each time so that lines
@@ -137,31 +60,33 @@ std::string Decimal(std::uint64_t value) {
 
 // One per library: proves when the OS loader really maps and unmaps it.
 struct LibraryTracer {
-  LibraryTracer() { Trace(std::string("loaded ") + kId); }
-  ~LibraryTracer() { Trace(std::string("unloaded ") + kId); }
+  LibraryTracer() { Trace(std::string("loaded ") + kVariant.id); }
+  ~LibraryTracer() { Trace(std::string("unloaded ") + kVariant.id); }
   LibraryTracer(const LibraryTracer&) = delete;
   LibraryTracer& operator=(const LibraryTracer&) = delete;
 };
 const LibraryTracer library_tracer;
 
-#if defined(TEST_CRASH_ON_LOAD) || defined(TEST_HANG_ON_LOAD)
-// Misbehaves while the OS loader runs the library's global constructors.
+// Misbehaves, as kVariant.on_load says, while the OS loader runs the library's global
+// constructors.
 struct MisbehaveOnLoad {
   MisbehaveOnLoad() {
-#if defined(TEST_CRASH_ON_LOAD) && defined(_WIN32)
-    // raise(SIGSEGV) only exits with status 3 there; a real crash is an access violation. (Not
-    // RaiseException: <windows.h> declares a GetVersion of its own, which clashes with the
-    // plugin entry point of that name.)
-    *reinterpret_cast<volatile int*>(std::uintptr_t{16}) = 1;
-#elif defined(TEST_CRASH_ON_LOAD)
-    std::raise(SIGSEGV);
+    if (kVariant.on_load == Variant::OnLoad::kCrash) {
+#if defined(_WIN32)
+      // raise(SIGSEGV) only exits with status 3 there; a real crash is an access violation. (Not
+      // RaiseException: <windows.h> declares a GetVersion of its own, which clashes with the
+      // plugin entry point of that name.)
+      *reinterpret_cast<volatile int*>(std::uintptr_t{16}) = 1;
 #else
-    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+      std::raise(SIGSEGV);
 #endif
+    }
+    if (kVariant.on_load == Variant::OnLoad::kHang) {
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    }
   }
 };
 const MisbehaveOnLoad misbehave_on_load;
-#endif
 
 // ---- Layer support ---------------------------------------------------------------------------
 
@@ -258,7 +183,7 @@ const std::array<TestOp, 2> kOps{{
     {LayerType::kElementwiseBinary, IsAddSupported},
 }};
 const OpTable<TestOp>& Ops() {
-  static const OpTable<TestOp> table(kId, kOps);
+  static const OpTable<TestOp> table(kVariant.id, kOps);
   return table;
 }
 
@@ -266,12 +191,13 @@ const OpTable<TestOp>& Ops() {
 class TestLayerSupport final : public ILayerSupport {
  public:
   bool IsLayerSupported(const ILayerView& layer, std::string* reason) const override {
-#if defined(TEST_LAYER_SUPPORT_THROWS_INT)
-    throw 42;
-#elif defined(TEST_LAYER_SUPPORT_THROWS_STD)
-    throw std::runtime_error(std::string(kId) + " layer support failed on '" + layer.GetName() +
-                             "': deliberate test failure");
-#endif
+    switch (kVariant.layer_support_throws) {
+      case Variant::Throw::kNothing: break;
+      case Variant::Throw::kInt: throw 42;
+      case Variant::Throw::kStdException:
+        throw std::runtime_error(std::string(kVariant.id) + " layer support failed on '" + layer.GetName() +
+                                 "': deliberate test failure");
+    }
     return table_.IsLayerSupported(layer, reason);
   }
 
@@ -286,15 +212,15 @@ class TestMemoryManager final : public IMemoryManager {
  public:
   void Acquire() override {
     ++acquired_;
-    Trace(std::string("acquire ") + kId);
+    Trace(std::string("acquire ") + kVariant.id);
   }
   void Release() override {
     if (acquired_ == 0) {
       throw Exception(ErrorCode::kInternal,
-                      std::string(kId) + " memory manager: Release without a matching Acquire");
+                      std::string(kVariant.id) + " memory manager: Release without a matching Acquire");
     }
     --acquired_;
-    Trace(std::string("release ") + kId);
+    Trace(std::string("release ") + kVariant.id);
   }
   bool IsAcquired() const { return acquired_ > 0; }
 
@@ -309,7 +235,7 @@ class HostTensorHandle final : public ITensorHandle {
     const std::size_t bytes = std::max<std::size_t>(info_.NumBytes(), 1);
     owned_ = ::operator new(bytes, std::align_val_t{kAlignment}, std::nothrow);
     if (owned_ == nullptr) {
-      throw Exception(ErrorCode::kBackendFailure, std::string(kId) + ": cannot allocate " +
+      throw Exception(ErrorCode::kBackendFailure, std::string(kVariant.id) + ": cannot allocate " +
                                                       Decimal(bytes) + " bytes for a tensor");
     }
   }
@@ -324,21 +250,16 @@ class HostTensorHandle final : public ITensorHandle {
   }
   void Unmap() override {
     if (mapped_ == 0) {
-      throw Exception(ErrorCode::kInvalidArgument, std::string(kId) + ": Unmap without Map");
+      throw Exception(ErrorCode::kInvalidArgument, std::string(kVariant.id) + ": Unmap without Map");
     }
     --mapped_;
   }
   bool Import(void* memory, MemorySource source) override {
-#if defined(TEST_HANDLES_NO_IMPORT_EXPORT)
-    (void)memory;
-    (void)source;
-    return false;  // as its factory's properties say: nothing can be imported
-#else
+    if (!kVariant.imports_and_exports) return false;  // as its factory's properties say
     if (memory == nullptr || source != MemorySource::kHost) return false;
     if (reinterpret_cast<std::uintptr_t>(memory) % alignof(float) != 0) return false;
     imported_ = memory;
     return true;
-#endif
   }
 
  private:
@@ -349,7 +270,7 @@ class HostTensorHandle final : public ITensorHandle {
   int mapped_ = 0;
 };
 
-std::string HostFactoryId() { return std::string("Test/") + kId + "/Host"; }
+std::string HostFactoryId() { return std::string("Test/") + kVariant.id + "/Host"; }
 
 class HostTensorHandleFactory final : public ITensorHandleFactory {
  public:
@@ -358,10 +279,10 @@ class HostTensorHandleFactory final : public ITensorHandleFactory {
   TensorHandleFactoryProperties GetProperties() const override {
     TensorHandleFactoryProperties properties;
     properties.supports_map_unmap = true;
-#if !defined(TEST_HANDLES_NO_IMPORT_EXPORT)
-    properties.import_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
-    properties.export_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
-#endif
+    if (kVariant.imports_and_exports) {
+      properties.import_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
+      properties.export_sources = static_cast<MemorySourceFlags>(MemorySource::kHost);
+    }
     return properties;
   }
   std::unique_ptr<ITensorHandle> CreateTensorHandle(const TensorInfo& info) const override {
@@ -402,12 +323,12 @@ class ElementwiseWorkload : public IWorkload {
   void Execute(const WorkloadArgs& args) const override {
     if (memory_ && !memory_->IsAcquired()) {
       throw Exception(ErrorCode::kBackendFailure,
-                      std::string(kId) + " layer '" + layer_name_ +
+                      std::string(kVariant.id) + " layer '" + layer_name_ +
                           "': executed before its memory manager was acquired");
     }
     if (args.inputs.size() != num_inputs_ || args.outputs.size() != 1) {
       throw Exception(ErrorCode::kInvalidArgument,
-                      std::string(kId) + " layer '" + layer_name_ + "': expected " +
+                      std::string(kVariant.id) + " layer '" + layer_name_ + "': expected " +
                           Decimal(num_inputs_) + " input(s) and 1 output, got " +
                           Decimal(args.inputs.size()) + " and " +
                           Decimal(args.outputs.size()));
@@ -415,9 +336,7 @@ class ElementwiseWorkload : public IWorkload {
     for (ITensorHandle* handle : args.inputs) CheckHandle(handle);
     CheckHandle(args.outputs[0]);
     const auto count = static_cast<std::size_t>(output_.shape.NumElements());
-#if defined(TEST_EXECUTE_THROWS_INT)
-    if (count > 0 && MappedTensor(args.inputs[0]).data()[0] == 42.0f) throw 42;
-#endif
+    if (kVariant.execute_throws_int && count > 0 && MappedTensor(args.inputs[0]).data()[0] == 42.0f) throw 42;
     Compute(args, count);
   }
 
@@ -428,7 +347,7 @@ class ElementwiseWorkload : public IWorkload {
   void CheckHandle(ITensorHandle* handle) const {
     if (handle == nullptr || handle->GetInfo() != output_) {
       throw Exception(ErrorCode::kInvalidArgument,
-                      std::string(kId) + " layer '" + layer_name_ + "': a tensor is missing or is not " +
+                      std::string(kVariant.id) + " layer '" + layer_name_ + "': a tensor is missing or is not " +
                           ToString(output_.shape) + " f32");
     }
   }
@@ -465,7 +384,7 @@ class AddWorkload final : public ElementwiseWorkload {
 };
 
 // The descriptor of the PreCompiled layer OptimizeSubgraph makes from an Add and the ReLU
-// that reads it (TEST_FUSE_ADD_RELU). Inputs of that layer (Substitute in the runtime's
+// that reads it (kVariant.fuses_add_relu). Inputs of that layer (Substitute in the runtime's
 // optimizer): the Add's inputs, once each (one when both are the same tensor). Outputs: the
 // ReLU's, preceded by the Add's when a layer outside the pair reads the Add too.
 struct FusedAddReluDescriptor final : LayerDescriptor {
@@ -487,12 +406,12 @@ class FusedAddReluWorkload final : public IWorkload {
   void Execute(const WorkloadArgs& args) const override {
     if (memory_ && !memory_->IsAcquired()) {
       throw Exception(ErrorCode::kBackendFailure,
-                      std::string(kId) + " layer '" + layer_name_ +
+                      std::string(kVariant.id) + " layer '" + layer_name_ +
                           "': executed before its memory manager was acquired");
     }
     if (args.inputs.size() != num_inputs_ || args.outputs.size() != num_outputs_) {
       throw Exception(ErrorCode::kInvalidArgument,
-                      std::string(kId) + " layer '" + layer_name_ + "': expected " +
+                      std::string(kVariant.id) + " layer '" + layer_name_ + "': expected " +
                           Decimal(num_inputs_) + " input(s) and " + Decimal(num_outputs_) +
                           " output(s), got " + Decimal(args.inputs.size()) + " and " +
                           Decimal(args.outputs.size()));
@@ -518,7 +437,7 @@ class FusedAddReluWorkload final : public IWorkload {
   void CheckHandle(ITensorHandle* handle) const {
     if (handle == nullptr || handle->GetInfo() != info_) {
       throw Exception(ErrorCode::kInvalidArgument,
-                      std::string(kId) + " layer '" + layer_name_ + "': a tensor is missing or is not " +
+                      std::string(kVariant.id) + " layer '" + layer_name_ + "': a tensor is missing or is not " +
                           ToString(info_.shape) + " f32");
     }
   }
@@ -549,7 +468,7 @@ class TestWorkloadFactory final : public IWorkloadFactory {
   std::unique_ptr<IWorkload> CreateFused(const ILayerView& layer) {
     const auto* fused = dynamic_cast<const FusedAddReluDescriptor*>(layer.GetDescriptor());
     if (fused == nullptr) {
-      throw Exception(ErrorCode::kUnsupported, std::string(kId) + " cannot run layer '" +
+      throw Exception(ErrorCode::kUnsupported, std::string(kVariant.id) + " cannot run layer '" +
                                                    layer.GetName() +
                                                    "': a PreCompiled layer this backend did not make");
     }
@@ -557,14 +476,14 @@ class TestWorkloadFactory final : public IWorkloadFactory {
     const std::size_t outputs = layer.GetNumOutputs();
     if (inputs < 1 || inputs > 2 || outputs < 1 || outputs > 2) {
       throw Exception(ErrorCode::kUnsupported,
-                      std::string(kId) + " cannot run layer '" + layer.GetName() + "' (fused from " +
+                      std::string(kVariant.id) + " cannot run layer '" + layer.GetName() + "' (fused from " +
                           fused->add + " and " + fused->relu + "): expected 1-2 inputs and 1-2 outputs, got " +
                           Decimal(inputs) + " and " + Decimal(outputs));
     }
     const TensorInfo& info = layer.GetOutputInfo(outputs - 1);
     for (std::size_t i = 0; i < inputs; ++i) {
       if (layer.GetInputInfo(i) != info) {
-        throw Exception(ErrorCode::kUnsupported, std::string(kId) + " cannot run layer '" +
+        throw Exception(ErrorCode::kUnsupported, std::string(kVariant.id) + " cannot run layer '" +
                                                      layer.GetName() + "': its tensors differ in shape or type");
       }
     }
@@ -594,7 +513,7 @@ class TestBackendContext final : public IBackendContext {
     }
   }
   const std::string& UnavailableBecause() const { return unavailable_because_; }
-  ~TestBackendContext() override { Trace(std::string("context ") + kId + " destroyed"); }
+  ~TestBackendContext() override { Trace(std::string("context ") + kVariant.id + " destroyed"); }
 
   bool BeforeLoadNetwork(NetworkId network) override {
     Note("BeforeLoadNetwork", network);
@@ -618,7 +537,7 @@ class TestBackendContext final : public IBackendContext {
   enum class State { kNone, kLoading, kLoaded, kUnloading };
 
   static void Note(const char* call, NetworkId network) {
-    Trace(std::string("context ") + kId + " " + call + " " + Decimal(network));
+    Trace(std::string("context ") + kVariant.id + " " + call + " " + Decimal(network));
   }
   bool Advance(NetworkId network, State from, State to) {
     auto it = states_.find(network);
@@ -639,288 +558,121 @@ class TestBackendContext final : public IBackendContext {
 
 // ---- The backend -----------------------------------------------------------------------------
 
-class TestBackend final : public IBackend {
- public:
-  TestBackend() {
-#if defined(TEST_ABORT_IN_FACTORY)
-    std::abort();
-#endif
-#if defined(TEST_BACKEND_THROWS)
-    throw std::runtime_error(std::string(kId) +
-                             " constructor failed: deliberate test failure 0xBADC0DE");
-#endif
-    Trace(std::string("created ") + kId);
+TestBackend::TestBackend() {
+  if (kVariant.construction == Variant::Construction::kAborts) std::abort();
+  if (kVariant.construction == Variant::Construction::kThrows) {
+    throw std::runtime_error(std::string(kVariant.id) + " constructor failed: deliberate test failure 0xBADC0DE");
   }
-  ~TestBackend() override { Trace(std::string("destroyed ") + kId); }
+  Trace(std::string("created ") + kVariant.id);
+}
 
-  BackendId GetId() const override { return kId; }
+TestBackend::~TestBackend() { Trace(std::string("destroyed ") + kVariant.id); }
 
-  // Available, unless this runtime's context was given UnavailableBecause.
-  bool IsAvailable(IBackendContext* context, std::string* reason) const override {
-    const auto* ours = dynamic_cast<const TestBackendContext*>(context);
-    if (ours && !ours->UnavailableBecause().empty()) {
-      if (reason) *reason = ours->UnavailableBecause();
-      return false;
+BackendId TestBackend::GetId() const { return kVariant.id; }
+
+// Available, unless this runtime's context was given UnavailableBecause.
+bool TestBackend::IsAvailable(IBackendContext* context, std::string* reason) const {
+  const auto* ours = dynamic_cast<const TestBackendContext*>(context);
+  if (ours && !ours->UnavailableBecause().empty()) {
+    if (reason) *reason = ours->UnavailableBecause();
+    return false;
+  }
+  if (reason) reason->clear();
+  return true;
+}
+
+std::vector<OptionSpec> TestBackend::GetOptionSpecs() const {
+  return {
+      {"RejectLoadOf", OptionSpec::Type::kInteger, "0", "BeforeLoadNetwork refuses the network of this id (0: none)"},
+      {"UnavailableBecause", OptionSpec::Type::kString, "", "unavailable in this runtime, with this reason"},
+      {"LogOnCreate", OptionSpec::Type::kString, "", "written to the runtime's log when the context is made"},
+      {"threads", OptionSpec::Type::kInteger, "1", "the common option; ignored"},
+  };
+}
+
+std::vector<DeviceInfo> TestBackend::GetDevices() const {
+  return {DeviceInfo{std::string("Test host CPU (") + kVariant.id + ")", kVariant.device_kind, true, ""}};
+}
+
+BackendCapabilities TestBackend::GetCapabilities() const {
+  BackendCapabilities capabilities;
+  capabilities.device_kind = kVariant.device_kind;
+  capabilities.data_types = {DataType::kFloat32};
+  capabilities.layer_types = Ops().LayerTypes();
+  capabilities.values = {{"ProtectedContentAllocation", false}, {"TestCapability", true}};
+  if (kVariant.reference_implementation) capabilities.values[kReferenceImplementation] = true;
+  return capabilities;
+}
+
+std::shared_ptr<ILayerSupport> TestBackend::GetLayerSupport() const {
+  return std::shared_ptr<ILayerSupport>(new TestLayerSupport());
+}
+
+// Runs of supported layers are kept untouched; each unsupported layer is handed back as failed
+// so the optimizer can place it elsewhere. With kVariant.fuses_add_relu, an Add directly followed
+// by a ReLU of the same shape becomes one PreCompiled layer "<add>+<relu>". (SubgraphView does
+// not say which layer reads which, so this assumes that ReLU reads that Add, as it does in the
+// networks the tests build.)
+OptimizationViews TestBackend::OptimizeSubgraph(const SubgraphView& subgraph) const {
+  OptimizationViews views;
+  SubgraphView run;
+  for (std::size_t i = 0; i < subgraph.layers.size(); ++i) {
+    const ILayerView* layer = subgraph.layers[i];
+    std::string reason;
+    const ILayerView* next = i + 1 < subgraph.layers.size() ? subgraph.layers[i + 1] : nullptr;
+    if (kVariant.fuses_add_relu && layer != nullptr && next != nullptr &&
+        layer->GetType() == LayerType::kElementwiseBinary && next->GetType() == LayerType::kActivation &&
+        Ops().Supporting(*layer, reason) && Ops().Supporting(*next, reason) &&
+        layer->GetOutputInfo(0) == next->GetInputInfo(0)) {
+      auto* descriptor = new FusedAddReluDescriptor();
+      descriptor->add = layer->GetName();
+      descriptor->relu = next->GetName();
+      Substitution substitution;
+      substitution.replaced.layers = {layer, next};
+      substitution.name = layer->GetName() + "+" + next->GetName();
+      substitution.descriptor = std::shared_ptr<const LayerDescriptor>(descriptor);
+      views.substitutions.push_back(std::move(substitution));
+      ++i;
+      continue;
     }
-    if (reason) reason->clear();
-    return true;
-  }
-
-  std::vector<OptionSpec> GetOptionSpecs() const override {
-    return {
-        {"RejectLoadOf", OptionSpec::Type::kInteger, "0",
-         "BeforeLoadNetwork refuses the network of this id (0: none)"},
-        {"UnavailableBecause", OptionSpec::Type::kString, "", "unavailable in this runtime, with this reason"},
-        {"LogOnCreate", OptionSpec::Type::kString, "", "written to the runtime's log when the context is made"},
-        {"threads", OptionSpec::Type::kInteger, "1", "the common option; ignored"},
-    };
-  }
-
-  std::vector<DeviceInfo> GetDevices() const override {
-    return {DeviceInfo{std::string("Test host CPU (") + kId + ")", DeviceKind::TEST_DEVICE_KIND, true, ""}};
-  }
-
-  BackendCapabilities GetCapabilities() const override {
-    BackendCapabilities capabilities;
-    capabilities.device_kind = DeviceKind::TEST_DEVICE_KIND;
-    capabilities.data_types = {DataType::kFloat32};
-    capabilities.layer_types = Ops().LayerTypes();
-    capabilities.values = {{"ProtectedContentAllocation", false}, {"TestCapability", true}};
-#if defined(TEST_REFERENCE_IMPLEMENTATION)
-    capabilities.values[kReferenceImplementation] = true;
-#endif
-    return capabilities;
-  }
-
-  std::shared_ptr<ILayerSupport> GetLayerSupport() const override {
-    return std::shared_ptr<ILayerSupport>(new TestLayerSupport());
-  }
-
-  // Runs of supported layers are kept untouched; each unsupported layer is handed back as
-  // failed so the optimizer can place it elsewhere. With TEST_FUSE_ADD_RELU, an Add directly
-  // followed by a ReLU of the same shape becomes one PreCompiled layer "<add>+<relu>".
-  // (SubgraphView does not say which layer reads which, so this assumes that ReLU reads that
-  // Add, as it does in the networks the tests build.)
-  OptimizationViews OptimizeSubgraph(const SubgraphView& subgraph) const override {
-    OptimizationViews views;
-    SubgraphView run;
-    for (std::size_t i = 0; i < subgraph.layers.size(); ++i) {
-      const ILayerView* layer = subgraph.layers[i];
-      std::string reason;
-#if defined(TEST_FUSE_ADD_RELU)
-      const ILayerView* next = i + 1 < subgraph.layers.size() ? subgraph.layers[i + 1] : nullptr;
-      if (layer != nullptr && next != nullptr && layer->GetType() == LayerType::kElementwiseBinary &&
-          next->GetType() == LayerType::kActivation && Ops().Supporting(*layer, reason) &&
-          Ops().Supporting(*next, reason) && layer->GetOutputInfo(0) == next->GetInputInfo(0)) {
-        auto* descriptor = new FusedAddReluDescriptor();
-        descriptor->add = layer->GetName();
-        descriptor->relu = next->GetName();
-        Substitution substitution;
-        substitution.replaced.layers = {layer, next};
-        substitution.name = layer->GetName() + "+" + next->GetName();
-        substitution.descriptor = std::shared_ptr<const LayerDescriptor>(descriptor);
-        views.substitutions.push_back(std::move(substitution));
-        ++i;
-        continue;
-      }
-#endif
-      if (layer != nullptr && Ops().Supporting(*layer, reason)) {
-        run.layers.push_back(layer);
-        continue;
-      }
-      if (!run.layers.empty()) views.untouched.push_back(std::move(run));
-      run = SubgraphView{};
-      views.failed.push_back(SubgraphView{{layer}});
+    if (layer != nullptr && Ops().Supporting(*layer, reason)) {
+      run.layers.push_back(layer);
+      continue;
     }
     if (!run.layers.empty()) views.untouched.push_back(std::move(run));
-    return views;
+    run = SubgraphView{};
+    views.failed.push_back(SubgraphView{{layer}});
   }
+  if (!run.layers.empty()) views.untouched.push_back(std::move(run));
+  return views;
+}
 
-  std::shared_ptr<IMemoryManager> CreateMemoryManager() const override {
-    return std::shared_ptr<IMemoryManager>(new TestMemoryManager());
-  }
+std::shared_ptr<IMemoryManager> TestBackend::CreateMemoryManager() const {
+  return std::shared_ptr<IMemoryManager>(new TestMemoryManager());
+}
 
-  // Traces whether the runtime handed over this backend's own context. Another backend's
-  // manager (or none) is allowed; then nothing needs acquiring.
-  std::unique_ptr<IWorkloadFactory> CreateWorkloadFactory(
-      const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const override {
-    Trace(std::string("workload factory ") + kId +
-          (dynamic_cast<TestBackendContext*>(context) ? " in its context" : " without its context"));
-    return std::make_unique<TestWorkloadFactory>(std::dynamic_pointer_cast<TestMemoryManager>(memory_manager));
-  }
+// Traces whether the runtime handed over this backend's own context. Another backend's manager
+// (or none) is allowed; then nothing needs acquiring.
+std::unique_ptr<IWorkloadFactory> TestBackend::CreateWorkloadFactory(
+    const std::shared_ptr<IMemoryManager>& memory_manager, IBackendContext* context) const {
+  Trace(std::string("workload factory ") + kVariant.id +
+        (dynamic_cast<TestBackendContext*>(context) ? " in its context" : " without its context"));
+  return std::make_unique<TestWorkloadFactory>(std::dynamic_pointer_cast<TestMemoryManager>(memory_manager));
+}
 
-  std::unique_ptr<IBackendContext> CreateBackendContext(const BackendConfig& config) const override {
-    return std::make_unique<TestBackendContext>(config);
-  }
+std::unique_ptr<IBackendContext> TestBackend::CreateBackendContext(const BackendConfig& config) const {
+  return std::make_unique<TestBackendContext>(config);
+}
 
-  void RegisterTensorHandleFactories(ITensorHandleFactoryRegistry& registry) const override {
-    registry.RegisterFactory(std::make_unique<HostTensorHandleFactory>());
-  }
+void TestBackend::RegisterTensorHandleFactories(ITensorHandleFactoryRegistry& registry) const {
+  registry.RegisterFactory(std::make_unique<HostTensorHandleFactory>());
+}
 
-  // Its own factory first; with TEST_HANDLES_SHARE_HOST also the runtime's host memory, which
-  // this backend can read and write directly (so edges to other host backends need no copy).
-  std::vector<FactoryId> GetHandleFactoryPreferences() const override {
-#if defined(TEST_HANDLES_SHARE_HOST)
-    return {HostFactoryId(), kHostFactoryId};
-#else
-    return {HostFactoryId()};
-#endif
-  }
-};
-
-}  // namespace test_backend
-
-#if defined(TEST_USE_PLUGIN_MACRO)
-
-// A conforming plugin: the SDK's macro emits all four entry points.
-BACKPLANE_BACKEND_PLUGIN(TEST_BACKEND_ID, "Test", TEST_PLUGIN_VERSION, test_backend::TestBackend)
-
-#else
-
-// A deliberately non-conforming plugin: the exports are written by hand so each variant breaks
-// exactly one rule. Everything not broken on purpose is what the macro would emit.
-namespace test_backend {
-
-#if !defined(TEST_API_MAJOR_DELTA)
-#define TEST_API_MAJOR_DELTA 0
-#endif
-#if !defined(TEST_API_MINOR_DELTA)
-#define TEST_API_MINOR_DELTA 0
-#endif
-#if !defined(TEST_IDENTITY_API_MINOR_DELTA)
-#define TEST_IDENTITY_API_MINOR_DELTA 0
-#endif
-
-#if defined(TEST_API_V1)
-// A plugin of the 1.x C++ API, as a 1.1 build of this SDK would have declared itself. (Its
-// BackendFactory still returns a 2.0 table: a 2.0 runtime must refuse it before calling it.)
-constexpr std::uint32_t kApiMajor = 1;
-constexpr std::uint32_t kApiMinor = 1;
-#else
-constexpr std::uint32_t kApiMajor = kBackendApiVersion.major + (TEST_API_MAJOR_DELTA);
-constexpr std::uint32_t kApiMinor = kBackendApiVersion.minor + (TEST_API_MINOR_DELTA);
-#endif
-
-#if defined(TEST_ID_EMPTY)
-constexpr const char* kReportedId = "";
-#elif defined(TEST_ID_NULL)
-constexpr const char* kReportedId = nullptr;
-#elif defined(TEST_ID_ILL_FORMED)
-constexpr const char* kReportedId = "Test-Bad";
-#else
-constexpr const char* kReportedId = kId;
-#endif
-
-#if defined(TEST_ID_ILL_FORMED)
-constexpr const char* kIdentityId = "Test-Bad";
-#elif defined(TEST_IDENTITY_ID_DIFFERS)
-constexpr const char* kIdentityId = "TestOtherId";
-#else
-constexpr const char* kIdentityId = kId;
-#endif
-
-#if defined(TEST_IDENTITY_FOREIGN_MAGIC)
-constexpr std::uint32_t kIdentityMagic = 0x464F5245u;  // "EROF": some other SDK's marker
-constexpr const char* kIdentitySdkName = "OtherSDK";
-#elif defined(TEST_IDENTITY_FOREIGN_SDK_NAME)
-constexpr std::uint32_t kIdentityMagic = BACKPLANE_PLUGIN_MAGIC;
-constexpr const char* kIdentitySdkName = "OtherSDK";
-#else
-constexpr std::uint32_t kIdentityMagic = BACKPLANE_PLUGIN_MAGIC;
-constexpr const char* kIdentitySdkName = kSdkName;
-#endif
-
-#if defined(TEST_IDENTITY_TRUNCATED)
-// Room for magic and struct_size only: an older or foreign layout.
-constexpr std::uint32_t kIdentityStructSize = 2 * sizeof(std::uint32_t);
-#else
-constexpr std::uint32_t kIdentityStructSize = sizeof(BackplanePluginIdentity);
-#endif
-
-#if defined(TEST_IDENTITY_WRONG_PLATFORM)
-constexpr const char* kIdentityPlatform = "plan9-mips";
-#else
-constexpr const char* kIdentityPlatform = BACKPLANE_PLATFORM_TAG;
-#endif
-
-#if defined(TEST_IDENTITY_WRONG_ABI)
-constexpr const char* kIdentityAbi = "test-abi-0";
-#elif defined(TEST_API_V1)
-// What a 1.x build with GCC on Linux wrote (1.x tagged the C++ toolchain): a real 1.x plugin
-// differs in both, and must still get the message about 1.x, not just an ABI mismatch.
-constexpr const char* kIdentityAbi = "itanium-libstdc++-cxx11";
-#else
-constexpr const char* kIdentityAbi = BACKPLANE_ABI_TAG;
-#endif
-
-IBackend* CreateBackend() {
-#if defined(TEST_FACTORY_RETURNS_NULL)
-  return nullptr;
-#else
-  return new TestBackend();
-#endif
+// Its own factory first; with kVariant.shares_host_memory also the runtime's host memory, which
+// this backend can read and write directly (so edges to other host backends need no copy).
+std::vector<FactoryId> TestBackend::GetHandleFactoryPreferences() const {
+  if (kVariant.shares_host_memory) return {HostFactoryId(), kHostFactoryId};
+  return {HostFactoryId()};
 }
 
 }  // namespace test_backend
-
-#if defined(TEST_MANGLED_ENTRY_POINTS)
-#define TEST_ENTRY_LINKAGE
-#else
-#define TEST_ENTRY_LINKAGE extern "C"
-#endif
-
-#if !defined(TEST_OMIT_IDENTITY)
-extern "C" {
-BACKPLANE_PLUGIN_EXPORT extern const BackplanePluginIdentity BackplanePluginIdentityV1;
-const BackplanePluginIdentity BackplanePluginIdentityV1 = {
-    test_backend::kIdentityMagic,
-    test_backend::kIdentityStructSize,
-    test_backend::kIdentitySdkName,
-    test_backend::kApiMajor,
-    test_backend::kApiMinor + (TEST_IDENTITY_API_MINOR_DELTA),
-    test_backend::kIdentityPlatform,
-    test_backend::kIdentityAbi,
-    test_backend::kIdentityId,
-    test_backend::kVendor,
-    test_backend::kPluginVersion,
-    &::backplane::plugin_detail::LastFactoryError,
-};
-}
-#endif
-
-namespace test_backend {
-// Throws what TEST_GET_BACKEND_ID_THROWS / TEST_GET_VERSION_THROWS ask for: 1 a
-// std::runtime_error naming `entry_point`, 2 the int 42.
-[[maybe_unused]] void ThrowFrom(const char* entry_point, int kind) {
-  if (kind == 2) throw 42;
-  throw std::runtime_error(std::string(entry_point) + " failed: deliberate test failure 0xBADC0DE");
-}
-}  // namespace test_backend
-
-#if !defined(TEST_OMIT_GET_BACKEND_ID)
-TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT const char* GetBackendId() {
-#if defined(TEST_GET_BACKEND_ID_THROWS)
-  test_backend::ThrowFrom("GetBackendId", TEST_GET_BACKEND_ID_THROWS);
-#endif
-  return test_backend::kReportedId;
-}
-#endif
-
-#if !defined(TEST_OMIT_GET_VERSION)
-TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT void GetVersion(std::uint32_t* major,
-                                                           std::uint32_t* minor) {
-#if defined(TEST_GET_VERSION_THROWS)
-  test_backend::ThrowFrom("GetVersion", TEST_GET_VERSION_THROWS);
-#endif
-  if (major) *major = test_backend::kApiMajor;
-  if (minor) *minor = test_backend::kApiMinor;
-}
-#endif
-
-#if !defined(TEST_OMIT_BACKEND_FACTORY)
-TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT void* BackendFactory() {
-  return ::backplane::plugin_detail::GuardedFactory(&test_backend::CreateBackend);
-}
-#endif
-
-#endif  // TEST_USE_PLUGIN_MACRO

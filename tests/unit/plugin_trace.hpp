@@ -1,4 +1,4 @@
-// The test plugins' trace file (tests/plugins/test_backend.cpp): while a PluginTrace exists,
+// The test plugins' trace file (tests/plugins/test_backend.hpp): while a PluginTrace exists,
 // BACKPLANE_TEST_PLUGIN_LOG names a fresh file and every test plugin appends one line per
 // event to it ("loaded TestValidA", "created TestValidA", "unloaded TestValidA", ...). This is
 // how a test sees from outside whether a library was really mapped, unmapped, or had its

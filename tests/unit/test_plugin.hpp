@@ -5,7 +5,7 @@
 
 namespace backplane::unit {
 
-// Identity values every test plugin is built with (tests/plugins/test_backend.cpp), unless
+// Identity values every test plugin is built with (tests/plugins/test_plugin_exports.cpp), unless
 // its variant sets another version.
 inline constexpr const char* kTestPluginVendor = "Test";
 inline constexpr const char* kTestPluginVersion = "1.0.0";
