@@ -52,6 +52,16 @@ class AdaptiveWorkload final : public backend::IWorkload {
   std::size_t GetScratchSize() const override {
     return std::max(multi_->GetScratchSize(), single_->GetScratchSize());
   }
+  // The multi-threaded form's, naming the one-thread form's implementation when it differs.
+  backend::WorkloadInfo GetInfo() const override {
+    backend::WorkloadInfo info = multi_->GetInfo();
+    const backend::WorkloadInfo single = single_->GetInfo();
+    if (single.implementation != info.implementation) {
+      info.implementation += " (1 thread: " + single.implementation + ")";
+    }
+    if (info.slow_path.empty()) info.slow_path = single.slow_path;
+    return info;
+  }
 
  private:
   std::unique_ptr<backend::IWorkload> multi_;

@@ -13,6 +13,7 @@ ITensorHandleFactory::~ITensorHandleFactory() = default;
 ITensorHandleFactoryRegistry::~ITensorHandleFactoryRegistry() = default;
 IWorkload::~IWorkload() = default;
 std::size_t IWorkload::GetScratchSize() const { return 0; }
+WorkloadInfo IWorkload::GetInfo() const { return {}; }
 IWorkloadFactory::~IWorkloadFactory() = default;
 IBackendContext::~IBackendContext() = default;
 IBackend::~IBackend() = default;

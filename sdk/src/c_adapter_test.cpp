@@ -103,6 +103,7 @@ class SumWorkload final : public IWorkload {
     observed_.own_inputs = own;
   }
   std::size_t GetScratchSize() const override { return 128; }
+  WorkloadInfo GetInfo() const override { return {"sum loop", "not vectorized"}; }
 
  private:
   Observed& observed_;
@@ -589,6 +590,11 @@ TEST_CASE("c adapter: workloads execute on runtime host handles") {
   CHECK(observed.producer_output == 1);
   CHECK(observed.consumers == 3);
   CHECK(workload->table->get_scratch_size(workload.get()) == 128);
+  const BpWorkloadInfo* info = workload->table->get_info(workload.get());
+  REQUIRE(info != nullptr);
+  CHECK(info->struct_size == sizeof(BpWorkloadInfo));
+  CHECK(std::string(info->implementation.data, info->implementation.size) == "sum loop");
+  CHECK(std::string(info->slow_path.data, info->slow_path.size) == "not vectorized");
 
   float a[4] = {1, 2, 3, 4};
   float b[4] = {10, 20, 30, 40};

@@ -19,7 +19,7 @@ namespace backplane::unit {
 namespace {
 
 const TestPlugin kCPlugin{"c_current", BACKPLANE_TEST_C_PLUGIN, "TestC"};
-const TestPlugin kFrozenCPlugin{"c_frozen", BACKPLANE_TEST_C_FROZEN_PLUGIN, "TestCFrozen"};
+const TestPlugin kFrozenCPlugin{"c_frozen", BACKPLANE_TEST_C_FROZEN_PLUGIN, "TestCFrozen", kTestPluginVersion, "2.0"};
 const TestPlugin kNewerCPlugin{"c_newer_minor", BACKPLANE_TEST_C_NEWER_PLUGIN, "TestCNewer"};
 const TestPlugin kLibcxxPlugin{"libcxx", BACKPLANE_TEST_LIBCXX_PLUGIN, "TestLibcxx"};
 
@@ -48,6 +48,22 @@ void RunsAddRelu(const TestPlugin& plugin, int bias = 0) {
   auto expected = AddReluForward(a, b);
   for (auto& value : expected) value += bias;
   CHECK(Compare(y.at(0), expected, bias == 0 ? 0 : 1e-6) == "");  // + bias rounds in f32
+}
+
+// What the steps of relu(a + b) on `plugin` say runs them, from a profiled run.
+std::vector<std::string> Implementations(const TestPlugin& plugin) {
+  TestRuntime runtime({plugin}, /*with_reference=*/false);
+  const NetworkId id = runtime->LoadNetwork(runtime->Optimize(MakeAddRelu(), On(plugin.id)));
+  ExecutionOptions profiled;
+  profiled.profiling = true;
+  auto context = runtime->CreateExecutionContext(id, profiled);
+  Run(*context, runtime->GetNetworkSignature(id), {Pseudorandom(24, 1), Pseudorandom(24, 2)});
+  std::vector<std::string> implementations;
+  for (const ProfiledStepDetail& detail : context->GetProfiledStepDetails()) {
+    implementations.push_back(detail.implementation);
+  }
+  REQUIRE(implementations.size() == context->GetProfiledSteps().size());
+  return implementations;
 }
 
 TEST_CASE("a backend written in C99 (no C++ runtime) registers and runs a network") {
@@ -81,6 +97,11 @@ TEST_CASE("a backend written in C99 (no C++ runtime) registers and runs a networ
 TEST_CASE("old layout: a plugin compiled against the frozen 2.0 header loads and runs") {
   RunsAddRelu(kFrozenCPlugin);
   RunsAddRelu(kFrozenCPlugin, 2);
+}
+
+TEST_CASE("2.1: what a C plugin says runs its workloads reaches the profile, a 2.0 plugin says nothing") {
+  CHECK(Implementations(kCPlugin) == std::vector<std::string>{"C99 loop", "C99 loop"});
+  CHECK(Implementations(kFrozenCPlugin) == std::vector<std::string>{"", ""});
 }
 
 TEST_CASE("a plugin built for a newer minor of the Backend API is refused, naming both versions") {

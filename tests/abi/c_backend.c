@@ -193,7 +193,19 @@ static size_t ScratchSize(const BpWorkload* self) {
   return 0;
 }
 
+#if BP_BACKEND_API_MINOR >= 1
+/* 2.1: what runs the workload, the same for every workload of this backend. (The frozen 2.0
+ * build has no get_info: its runtime-side info stays empty.) */
+static const BpWorkloadInfo kInfo = {sizeof(BpWorkloadInfo), {"C99 loop", 8}, {NULL, 0}};
+static const BpWorkloadInfo* Info(const BpWorkload* self) {
+  (void)self;
+  return &kInfo;
+}
+static const BpWorkloadTable kWorkloadTable = {sizeof(BpWorkloadTable), DestroyWorkload, Execute, ScratchSize,
+                                               Info};
+#else
 static const BpWorkloadTable kWorkloadTable = {sizeof(BpWorkloadTable), DestroyWorkload, Execute, ScratchSize};
+#endif
 
 typedef struct CWorkloadFactory {
   BpWorkloadFactory base;

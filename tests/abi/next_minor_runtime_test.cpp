@@ -41,7 +41,8 @@ class PluginFolder {
 std::string Library(const std::string& name) { return "Test_" + name + "_backend" + BACKPLANE_TEST_MODULE_SUFFIX; }
 
 TEST_CASE("a runtime of the next minor loads and runs a 2.0 plugin and a next-minor plugin") {
-  REQUIRE(kBackendApiVersion.minor == 1);  // this executable is built against the simulated header
+  // This executable is built against the simulated header.
+  REQUIRE(kBackendApiVersion.minor == BACKPLANE_TEST_CURRENT_API_MINOR + 1);
   PluginFolder folder({{BACKPLANE_TEST_C_FROZEN_PLUGIN, Library("CFrozen")},
                        {BACKPLANE_TEST_C_NEXT_PLUGIN, Library("CNext")}});
   RuntimeOptions options;
@@ -65,10 +66,16 @@ TEST_CASE("a runtime of the next minor loads and runs a 2.0 plugin and a next-mi
     optimize.backends = {backend.id};
     optimize.strict = true;
     const NetworkId id = runtime->LoadNetwork(runtime->Optimize(network, optimize));
-    auto context = runtime->CreateExecutionContext(id);
+    ExecutionOptions profiled;
+    profiled.profiling = true;
+    auto context = runtime->CreateExecutionContext(id, profiled);
     std::vector<float> y(6, -1.0f);
     context->Run({{"a", {info, x.data()}}, {"b", {info, z.data()}}}, {{"y", {info, y.data()}}});
     CHECK(y == std::vector<float>{0, 0, 0, 2, 0, 3});
+    // 2.1's workload info: the next-minor plugin has it, the 2.0 plugin's table ends before it.
+    for (const ProfiledStepDetail& detail : context->GetProfiledStepDetails()) {
+      CHECK(detail.implementation == (backend.id == BackendId("TestCFrozen") ? "" : "C99 loop"));
+    }
     runtime->UnloadNetwork(id);
   }
 }

@@ -430,6 +430,8 @@ TEST_CASE("sdk-run --profile traces every timed run and reports the per-layer ta
     const bool counted = row.at("op") == "Convolution2d" || row.at("op") == "FullyConnected";
     CHECK((row.at("flops").get<double>() > 0) == counted);
     CHECK(row.at("gflops_per_s").is_number() == counted);
+    CHECK(row.at("implementation").is_string());  // CpuRef's workloads say nothing: ""
+    CHECK(row.at("slow_path") == "");
   }
   CHECK(share == doctest::Approx(1.0));
   CHECK(average <= report.at("latency_ms").at("mean").get<double>());

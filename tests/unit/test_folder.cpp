@@ -67,7 +67,7 @@ nlohmann::json DefaultManifest(const TestPlugin& plugin, const std::string& libr
       {"id", plugin.id},
       {"vendor", kTestPluginVendor},
       {"version", plugin.version},
-      {"api_version", ToString(kBackendApiVersion)},
+      {"api_version", plugin.api_version ? plugin.api_version : ToString(kBackendApiVersion)},
       {"library", library_file},
       {"platform", BACKPLANE_PLATFORM_TAG},
       {"abi", BACKPLANE_ABI_TAG},

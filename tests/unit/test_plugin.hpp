@@ -15,6 +15,7 @@ struct TestPlugin {
   const char* path;     // absolute path of the built MODULE library
   const char* id;       // the id token it was built with (TEST_BACKEND_ID)
   const char* version = kTestPluginVersion;  // its plugin version (TEST_PLUGIN_VERSION)
+  const char* api_version = nullptr;         // the Backend API it was built for ("2.0"); null: this build's
 };
 
 }  // namespace backplane::unit

@@ -176,6 +176,7 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
   result.outputs = std::move(bindings.front().output_tensors);
   if (settings.profiling) {
     result.profile.steps = contexts.front()->GetProfiledSteps();
+    result.profile.details = contexts.front()->GetProfiledStepDetails();
     for (auto& runs : profiles) {
       std::move(runs.begin(), runs.end(), std::back_inserter(result.profile.runs));
     }

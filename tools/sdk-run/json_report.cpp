@@ -63,7 +63,9 @@ json PerLayer(const std::vector<LayerTiming>& table) {
                     {"share", Number(row.share)},
                     {"flops", Number(row.flops)},
                     {"gflops_per_s", row.gflops_per_s > 0 ? Number(row.gflops_per_s) : json(nullptr)},
-                    {"fallback", row.fallback}});
+                    {"implementation", row.implementation},
+                    {"fallback", row.fallback},
+                    {"slow_path", row.slow_path}});
   }
   return rows;
 }

@@ -7,16 +7,6 @@ namespace backplane::sdk_run {
 
 namespace {
 
-// Product of the dimensions, or 0 for an empty or negative (unknown) one.
-double Elements(const TensorShape& shape) {
-  double count = 1;
-  for (std::int64_t dim : shape.Dims()) {
-    if (dim <= 0) return 0;
-    count *= static_cast<double>(dim);
-  }
-  return count;
-}
-
 // Why `layer` is not on `preferred`: its placement reason, or empty when it is on `preferred`,
 // has no backend (a copy into the user's output) or was pinned where it is.
 std::string Fallback(const LayerPlacement* layer, const std::string& preferred) {
@@ -41,25 +31,6 @@ std::optional<LayerSort> LayerSortFromString(const std::string& text) {
   return std::nullopt;
 }
 
-double LayerFlops(const ProfiledStep& step) {
-  if (step.outputs.size() != 1) return 0;
-  const double outputs = Elements(step.outputs[0].shape);
-  if (step.op == "Convolution2d" && step.inputs.size() >= 2 && step.inputs[1].shape.Rank() == 4) {
-    const TensorShape& weights = step.inputs[1].shape;  // [M, C/groups, kH, kW]
-    return weights[0] > 0 ? 2 * outputs * Elements(weights) / static_cast<double>(weights[0]) : 0;
-  }
-  if (step.op == "MatMul" && step.inputs.size() == 2 && step.inputs[0].shape.Rank() >= 1) {
-    const TensorShape& a = step.inputs[0].shape;  // [..., M, K] or [K]
-    return 2 * outputs * static_cast<double>(std::max<std::int64_t>(a[a.Rank() - 1], 0));
-  }
-  if (step.op == "FullyConnected" && step.inputs.size() >= 2 && step.outputs[0].shape.Rank() == 2) {
-    // B is [K, N] or, transposed, [N, K]: K = elements of B / N.
-    const double n = static_cast<double>(step.outputs[0].shape[1]);
-    return n > 0 ? 2 * outputs * Elements(step.inputs[1].shape) / n : 0;
-  }
-  return 0;
-}
-
 std::vector<LayerTiming> BuildLayerTable(const TimedProfile& profile, const PlacementReport& placement,
                                          const std::string& preferred, LayerSort sort) {
   std::map<std::string, const LayerPlacement*> placed;
@@ -68,9 +39,17 @@ std::vector<LayerTiming> BuildLayerTable(const TimedProfile& profile, const Plac
   std::vector<LayerTiming> table(profile.steps.size());
   for (std::size_t s = 0; s < profile.steps.size(); ++s) {
     const ProfiledStep& step = profile.steps[s];
+    const ProfiledStepDetail detail = s < profile.details.size() ? profile.details[s] : ProfiledStepDetail();
     const auto found = placed.find(step.layer);
-    table[s] = {step.layer, step.op, step.backend.Get(), s, 0, 0, 0, 0, LayerFlops(step), 0,
-                Fallback(found == placed.end() ? nullptr : found->second, preferred)};
+    LayerTiming& row = table[s];
+    row.layer = step.layer;
+    row.op = step.op;
+    row.backend = step.backend.Get();
+    row.order = s;
+    row.flops = detail.flops;
+    row.implementation = detail.implementation;
+    row.fallback = Fallback(found == placed.end() ? nullptr : found->second, preferred);
+    row.slow_path = detail.slow_path;
   }
   double all_ms = 0;
   for (const ProfiledRun& run : profile.runs) {

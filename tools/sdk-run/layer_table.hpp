@@ -1,6 +1,7 @@
 // The per-layer table of a profiled run (--per-layer, --profile): per step of the network its
-// average time over the timed runs, its share of the total, its GFLOP/s where the FLOP count
-// follows from the shapes, and whether it fell back from the preferred backend.
+// average time over the timed runs, its share of the total, its GFLOP/s where the runtime counts
+// its FLOPs (ProfiledStepDetail::flops), what its backend says runs it, and whether it fell back
+// from the preferred backend or runs a path its backend calls slow.
 #pragma once
 
 #include "loaded_network.hpp"
@@ -30,15 +31,12 @@ struct LayerTiming {
   double total_ms = 0;     // over every call
   double average_ms = 0;   // total_ms / calls
   double share = 0;        // of every step's total time, in [0, 1]
-  double flops = 0;        // per call; 0 when unknown (LayerFlops)
+  double flops = 0;        // per call; 0 when unknown (ProfiledStepDetail::flops)
   double gflops_per_s = 0; // flops / average time; 0 when flops is unknown or the time is 0
+  std::string implementation;  // what runs it, as its backend says; may be empty
   std::string fallback;    // why it is not on the first preferred backend; empty when it is
+  std::string slow_path;   // why its backend says it runs a slow path; empty when it does not
 };
-
-// Floating-point operations of one call of `step` (a multiply-add counts 2), from its shapes:
-// Convolution2d (2 * output elements * weight elements per output channel), MatMul and
-// FullyConnected (2 * output elements * K). 0 for other ops and for shapes that do not fit.
-double LayerFlops(const ProfiledStep& step);
 
 // Aggregates `profile` per step, sorted by `sort`. A layer placed on another backend than
 // `preferred` (the first of the preference order) carries the placement's reason as

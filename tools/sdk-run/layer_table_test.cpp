@@ -88,23 +88,23 @@ TEST_CASE("a layer that fell back from the first preferred backend carries the p
   CHECK(table[1].fallback.empty());
 }
 
-TEST_CASE("FLOPs follow from the shapes of convolutions, MatMuls and fully connected layers") {
-  // Convolution: 2 * output elements (1*4*6*6) * weights per output channel (3*3*3).
-  CHECK(LayerFlops(Step("c", "X", "Convolution2d", {{1, 3, 8, 8}, {4, 3, 3, 3}}, {1, 4, 6, 6})) ==
-        2.0 * 144 * 27);
-  // Grouped (depthwise) convolution: weights [M, C/groups, kH, kW].
-  CHECK(LayerFlops(Step("d", "X", "Convolution2d", {{1, 8, 5, 5}, {8, 1, 3, 3}}, {1, 8, 3, 3})) == 2.0 * 72 * 9);
-  // MatMul [2,5,7] x [7,3]: 2 * 30 outputs * K 7.
-  CHECK(LayerFlops(Step("m", "X", "MatMul", {{2, 5, 7}, {7, 3}}, {2, 5, 3})) == 2.0 * 30 * 7);
-  // FullyConnected with B transposed, [N, K] = [10, 64]: 2 * (2*10) * 64.
-  CHECK(LayerFlops(Step("f", "X", "FullyConnected", {{2, 64}, {10, 64}, {10}}, {2, 10})) == 2.0 * 20 * 64);
-  CHECK(LayerFlops(Step("r", "X", "Activation", {{1, 4}}, {1, 4})) == 0);
-  CHECK(LayerFlops(Step("o", "", "Copy", {{1, 4}}, {1, 4})) == 0);
-  // The table's GFLOP/s: conv's 4320 FLOPs in 0.015 ms on average.
-  const auto table = BuildLayerTable(MakeProfile(), MakePlacement(), "CpuFast", LayerSort::kOrder);
+TEST_CASE("the table takes FLOPs, implementation and slow path from the runtime's step details") {
+  TimedProfile profile = MakeProfile();
+  profile.details = {{2.0 * 144 * 27, "jit:avx2", ""}, {0, "reference", "no batched kernel"}, {}};
+  const auto table = BuildLayerTable(profile, MakePlacement(), "CpuFast", LayerSort::kOrder);
+  // conv's 7776 FLOPs in 0.015 ms on average.
   CHECK(table[0].flops == 2.0 * 144 * 27);
   CHECK(table[0].gflops_per_s == doctest::Approx(2.0 * 144 * 27 / 0.015e-3 / 1e9));
-  CHECK(table[2].gflops_per_s == 0);
+  CHECK(table[0].implementation == "jit:avx2");
+  CHECK(table[0].slow_path.empty());
+  CHECK(table[1].gflops_per_s == 0);
+  CHECK(table[1].implementation == "reference");
+  CHECK(table[1].slow_path == "no batched kernel");
+  CHECK(table[2].implementation.empty());
+  // A profile without details (none recorded): nothing counted, nothing said.
+  const auto bare = BuildLayerTable(MakeProfile(), MakePlacement(), "CpuFast", LayerSort::kOrder);
+  CHECK(bare[0].flops == 0);
+  CHECK(bare[0].gflops_per_s == 0);
 }
 
 }  // namespace

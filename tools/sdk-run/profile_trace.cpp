@@ -36,12 +36,15 @@ void CheckProfilePath(const std::string& path) {
 void WriteTrace(const TimedProfile& profile, std::ostream& out) {
   // The per-step part of every event, built once.
   std::vector<json> steps;
-  for (const ProfiledStep& step : profile.steps) {
+  for (std::size_t s = 0; s < profile.steps.size(); ++s) {
+    const ProfiledStep& step = profile.steps[s];
+    const ProfiledStepDetail detail = s < profile.details.size() ? profile.details[s] : ProfiledStepDetail();
     const std::string backend = step.backend.Get();
     steps.push_back({{"name", step.layer},
                      {"cat", backend.empty() ? "runtime" : backend},
                      {"op", step.op},
                      {"backend", backend},
+                     {"implementation", detail.implementation},
                      {"input_shapes", Shapes(step.inputs)},
                      {"output_shapes", Shapes(step.outputs)}});
   }
@@ -63,6 +66,7 @@ void WriteTrace(const TimedProfile& profile, std::ostream& out) {
                             {"context", run.context},
                             {"op", step["op"]},
                             {"backend", step["backend"]},
+                            {"implementation", step["implementation"]},
                             {"input_shapes", step["input_shapes"]},
                             {"output_shapes", step["output_shapes"]}}}};
       out << (first ? "\n" : ",\n") << event.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -16,6 +16,7 @@ TimedProfile MakeProfile(const std::string& first_layer) {
                            {{{1, 4, 6, 6}, DataType::kFloat32}}});
   profile.steps.push_back({"output 'y'", BackendId(), "Copy", {{{1, 4, 6, 6}, DataType::kFloat32}},
                            {{{1, 4, 6, 6}, DataType::kFloat32}}});
+  profile.details = {{2.0 * 144 * 27, "jit:avx2", ""}, {}};
   for (int context = 0; context < 2; ++context) {
     for (int run = 0; run < 2; ++run) {
       const double start = 1000.0 * run + context;
@@ -47,6 +48,7 @@ TEST_CASE("the trace has one complete event per step of every timed run, with it
   CHECK(conv.at("args").at("context") == 0);
   CHECK(conv.at("args").at("op") == "Convolution2d");
   CHECK(conv.at("args").at("backend") == "CpuRef");
+  CHECK(conv.at("args").at("implementation") == "jit:avx2");
   CHECK(conv.at("args").at("input_shapes") == nlohmann::json::parse("[[1,3,8,8],[4,3,3,3]]"));
   CHECK(conv.at("args").at("output_shapes") == nlohmann::json::parse("[[1,4,6,6]]"));
   // The copy into the output has no backend: category "runtime".
@@ -54,6 +56,7 @@ TEST_CASE("the trace has one complete event per step of every timed run, with it
   CHECK(copy.at("name") == "output 'y'");
   CHECK(copy.at("cat") == "runtime");
   CHECK(copy.at("args").at("backend") == "");
+  CHECK(copy.at("args").at("implementation") == "");
   CHECK(copy.at("tid") == 2);
   CHECK(copy.at("args").at("context") == 1);
   CHECK(copy.at("ts").get<double>() == doctest::Approx(1012));

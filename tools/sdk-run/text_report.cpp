@@ -124,25 +124,32 @@ std::string Padded(std::string text, std::size_t width) {
 
 // The per-layer table of a profiled run (--per-layer, --profile).
 void WritePerLayer(std::ostream& out, const RunReport& report, const TextStyle& style) {
-  std::size_t name_width = 5, op_width = 2, backend_width = 7;  // the headings
+  std::size_t name_width = 5, op_width = 2, backend_width = 7, implementation_width = 14;  // the headings
   for (const LayerTiming& row : report.per_layer) {
     name_width = std::max(name_width, row.layer.size());
     op_width = std::max(op_width, row.op.size());
     backend_width = std::max(backend_width, row.backend.size());
+    implementation_width = std::max(implementation_width, row.implementation.size());
   }
   out << style.Heading("Per layer") << " (" << Plural(report.per_layer.size(), "step", "steps") << ", "
       << Plural(report.profiled_runs, "profiled run", "profiled runs") << ", "
       << kSortWords[static_cast<int>(report.per_layer_sort)] << "):\n"
       << "  " << Padded("layer", name_width) << "  " << Padded("op", op_width) << "  "
-      << Padded("backend", backend_width) << "     avg ms   share   calls   GFLOP/s  fallback\n";
+      << Padded("backend", backend_width) << "     avg ms   share   calls   GFLOP/s  "
+      << Padded("implementation", implementation_width) << "  flagged\n";
   for (const LayerTiming& row : report.per_layer) {
     std::string line = "  " + Padded(row.layer, name_width) + "  " + Padded(row.op, op_width) + "  " +
                        Padded(row.backend.empty() ? "-" : row.backend, backend_width) +
                        Format(" %10.4f", row.average_ms) + Format(" %6.1f%%", 100 * row.share) +
                        Format(" %7.0f", static_cast<double>(row.calls)) +
-                       (row.gflops_per_s > 0 ? Format(" %9.2f", row.gflops_per_s) : std::string(10, ' '));
-    if (row.fallback.empty()) line.erase(line.find_last_not_of(' ') + 1);
-    out << line << (row.fallback.empty() ? "" : "  " + style.Bad(row.fallback)) << '\n';
+                       (row.gflops_per_s > 0 ? Format(" %9.2f", row.gflops_per_s) : std::string(10, ' ')) + "  " +
+                       Padded(row.implementation.empty() ? "-" : row.implementation, implementation_width);
+    // Flagged: why it is not on the preferred backend, why its backend calls its path slow.
+    std::vector<std::string> flags;
+    if (!row.fallback.empty()) flags.push_back(row.fallback);
+    if (!row.slow_path.empty()) flags.push_back("slow path: " + row.slow_path);
+    if (flags.empty()) line.erase(line.find_last_not_of(' ') + 1);
+    out << line << (flags.empty() ? "" : "  " + style.Bad(Join(flags, "; "))) << '\n';
   }
 }
 

@@ -31,6 +31,7 @@ inline constexpr int kMaxProfiledRunsPerContext = 1000;
 // Value type. Empty when the runs were not profiled.
 struct TimedProfile {
   std::vector<ProfiledStep> steps;  // the network's steps (the same in every context)
+  std::vector<ProfiledStepDetail> details;  // indexed like steps
   std::vector<ProfiledRun> runs;    // by context, then run
 
   std::size_t EventCount() const;

@@ -37,6 +37,7 @@ class SharedReshapeWorkload final : public backend::IWorkload {
     copy_->Execute(args);
   }
   std::size_t GetScratchSize() const override { return copy_->GetScratchSize(); }
+  backend::WorkloadInfo GetInfo() const override { return copy_->GetInfo(); }  // when it cannot alias
 
  private:
   std::unique_ptr<backend::IWorkload> copy_;

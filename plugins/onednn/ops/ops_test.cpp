@@ -1,7 +1,8 @@
 // Every op CpuOneDnn claims matches CpuRef within 1e-4 relative error, one layer at a time
 // (input from the user's host memory, output to it) and in small chains where blocked
-// tensors flow between oneDNN layers.
+// tensors flow between oneDNN layers; and what its workloads tell profiles.
 #include "../onednn_test_support.hpp"
+#include "implementation.hpp"
 
 namespace backplane::onednn::testing {
 namespace {
@@ -390,6 +391,58 @@ TEST_CASE("ops: reshapes that keep the bytes share their input's, and copy where
     CAPTURE(layer);
     CHECK(BackendOf(outcome, layer) == "CpuOneDnn");
   }
+}
+
+// The steps of one profiled run of `net` on `backends`, with their details.
+std::vector<std::pair<ProfiledStep, ProfiledStepDetail>> ProfiledSteps(Runtime& runtime, const Network& net,
+                                                                        const std::vector<BackendId>& backends) {
+  OptimizeOptions options;
+  options.backends = backends;
+  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
+  ExecutionOptions profiled;
+  profiled.profiling = true;
+  auto context = runtime.CreateExecutionContext(id, profiled);
+  RunOnce(runtime, id, *context, InputsFor(runtime, net));
+  std::vector<std::pair<ProfiledStep, ProfiledStepDetail>> steps;
+  for (std::size_t s = 0; s < context->GetProfiledSteps().size(); ++s) {
+    steps.emplace_back(context->GetProfiledSteps()[s], context->GetProfiledStepDetails().at(s));
+  }
+  runtime.UnloadNetwork(id);
+  return steps;
+}
+
+TEST_CASE("ops: profiles name oneDNN's implementation, count a fused convolution's FLOPs, flag reference kernels") {
+  // The rule: oneDNN's reference kernels are a slow path, its optimized ones are not.
+  CHECK(DescribeImplementation("jit:avx2").slow_path.empty());
+  CHECK(DescribeImplementation("gemm:jit").slow_path.empty());
+  CHECK(DescribeImplementation("ref:any").implementation == "ref:any");
+  CHECK(DescribeImplementation("ref:any").slow_path.find("reference kernel") != std::string::npos);
+  CHECK(DescribeImplementation("ref_fused:any").slow_path.find("reference kernel") != std::string::npos);
+
+  // conv 3x3 16 -> 32 on 8x8, then ReLU (which CpuOneDnn fuses into the convolution).
+  Network net;
+  const auto x = net.AddInput("x", F32({1, 16, 8, 8}));
+  Convolution2dDescriptor conv;
+  conv.pads = {1, 1, 1, 1};
+  const auto c = net.Add(conv, {x, Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
+  ActivationDescriptor relu;
+  relu.function = ActivationFunction::kRelu;
+  net.AddOutput("y", net.Add(relu, {c}, "relu"));
+  const double conv_flops = 2.0 * (32 * 8 * 8) * (16 * 3 * 3);
+
+  auto runtime = MakeRuntime();
+  double flops = 0;
+  for (const auto& [step, detail] : ProfiledSteps(*runtime, net, {kOneDnn})) {
+    CAPTURE(step.layer);
+    if (step.backend != kOneDnn) continue;
+    CHECK_FALSE(detail.implementation.empty());  // whatever oneDNN picked on this CPU
+    flops += detail.flops;
+  }
+  CHECK(flops == conv_flops);  // fused or not, the convolution's FLOPs are counted once
+  // On CpuRef the same convolution, unfused, counts the same.
+  double reference_flops = 0;
+  for (const auto& [step, detail] : ProfiledSteps(*runtime, net, {kRef})) reference_flops += detail.flops;
+  CHECK(reference_flops == conv_flops);
 }
 
 }  // namespace

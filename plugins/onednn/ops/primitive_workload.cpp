@@ -63,7 +63,15 @@ std::size_t PrimitiveWorkload::Reserve(std::size_t bytes) {
   return offset;
 }
 
+backend::WorkloadInfo DescribePrimitive(const dnnl::primitive& primitive) {
+  const char* name = nullptr;
+  const bool known =
+      dnnl_primitive_desc_query(primitive.get_primitive_desc(), dnnl_query_impl_info_str, 0, &name) == dnnl_success;
+  return DescribeImplementation(known && name != nullptr ? name : "");
+}
+
 void PrimitiveWorkload::SetPrimitive(dnnl::primitive primitive, const dnnl::memory::desc& scratchpad) {
+  info_ = DescribePrimitive(primitive);
   primitive_ = std::move(primitive);
   scratchpad_ = scratchpad;
   has_scratchpad_ = scratchpad.get_size() > 0;

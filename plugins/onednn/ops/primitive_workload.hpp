@@ -11,6 +11,7 @@
 #pragma once
 
 #include "../onednn_backend_context.hpp"
+#include "implementation.hpp"
 
 #include <backplane/backend/workload.hpp>
 #include <backplane/types.hpp>
@@ -71,6 +72,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
 
   void Execute(const backend::WorkloadArgs& args) const override;
   std::size_t GetScratchSize() const override { return scratch_size_; }
+  backend::WorkloadInfo GetInfo() const override { return info_; }  // DescribePrimitive of the primitive
 
   const dnnl::engine& Engine() const { return execution_->engine; }
 
@@ -98,6 +100,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
   std::string name_;
   std::shared_ptr<const Execution> execution_;
   dnnl::primitive primitive_;
+  backend::WorkloadInfo info_;
   std::vector<Input> inputs_;
   std::vector<std::pair<int, dnnl::memory>> constants_;
   int output_arg_ = DNNL_ARG_DST;
@@ -116,6 +119,9 @@ class PrimitiveWorkload final : public backend::IWorkload {
   bool has_scratchpad_ = false;
   std::size_t scratch_size_ = 0;
 };
+
+// DescribeImplementation of `primitive`'s implementation name (empty when oneDNN does not say).
+backend::WorkloadInfo DescribePrimitive(const dnnl::primitive& primitive);
 
 // A dnnl::memory owning a copy of `data` laid out as `target`, reordered from the dense
 // layout `source` (same dims). For weights and other constants, at load.

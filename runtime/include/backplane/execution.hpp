@@ -66,6 +66,18 @@ struct ProfiledStep {
   std::vector<TensorInfo> outputs;
 };
 
+// More of what one step does: its arithmetic and what its backend says runs it. A list of its
+// own, indexed like the steps, so that ProfiledStep keeps the layout programs were built with.
+// Value type.
+struct ProfiledStepDetail {
+  // Floating-point operations per run (a multiply-add counts 2), from the shapes: convolutions,
+  // MatMul and FullyConnected; for a fused (PreCompiled) layer, the sum over the layers it
+  // replaced. 0 for other ops, copies and shapes that do not say.
+  double flops = 0;
+  std::string implementation;  // what runs it, as its backend says (e.g. oneDNN's "jit:avx2"); may be empty
+  std::string slow_path;       // why its backend says it runs a slow path; empty when it does not
+};
+
 // Writes `events` (of one or more runs, each given by the run's start offset) as a Chrome
 // trace ("chrome://tracing", Perfetto): {"traceEvents": [...]} with one complete event each.
 // Always valid JSON: bytes of a name that are not UTF-8 are written as U+FFFD.
@@ -93,6 +105,9 @@ class BACKPLANE_RUNTIME_API ExecutionContext {
   // ExecutionOptions::profiling. Valid as long as the context.
   virtual const std::vector<ProfiledStep>& GetProfiledSteps() const = 0;
   virtual NetworkId GetNetworkId() const = 0;
+  // GetProfiledSteps()'s details, in the same order; empty unless ExecutionOptions::profiling.
+  // Valid as long as the context. (Last, so that earlier virtual functions keep their slots.)
+  virtual const std::vector<ProfiledStepDetail>& GetProfiledStepDetails() const = 0;
 };
 
 }  // namespace backplane

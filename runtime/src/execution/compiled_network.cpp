@@ -1,6 +1,7 @@
 #include "execution/compiled_network.hpp"
 
 #include "execution/memory_plan.hpp"
+#include "graph/layer_flops.hpp"
 #include "impl_access.hpp"
 #include "loading/c_backend.hpp"
 #include "loading/plugin_call.hpp"
@@ -230,6 +231,7 @@ class CompiledNetwork::StepBuilder {
       step.layer = layer.name;
       step.backend = layer.backend;
       step.op = backend::ToString(layer.type);
+      step.flops = graph::LayerFlops(layer);
       for (std::size_t i = 0; i < layer.inputs.size(); ++i) step.inputs.push_back(InputTensor(layer, i, layer.backend));
       for (std::uint32_t o = 0; o < layer.num_outputs; ++o) {
         const std::size_t tensor = NewTensor(layer.output_infos[o], layer.output_factories[o], layer.backend);
@@ -240,6 +242,7 @@ class CompiledNetwork::StepBuilder {
         step.workload = state.workload_factory->CreateWorkload(layer);
         if (!step.workload) throw Exception(ErrorCode::kBackendFailure, "CreateWorkload returned null");
         net_.scratch_size_ = std::max(net_.scratch_size_, step.workload->GetScratchSize());
+        step.info = step.workload->GetInfo();
       } catch (...) {
         Rethrow("backend " + layer.backend.Get() + " cannot create the workload of layer " + layer.Describe());
       }

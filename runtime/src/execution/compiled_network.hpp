@@ -59,6 +59,8 @@ struct Step {
   std::string layer;                 // for errors and profiles
   BackendId backend;
   std::string op;                    // for profiles: the layer type, "Copy" or "Import"
+  double flops = 0;                  // for profiles: graph::LayerFlops of the layer; 0 for copies
+  backend::WorkloadInfo info;        // for profiles: the workload's, read once when it was created
 };
 
 class CompiledNetwork {

@@ -99,6 +99,7 @@ class Context final : public ExecutionContext {
         for (auto t : step.inputs) described.inputs.push_back(tensors[t].info);
         for (auto t : step.outputs) described.outputs.push_back(tensors[t].info);
         profiled_steps_.push_back(std::move(described));
+        profiled_step_details_.push_back({step.flops, step.info.implementation, step.info.slow_path});
       }
     }
   }
@@ -174,6 +175,7 @@ class Context final : public ExecutionContext {
   const std::vector<ProfileEvent>& GetProfile() const override { return profile_; }
   const std::vector<ProfiledStep>& GetProfiledSteps() const override { return profiled_steps_; }
   NetworkId GetNetworkId() const override { return network_->GetId(); }
+  const std::vector<ProfiledStepDetail>& GetProfiledStepDetails() const override { return profiled_step_details_; }
 
  private:
   [[noreturn]] void Unloaded() const {
@@ -233,6 +235,7 @@ class Context final : public ExecutionContext {
   std::vector<void*> pending_;
   std::vector<ProfileEvent> profile_;
   std::vector<ProfiledStep> profiled_steps_;  // filled once, when profiling
+  std::vector<ProfiledStepDetail> profiled_step_details_;  // likewise
 };
 
 }  // namespace

@@ -33,6 +33,7 @@ class Layer final : public backend::ILayerView {
   // Filled by the optimizer.
   BackendId backend;                              // empty for Input/Output/Constant
   std::string placement_reason;
+  double fused_flops = 0;                           // PreCompiled: LayerFlops summed over what it replaced
   std::vector<backend::FactoryId> output_factories;  // per output: where the tensor lives
   std::vector<EdgeStrategy> input_strategies;       // per input: how it gets here
   std::vector<backend::FactoryId> input_factories;  // per input: the handle type read here

@@ -2,6 +2,7 @@
 
 #include "graph/composite_ops.hpp"
 #include "graph/host_tensor.hpp"
+#include "graph/layer_flops.hpp"
 #include "graph/passes.hpp"
 #include "impl_access.hpp"
 #include "loading/plugin_call.hpp"
@@ -180,6 +181,7 @@ void Substitute(Graph& graph, const std::vector<LayerId>& ordered, const backend
       }
     }
   }
+  for (LayerId id : ordered) fused.fused_flops += LayerFlops(graph.At(id));
   for (const auto& slot : entering) fused.inputs.emplace_back(slot);
   for (const auto& slot : leaving) fused.output_infos.push_back(graph.At(slot.layer).output_infos[slot.index]);
   fused.num_outputs = static_cast<std::uint32_t>(leaving.size());

@@ -179,8 +179,22 @@ class CWorkload final : public backend::IWorkload {
   std::size_t GetScratchSize() const override {
     return workload_.table().get_scratch_size ? workload_.table().get_scratch_size(workload_.get()) : 0;
   }
+  // The plugin's text, bounded and with control characters escaped (it ends up in reports); each
+  // field only when the plugin's struct holds it (a later minor may have grown it).
+  backend::WorkloadInfo GetInfo() const override {
+    const auto text = [](BpString s) {
+      return s.data ? platform::Bounded(std::string_view(s.data, s.size), kMaxInfoBytes) : std::string();
+    };
+    backend::WorkloadInfo info;
+    const BpWorkloadInfo* c = workload_.table().get_info ? workload_.table().get_info(workload_.get()) : nullptr;
+    if (BP_HAS_FIELD(c, BpWorkloadInfo, implementation)) info.implementation = text(c->implementation);
+    if (BP_HAS_FIELD(c, BpWorkloadInfo, slow_path)) info.slow_path = text(c->slow_path);
+    return info;
+  }
 
  private:
+  static constexpr std::size_t kMaxInfoBytes = 200;
+
   OriginPtr origin_;
   Owned<BpWorkload, BpWorkloadTable> workload_;
   std::string layer_;  // for messages

@@ -31,6 +31,9 @@ struct Script {
   std::uint32_t support_code = 0;  // returned for every layer when not 0
   std::uint32_t available_code = 0;
   std::uint32_t workload_code = 0;
+  // Workloads: with a get_info returning `workload_info` (a 2.1 plugin), or without (2.0).
+  bool workload_get_info = false;
+  BpWorkloadInfo workload_info{};
   std::uint32_t before_load_code = 0;
   std::uint32_t after_load_code = 0;
   // optimize_subgraph's answer (indices into the offered subgraph).
@@ -198,7 +201,12 @@ BpStatus* Execute(const BpWorkload* self, const BpWorkloadArgs* args) {
   args->outputs[0]->table->unmap(args->outputs[0]);
   return nullptr;
 }
-const BpWorkloadTable kWorkloadTable{sizeof(BpWorkloadTable), &WorkloadDestroy, &Execute, nullptr};
+const BpWorkloadTable kWorkloadTable{sizeof(BpWorkloadTable), &WorkloadDestroy, &Execute, nullptr, nullptr};
+const BpWorkloadInfo* WorkloadInfo(const BpWorkload* self) {
+  return &reinterpret_cast<const HandWorkload*>(self)->script->workload_info;
+}
+const BpWorkloadTable kDescribedWorkloadTable{sizeof(BpWorkloadTable), &WorkloadDestroy, &Execute, nullptr,
+                                              &WorkloadInfo};
 
 struct HandWorkloadFactory {
   BpWorkloadFactory c;
@@ -208,7 +216,7 @@ void WorkloadFactoryDestroy(BpWorkloadFactory* self) { delete reinterpret_cast<H
 BpStatus* CreateWorkload(BpWorkloadFactory* self, const BpLayer*, BpWorkload** out) {
   Script* script = reinterpret_cast<HandWorkloadFactory*>(self)->script;
   if (script->workload_code != 0) return Status(script->workload_code);
-  *out = &(new HandWorkload{{&kWorkloadTable}, script})->c;
+  *out = &(new HandWorkload{{script->workload_get_info ? &kDescribedWorkloadTable : &kWorkloadTable}, script})->c;
   return nullptr;
 }
 const BpWorkloadFactoryTable kWorkloadFactoryTable{sizeof(BpWorkloadFactoryTable), &WorkloadFactoryDestroy,
@@ -438,6 +446,36 @@ TEST_CASE("c_backend: statuses become Exceptions with their code, naming backend
   }
   script.workload_code = 0;
   CHECK(factory->CreateWorkload(relu) != nullptr);
+}
+
+TEST_CASE("c_backend: a workload's info is what the plugin says, bounded, read only as far as its struct goes") {
+  Script script;
+  script.table = FullTable();
+  const auto backend = Wrap(script);
+  const auto factory = backend->CreateWorkloadFactory(nullptr, nullptr);
+  const View relu(backend::LayerType::kActivation, "relu1");
+  // A 2.0 plugin (no get_info), and a get_info that returns null: nothing said.
+  CHECK(factory->CreateWorkload(relu)->GetInfo().implementation.empty());
+  script.workload_get_info = true;
+  const auto null_info = factory->CreateWorkload(relu);
+  CHECK(null_info->GetInfo().implementation.empty());  // workload_info.struct_size is 0
+  // The whole struct.
+  script.workload_info = {sizeof(BpWorkloadInfo), {"jit:avx2", 8}, {"no fast kernel\nhere", 19}};
+  backend::WorkloadInfo info = factory->CreateWorkload(relu)->GetInfo();
+  CHECK(info.implementation == "jit:avx2");
+  CHECK(info.slow_path == "no fast kernel\\nhere");  // control characters escaped
+  // A struct that ends before slow_path (an older layout): slow_path is not read.
+  script.workload_info.struct_size = static_cast<std::uint32_t>(offsetof(BpWorkloadInfo, slow_path));
+  info = factory->CreateWorkload(relu)->GetInfo();
+  CHECK(info.implementation == "jit:avx2");
+  CHECK(info.slow_path.empty());
+  // A hostile length is cut (the full length named), not copied whole.
+  const std::string huge(100000, 'x');
+  script.workload_info = {sizeof(BpWorkloadInfo), {huge.data(), huge.size()}, {nullptr, 5}};
+  info = factory->CreateWorkload(relu)->GetInfo();
+  CHECK(info.implementation.size() < 300);
+  CHECK(info.implementation.find("(100000 bytes)") != std::string::npos);
+  CHECK(info.slow_path.empty());  // no data: nothing
 }
 
 TEST_CASE("c_backend: the \"no\" answers are false with the plugin's reason; other codes throw") {

@@ -189,6 +189,7 @@ BpWorkloadTable ReadTable(const BpWorkload* object, const PluginOrigin& origin) 
     BP_RUNTIME_READ(out, t, BpWorkloadTable, destroy);
     BP_RUNTIME_READ(out, t, BpWorkloadTable, execute);
     BP_RUNTIME_READ(out, t, BpWorkloadTable, get_scratch_size);
+    BP_RUNTIME_READ(out, t, BpWorkloadTable, get_info);
   }
   Require(origin, "BpWorkload", t != nullptr,
           {{"destroy", out.destroy != nullptr}, {"execute", out.execute != nullptr}});

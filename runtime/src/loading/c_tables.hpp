@@ -19,7 +19,8 @@
 //                       lists); take_payload is required when there are substitutions
 //   BpMemoryManager     required: destroy; optional: acquire, release (nothing to do)
 //   BpWorkloadFactory   required: destroy, create_workload
-//   BpWorkload          required: destroy, execute; optional: get_scratch_size (0)
+//   BpWorkload          required: destroy, execute; optional: get_scratch_size (0), get_info
+//                       (nothing said; 2.1)
 //   BpTensorHandleFactory required: destroy, get_id, create_handle; optional: get_properties
 //                       (map/unmap supported, no import or export)
 //   BpTensorHandle      required: destroy, map, unmap; optional: get_info (unused: the runtime

@@ -1,4 +1,4 @@
-/* Backend API 2.0: the plugin boundary, in C.
+/* Backend API 2.1: the plugin boundary, in C.
  *
  * Everything that passes between the runtime and a backend plugin is declared here, in C99, so
  * that a plugin built by any compiler and standard library (GCC or Clang, libstdc++ or libc++,
@@ -58,9 +58,10 @@ extern "C" {
 #endif
 
 /* The Backend API version this header declares. History: 1.x were C++ interfaces (refused since
- * 2.0); 2.0 is this C boundary. */
+ * 2.0); 2.0 is this C boundary; 2.1 added BpWorkloadTable.get_info (what runs a workload, for
+ * profiles). */
 #define BP_BACKEND_API_MAJOR 2u
-#define BP_BACKEND_API_MINOR 0u
+#define BP_BACKEND_API_MINOR 1u
 
 /* True when `s` (a pointer to a struct of type `type` filled by the other side) is large enough
  * to hold `field`. */
@@ -419,6 +420,15 @@ typedef struct BpWorkloadArgs {
   void* scratch; /* get_scratch_size() bytes, 64-byte aligned, or null when 0 */
 } BpWorkloadArgs;
 
+/* What runs a workload, for profiles (2.1). Filled by the plugin; the runtime reads each field
+ * only when struct_size holds it. Empty strings say nothing. */
+typedef struct BpWorkloadInfo {
+  uint32_t struct_size;
+  BpString implementation; /* the kernel or library path that runs it, e.g. oneDNN's "jit:avx2" */
+  BpString slow_path;      /* why it runs a path the backend knows to be slow (a reference kernel, a
+                              fallback for an unusual layout), or empty */
+} BpWorkloadInfo;
+
 struct BpWorkloadTable;
 /* The compiled form of one layer. Created once per loaded network; execute may run
  * concurrently on different BpWorkloadArgs (everything that changes per run comes in args). */
@@ -432,6 +442,10 @@ typedef struct BpWorkloadTable {
   BpStatus* (*execute)(const BpWorkload* self, const BpWorkloadArgs* args);
   /* Optional (none: 0). Bytes of per-run working memory execute needs in args->scratch. */
   size_t (*get_scratch_size)(const BpWorkload* self);
+  /* Optional (none: the backend says nothing), 2.1. What runs this workload. The result and its
+   * strings are the plugin's, unchanged and valid until the workload is destroyed; null is the
+   * same as none. May be called from any thread, also while execute runs. */
+  const BpWorkloadInfo* (*get_info)(const BpWorkload* self);
 } BpWorkloadTable;
 
 struct BpWorkloadFactoryTable;

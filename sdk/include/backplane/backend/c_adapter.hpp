@@ -536,17 +536,22 @@ class ArgumentVectors {
 };
 
 // A workload this plugin created, owning the author's IWorkload. Owned by the runtime. execute
-// may run concurrently (the author's Execute must allow it, spec 004); the scratch size is read
-// once, at creation (a workload is immutable once created).
+// may run concurrently (the author's Execute must allow it, spec 004); the scratch size and the
+// info are read once, at creation (a workload is immutable once created), so get_info returns
+// what the object holds, from any thread.
 //
 // Per-call cost of execute: no heap allocation for up to HandleArguments::kInline inputs and
 // outputs once the cached vectors have grown (first run) and while no other thread executes the
 // same workload; one atomic exchange and store; a proxy (three stores) per handle this plugin
 // did not create.
 struct WorkloadObject : BpWorkload {
-  WorkloadObject(std::unique_ptr<IWorkload> wrapped, std::size_t scratch) noexcept;
+  WorkloadObject(std::unique_ptr<IWorkload> wrapped, std::size_t scratch, WorkloadInfo info) noexcept;
+  WorkloadObject(const WorkloadObject&) = delete;  // c_info points into info
+  WorkloadObject& operator=(const WorkloadObject&) = delete;
   std::unique_ptr<IWorkload> workload;
   std::size_t scratch_size;
+  WorkloadInfo info;
+  BpWorkloadInfo c_info;
   mutable ArgumentCache cache;
 
   static void Destroy(BpWorkload* self) noexcept { delete static_cast<WorkloadObject*>(self); }
@@ -568,13 +573,22 @@ struct WorkloadObject : BpWorkload {
   static std::size_t GetScratchSize(const BpWorkload* self) noexcept {
     return static_cast<const WorkloadObject*>(self)->scratch_size;
   }
+  static const BpWorkloadInfo* GetInfo(const BpWorkload* self) noexcept {
+    return &static_cast<const WorkloadObject*>(self)->c_info;
+  }
 };
 
-inline constexpr BpWorkloadTable kWorkloadTable{sizeof(BpWorkloadTable), &WorkloadObject::Destroy,
-                                                &WorkloadObject::Execute, &WorkloadObject::GetScratchSize};
+inline constexpr BpWorkloadTable kWorkloadTable{sizeof(BpWorkloadTable),          &WorkloadObject::Destroy,
+                                                &WorkloadObject::Execute,         &WorkloadObject::GetScratchSize,
+                                                &WorkloadObject::GetInfo};
 
-inline WorkloadObject::WorkloadObject(std::unique_ptr<IWorkload> wrapped, std::size_t scratch) noexcept
-    : BpWorkload{&kWorkloadTable}, workload(std::move(wrapped)), scratch_size(scratch) {}
+inline WorkloadObject::WorkloadObject(std::unique_ptr<IWorkload> wrapped, std::size_t scratch,
+                                      WorkloadInfo described) noexcept
+    : BpWorkload{&kWorkloadTable},
+      workload(std::move(wrapped)),
+      scratch_size(scratch),
+      info(std::move(described)),
+      c_info{sizeof(BpWorkloadInfo), ToC(info.implementation), ToC(info.slow_path)} {}
 
 // A workload factory this plugin created, owning the author's IWorkloadFactory. Owned by the
 // runtime; called from one thread at a time (as the author's factory expects).
@@ -596,7 +610,8 @@ struct WorkloadFactoryObject : BpWorkloadFactory {
                           "CreateWorkload returned no workload for layer '" + view.GetName() + "'");
       }
       const std::size_t scratch = created->GetScratchSize();
-      *workload = new WorkloadObject(std::move(created), scratch);
+      WorkloadInfo info = created->GetInfo();
+      *workload = new WorkloadObject(std::move(created), scratch, std::move(info));
       return nullptr;
     });
   }

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace backplane::backend {
@@ -23,6 +24,13 @@ struct WorkloadArgs {
   void* scratch = nullptr;          // GetScratchSize() bytes, 64-byte aligned, or null if 0
 };
 
+// What runs a workload, for profiles (sdk-run --per-layer, --profile; Backend API 2.1). Value type.
+struct WorkloadInfo {
+  std::string implementation;  // the kernel or library path that runs it, e.g. oneDNN's "jit:avx2"; may be empty
+  std::string slow_path;       // why it runs a path the backend knows to be slow (a reference kernel, a
+                               // fallback for an unusual layout), or empty
+};
+
 class IWorkload {
  public:
   virtual ~IWorkload();
@@ -31,6 +39,9 @@ class IWorkload {
   virtual void Execute(const WorkloadArgs& args) const = 0;
   // Per-run working memory this workload needs. Default 0.
   virtual std::size_t GetScratchSize() const;
+  // What runs this workload. Read once, after creation; must not change afterwards. Default:
+  // nothing said (both empty).
+  virtual WorkloadInfo GetInfo() const;
 };
 
 // Creates the workloads of one loaded network on one backend. Owned by the compiled network;
