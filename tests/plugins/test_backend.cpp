@@ -568,6 +568,8 @@ TestBackend::TestBackend() {
 
 TestBackend::~TestBackend() { Trace(std::string("destroyed ") + kVariant.id); }
 
+void* GuardedBackendFactory(IBackend* (*create)()) { return plugin_detail::GuardedFactory(create); }
+
 BackendId TestBackend::GetId() const { return kVariant.id; }
 
 // Available, unless this runtime's context was given UnavailableBecause.

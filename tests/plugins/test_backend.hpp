@@ -62,6 +62,11 @@ struct Variant {
 // Defined by the variant's translation unit (test_plugin_exports.cpp).
 extern const Variant kVariant;
 
+// BackendFactory's body for hand-written exports: the SDK's plugin_detail::GuardedFactory of
+// `create`. Compiled here, once, because GuardedFactory compiles in the whole C adapter, which
+// would otherwise cost every variant most of a backend's compile time.
+void* GuardedBackendFactory(backplane::backend::IBackend* (*create)());
+
 class TestBackend final : public backplane::backend::IBackend {
  public:
   TestBackend();  // traces "created"; or throws / aborts as kVariant.construction says

@@ -1,15 +1,17 @@
 // One test plugin variant's own translation unit (tests/plugins/CMakeLists.txt compiles it once
 // per variant, with that variant's definitions): kVariant, which tells the shared backend code
-// (test_backend.cpp) how to behave, and the plugin's exports. Valid variants use the SDK's
-// BACKPLANE_BACKEND_PLUGIN macro exactly as a real plugin does; deliberately broken variants
-// write their exports by hand so that each breaks the plugin contract in exactly one way.
+// (test_backend.cpp) how to behave, and the plugin's exports. Three valid variants use the SDK's
+// BACKPLANE_BACKEND_PLUGIN macro exactly as a real plugin does; the others write their exports
+// by hand: conforming ones as the macro would (what they test is the backend's behaviour, and
+// the macro compiles the whole C adapter into each), broken ones so that each breaks the plugin
+// contract in exactly one way.
 //
 // Compile definitions (all optional except TEST_BACKEND_ID):
 //   TEST_BACKEND_ID=Token            the variant's name for logging and, unless overridden, its id
 //   TEST_PLUGIN_VERSION="x.y.z"      its plugin version (default 1.0.0): variants of one id compete
 //   TEST_DEVICE_KIND=kGpu            its device kind (default kCpu): the default preference order
 //   TEST_REFERENCE_IMPLEMENTATION    it says it is a reference implementation
-//   TEST_USE_PLUGIN_MACRO            export through BACKPLANE_BACKEND_PLUGIN (valid plugins)
+//   TEST_USE_PLUGIN_MACRO            export through BACKPLANE_BACKEND_PLUGIN (valid_a, _b, _c)
 //   TEST_BACKEND_THROWS              the backend's constructor throws std::runtime_error
 //   -- tensor handles and optimization (placement tests) --
 //   TEST_HANDLES_SHARE_HOST          prefers its own factory, then the runtime's host memory
@@ -150,8 +152,8 @@ BACKPLANE_BACKEND_PLUGIN(TEST_BACKEND_ID, "Test", TEST_PLUGIN_VERSION, test_back
 
 #else
 
-// A deliberately non-conforming plugin: the exports are written by hand so each variant breaks
-// exactly one rule. Everything not broken on purpose is what the macro would emit.
+// Exports written by hand: what the macro would emit, except what a definition below breaks on
+// purpose (one rule per variant).
 namespace test_backend {
 
 #if !defined(TEST_API_MAJOR_DELTA)
@@ -292,7 +294,7 @@ TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT void GetVersion(std::uint32_t* major,
 
 #if !defined(TEST_OMIT_BACKEND_FACTORY)
 TEST_ENTRY_LINKAGE BACKPLANE_PLUGIN_EXPORT void* BackendFactory() {
-  return ::backplane::plugin_detail::GuardedFactory(&test_backend::CreateBackend);
+  return test_backend::GuardedBackendFactory(&test_backend::CreateBackend);
 }
 #endif
 
