@@ -121,9 +121,10 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "timed runs of each context are profiled")
       ("per-layer", po::value<std::string>(&into.per_layer)->value_name("SORT")->implicit_value("time"),
        "profile the timed runs and print per layer its average time, share of the total, "
-       "calls, backend, op type, GFLOP/s (convolution, MatMul, FullyConnected) and why it fell "
-       "back from the first preferred backend; SORT: time (slowest first, the default), name "
-       "or order (execution order)")
+       "calls, backend, op type, GFLOP/s (convolution, MatMul, FullyConnected, and layers "
+       "fused from them), the implementation its backend names, and why it fell back from the "
+       "first preferred backend or runs a slow path; SORT: time (slowest first, the default), "
+       "name or order (execution order)")
       ("isolate", po::bool_switch(&into.isolate),
        "probe each new or changed plugin library in a child process before loading it; a "
        "library that crashes, hangs or exits there is not loaded, and stays quarantined (for "
