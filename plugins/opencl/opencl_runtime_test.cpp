@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <thread>
 #include <utility>
@@ -232,11 +233,13 @@ backplane::OutputSlot Add(backplane::Network& net, backplane::OutputSlot a, back
 }
 
 // Optimizes `network` for `backends`, runs it once on `inputs` (signature order) and returns
-// the outputs and, in `placement`, where each layer went.
+// the outputs and, in `placement`, where each layer went; in `implementations`, per layer of a
+// profiled run, what its backend says runs it.
 std::vector<std::vector<float>> RunOn(backplane::Runtime& runtime, const backplane::Network& network,
                                       std::vector<backplane::BackendId> backends,
                                       const std::vector<std::vector<float>>& inputs,
-                                      std::vector<backplane::LayerPlacement>* placement = nullptr) {
+                                      std::vector<backplane::LayerPlacement>* placement = nullptr,
+                                      std::map<std::string, std::string>* implementations = nullptr) {
   backplane::OptimizeOptions options;
   options.backends = std::move(backends);
   backplane::OptimizedNetwork optimized = runtime.Optimize(network, options);
@@ -255,7 +258,16 @@ std::vector<std::vector<float>> RunOn(backplane::Runtime& runtime, const backpla
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     out.push_back({signature.outputs[i].name, {signature.outputs[i].info, outputs[i].data()}});
   }
-  runtime.CreateExecutionContext(id)->Run(in, out);
+  backplane::ExecutionOptions execution;
+  execution.profiling = implementations != nullptr;
+  auto context = runtime.CreateExecutionContext(id, execution);
+  context->Run(in, out);
+  if (implementations) {
+    for (std::size_t s = 0; s < context->GetProfiledSteps().size(); ++s) {
+      (*implementations)[context->GetProfiledSteps()[s].layer] = context->GetProfiledStepDetails().at(s).implementation;
+    }
+  }
+  context.reset();
   runtime.UnloadNetwork(id);
   return outputs;
 }
@@ -309,7 +321,8 @@ TEST_CASE("fusion: a product with the residual add and activation after it runs 
   for (std::size_t i = 0; i < 36; ++i) inputs[3][i] = static_cast<float>((i * 5) % 7) / 3.0f - 1.0f;
 
   std::vector<backplane::LayerPlacement> placement;
-  const auto fused = RunOn(*runtime, net, {kOpenCl, kCpuRef}, inputs, &placement);
+  std::map<std::string, std::string> implementations;
+  const auto fused = RunOn(*runtime, net, {kOpenCl, kCpuRef}, inputs, &placement, &implementations);
   const auto expected = RunOn(*runtime, net, {kCpuRef}, inputs);
   REQUIRE(fused.size() == expected.size());
   for (std::size_t o = 0; o < fused.size(); ++o) {
@@ -333,5 +346,15 @@ TEST_CASE("fusion: a product with the residual add and activation after it runs 
   for (const char* layer : {"e", "e_relu", "f", "f_add", "t", "square", "square_relu"}) {
     CAPTURE(layer);
     CHECK(std::find(alone.begin(), alone.end(), layer) != alone.end());
+  }
+  // What the profile says runs the products: the depthwise convolution its direct kernel, the
+  // others a GEMM (CLBlast's or the tiled kernel, by the device's kind), after im2col unless 1x1.
+  CHECK(implementations["d+d_leaky"].rfind("conv_direct", 0) == 0);
+  for (const char* layer : {"a+a_relu", "e", "g+g_gelu", "h+h_add", "square"}) {
+    CAPTURE(layer);
+    const std::string& implementation = implementations[layer];
+    const bool gemm =
+        implementation.find("CLBlast") != std::string::npos || implementation.find("gemm_tiled") != std::string::npos;
+    CHECK(gemm);
   }
 }

@@ -34,6 +34,7 @@ class HostSafeWorkload final : public backend::IWorkload {
     }
   }
   std::size_t GetScratchSize() const override { return op_->GetScratchSize(); }
+  backend::WorkloadInfo GetInfo() const override { return op_->GetInfo(); }
 
  private:
   static bool ReadsHostMemory(const backend::WorkloadArgs& args) {

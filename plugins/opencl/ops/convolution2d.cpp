@@ -23,6 +23,7 @@
 
 #include <limits>
 #include <optional>
+#include <string>
 
 namespace backplane::opencl {
 
@@ -64,16 +65,21 @@ class Convolution2dWorkload final : public OpenClWorkload {
                         const Epilogue& epilogue)
       : OpenClWorkload(layer, device), g_(g), has_bias_(layer.GetNumInputs() == 3), epilogue_(epilogue) {
     if (IsDepthwise(g_)) {
-      direct_ =
-          MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "conv_direct_rows" : "conv_direct");
+      implementation_ = device.CpuKernels() ? "conv_direct_rows" : "conv_direct";
+      direct_ = MakeKernel(device, kKernelSource_convolution, implementation_.c_str());
     } else {
       gemm_.emplace(device, ImageGemm(g_), name_);
+      implementation_ = gemm_->Describe(ImageGemm(g_).batch);
       if (!IsPointwise(g_)) {
-        im2col_ = MakeKernel(device, kKernelSource_convolution, device.CpuKernels() ? "im2col_rows" : "im2col");
+        const char* im2col = device.CpuKernels() ? "im2col_rows" : "im2col";
+        im2col_ = MakeKernel(device, kKernelSource_convolution, im2col);
+        implementation_ = im2col + (" + " + implementation_);
       }
     }
     if (!epilogue.Empty() || (has_bias_ && !direct_.Get())) epilogue_kernel_ = EpilogueKernel(device, epilogue);
   }
+
+  backend::WorkloadInfo GetInfo() const override { return {implementation_, ""}; }
 
   void Execute(const backend::WorkloadArgs& args) const override {
     cl_mem x = In(args, 0), w = In(args, 1), y = Out(args, 0);
@@ -143,6 +149,7 @@ class Convolution2dWorkload final : public OpenClWorkload {
   ClKernel direct_;                 // depthwise layers only
   std::optional<Gemm> gemm_;        // every other layer
   ClKernel im2col_;                 // unless pointwise
+  std::string implementation_;      // the kernels, for profiles: "im2col + CLBlast GEMM", "conv_direct"
   EpilogueKernel epilogue_kernel_;  // bias after a GEMM, a fused layer's residual and activation
 };
 

@@ -67,6 +67,8 @@ class FullyConnectedWorkload final : public OpenClWorkload {
     }
   }
 
+  backend::WorkloadInfo GetInfo() const override { return {gemm_.Describe(call_.batch), ""}; }
+
   void Execute(const backend::WorkloadArgs& args) const override {
     GemmCall call = call_;
     if (call.k > 0) {  // else A and B are empty (an empty constant has no buffer) and unused

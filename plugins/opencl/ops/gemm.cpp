@@ -84,6 +84,12 @@ Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what, std::o
   temp_bytes_ = bytes;
 }
 
+std::string Gemm::Describe(std::size_t batch) const {
+  if (tiled_.Get()) return "gemm_tiled";
+  if (batch > 1) return "CLBlast batched GEMM";
+  return split_ > 1 ? "CLBlast GEMM, K in " + std::to_string(split_) + " slices" : "CLBlast GEMM";
+}
+
 void Gemm::Enqueue(const GemmCall& g) const {
   if (g.m == 0 || g.n == 0 || g.batch == 0) return;
   if (tiled_.Get()) {

@@ -65,6 +65,9 @@ class Gemm {
   // Enqueues `call` (of the constructor's shape). Throws backplane::Exception
   // (kBackendFailure) naming the layer and CLBlast's status when CLBlast fails.
   void Enqueue(const GemmCall& call) const;
+  // What runs the product, for profiles: "gemm_tiled", "CLBlast GEMM" or "CLBlast GEMM, K in
+  // N slices" (a batch > 1 runs CLBlast's strided-batched GEMM: "CLBlast batched GEMM").
+  std::string Describe(std::size_t batch = 1) const;
 
  private:
   OpenClDevice& device_;

@@ -13,6 +13,8 @@
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
+#include <algorithm>
+
 namespace backplane::opencl {
 
 namespace {
@@ -75,6 +77,12 @@ class MatMulWorkload final : public OpenClWorkload {
         epilogue_(epilogue) {
     if (!fold_) runs_ = BatchRuns(s);
     if (!epilogue.Empty()) epilogue_kernel_ = EpilogueKernel(device, epilogue);
+  }
+
+  backend::WorkloadInfo GetInfo() const override {
+    std::size_t batch = call_.batch;
+    for (const Run& run : runs_) batch = std::max(batch, run.count);
+    return {gemm_.Describe(batch), ""};
   }
 
   void Execute(const backend::WorkloadArgs& args) const override {
