@@ -73,10 +73,9 @@ struct MisbehaveOnLoad {
   MisbehaveOnLoad() {
     if (kVariant.on_load == Variant::OnLoad::kCrash) {
 #if defined(_WIN32)
-      // raise(SIGSEGV) only exits with status 3 there; a real crash is an access violation. (Not
-      // RaiseException: <windows.h> declares a GetVersion of its own, which clashes with the
-      // plugin entry point of that name.)
-      *reinterpret_cast<volatile int*>(std::uintptr_t{16}) = 1;
+      // raise(SIGSEGV) only exits with status 3 there; a real crash is an access violation.
+      volatile std::uintptr_t address = 16;  // not a constant: the compiler cannot see the fault
+      *reinterpret_cast<volatile int*>(address) = 1;
 #else
       std::raise(SIGSEGV);
 #endif

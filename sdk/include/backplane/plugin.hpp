@@ -154,6 +154,25 @@ inline void* GuardedFactory(backend::IBackend* (*create)()) noexcept {
 #define BACKPLANE_PLUGIN_EXPORT __attribute__((visibility("default")))
 #endif
 
+// The function behind the exported entry point GetVersion. On Windows kernel32 has a GetVersion
+// of its own: a plugin defining a function of that name could not include <windows.h>, and could
+// not link against code that calls kernel32's (a static OpenSSL does: "multiple definition of
+// GetVersion"). There it is compiled as BackplanePluginGetVersion and exported under the name
+// GetVersion, which is the name the runtime looks up (a linker directive: MSVC's /EXPORT, GNU
+// ld's -export in the object's .drectve section). Elsewhere it is GetVersion itself.
+#if defined(_WIN32)
+#define BACKPLANE_DETAIL_GET_VERSION BackplanePluginGetVersion
+#if defined(_MSC_VER)
+#define BACKPLANE_DETAIL_EXPORT_GET_VERSION __pragma(comment(linker, "/EXPORT:GetVersion=BackplanePluginGetVersion"))
+#else
+#define BACKPLANE_DETAIL_EXPORT_GET_VERSION \
+  __asm__(".section .drectve\n\t.ascii \" -export:GetVersion=BackplanePluginGetVersion\"\n\t.text");
+#endif
+#else
+#define BACKPLANE_DETAIL_GET_VERSION GetVersion
+#define BACKPLANE_DETAIL_EXPORT_GET_VERSION BACKPLANE_PLUGIN_EXPORT
+#endif
+
 #define BACKPLANE_DETAIL_STRINGIFY2(x) #x
 #define BACKPLANE_DETAIL_STRINGIFY(x) BACKPLANE_DETAIL_STRINGIFY2(x)
 #define BACKPLANE_DETAIL_CONCAT2(a, b) a##b
@@ -199,7 +218,8 @@ inline void* GuardedFactory(backend::IBackend* (*create)()) noexcept {
   const BackplanePluginIdentity BackplanePluginIdentityV1 =                                   \
       BACKPLANE_DETAIL_IDENTITY(ID, VENDOR, VERSION);                                         \
   BACKPLANE_PLUGIN_EXPORT const char* GetBackendId() { return BACKPLANE_DETAIL_STRINGIFY(ID); } \
-  BACKPLANE_PLUGIN_EXPORT void GetVersion(std::uint32_t* major, std::uint32_t* minor) {       \
+  BACKPLANE_DETAIL_EXPORT_GET_VERSION                                                         \
+  void BACKPLANE_DETAIL_GET_VERSION(std::uint32_t* major, std::uint32_t* minor) {             \
     if (major) *major = ::backplane::kBackendApiVersion.major;                                \
     if (minor) *minor = ::backplane::kBackendApiVersion.minor;                                \
   }                                                                                           \
