@@ -189,7 +189,35 @@ CONFIG
   touch "$prefix/.complete"
 }
 
-all=(headers boost_program_options openssl protobuf onnx_proto)
+# ---- OpenCL: an import library for the system's OpenCL.dll -------------------------------------
+# Windows has the ICD loader as OpenCL.dll (GPU drivers install it; Wine's maps to the host's
+# OpenCL), so a program needs only an import library, not the loader's sources (Debian's ocl-icd
+# is the Linux loader; its source package cannot be fetched here either). The library is made
+# with MinGW's dlltool from every entry point the Khronos headers (opencl-headers) declare, and
+# keyed by their version: a program links against what it calls, which the headers' OpenCL
+# version (CL_TARGET_OPENCL_VERSION) bounds.
+opencl() {
+  local version prefix
+  version=$(dpkg-query -W -f='${Version}' opencl-c-headers)
+  prefix=$(prefix_for opencl "$version")
+  [[ -e $prefix/.complete ]] && return
+  rm -rf "$prefix"
+  mkdir -p "$prefix/include" "$prefix/lib"
+  ln -s /usr/include/CL "$prefix/include/CL"
+  {
+    echo "LIBRARY OpenCL.dll"
+    echo "EXPORTS"
+    perl -0ne 'print "$1\n" while /CL_API_CALL\s+(cl\w+)\s*\(/g' /usr/include/CL/cl.h | sort -u
+  } >"$work/OpenCL.def"
+  if [[ $(grep -c '^cl' "$work/OpenCL.def") -lt 50 ]]; then
+    echo "build-deps: found too few entry points in /usr/include/CL/cl.h for OpenCL.dll's import library" >&2
+    return 1
+  fi
+  run_logged opencl-dlltool $host-dlltool -d "$work/OpenCL.def" -D OpenCL.dll -l "$prefix/lib/libOpenCL.dll.a"
+  touch "$prefix/.complete"
+}
+
+all=(headers boost_program_options openssl protobuf onnx_proto opencl)
 selected=("$@")
 [[ ${#selected[@]} -gt 0 ]] || selected=("${all[@]}")
 headers

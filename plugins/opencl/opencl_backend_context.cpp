@@ -1,7 +1,10 @@
 #include "opencl_backend_context.hpp"
 
-#include "clblast_tuning.hpp"
 #include "opencl_device_creation.hpp"
+#include "ops/gemm.hpp"
+#ifdef BACKPLANE_OPENCL_WITH_CLBLAST
+#include "clblast_tuning.hpp"
+#endif
 
 #include <string>
 #include <utility>
@@ -30,18 +33,22 @@ std::shared_ptr<OpenClDevice> OpenClBackendContext::Device() {
     if (!device_->ProgramCacheNote().empty()) {
       Log(log_.get(), LogLevel::kWarning, "program cache: " + device_->ProgramCacheNote());
     }
-    if (device_->CpuKernels()) {
+    if (device_->CpuKernels() || !kWithClblast) {
       // CLBlast's parameters and its tuner concern CLBlast's kernels alone.
+      std::string gemm = device_->CpuKernels() ? "kernels shaped for a CPU: GpuOpenCl's register-tiled GEMM"
+                                               : "kernels shaped for a GPU; matrix products: GpuOpenCl's register-tiled GEMM";
+      gemm += kWithClblast ? " (option kernels=gpu runs CLBlast's)" : " (this build has no CLBlast)";
       Log(log_.get(), settings_.tune ? LogLevel::kWarning : LogLevel::kInfo,
-          std::string("kernels shaped for a CPU: GpuOpenCl's register-tiled GEMM (option kernels=gpu runs CLBlast's)") +
-              (settings_.tune ? "; option tune has no effect on it" : ""));
+          gemm + (settings_.tune ? "; option tune has no effect on it" : ""));
       return device_;
     }
+#ifdef BACKPLANE_OPENCL_WITH_CLBLAST
     const ClblastTuning tuning = PrepareClblastTuning(*device_, settings_.tune, [this](const std::string& message) {
       Log(log_.get(), LogLevel::kInfo, message);
     });
     const bool tuning_failed = settings_.tune && tuning.source == ClblastTuning::Source::kDatabase;
     Log(log_.get(), tuning_failed ? LogLevel::kWarning : LogLevel::kInfo, "GEMM parameters: " + tuning.note);
+#endif
   }
   return device_;
 }

@@ -4,7 +4,9 @@
 
 #include <backplane/exception.hpp>
 
+#ifdef BACKPLANE_OPENCL_WITH_CLBLAST
 #include <clblast.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -12,18 +14,6 @@
 #include <utility>
 
 namespace backplane::opencl {
-
-namespace {
-
-clblast::Transpose Op(bool transpose) { return transpose ? clblast::Transpose::kYes : clblast::Transpose::kNo; }
-
-void CheckClblast(clblast::StatusCode status, const std::string& what, const char* routine) {
-  if (status == clblast::StatusCode::kSuccess) return;
-  throw Exception(ErrorCode::kBackendFailure, "GpuOpenCl: " + what + ": CLBlast " + routine +
-                                                  " failed: " + ClblastStatusName(static_cast<int>(status)));
-}
-
-}  // namespace
 
 std::string ClblastStatusName(int status) {
   // CLBlast's own codes; the others are OpenCL's (CLBlast passes them through).
@@ -57,31 +47,11 @@ std::size_t SplitKFactor(std::size_t m, std::size_t n, std::size_t k, std::size_
 
 Gemm::Gemm(OpenClDevice& device, const GemmCall& shape, std::string what, std::optional<std::size_t> split)
     : device_(device), what_(std::move(what)) {
-  if (device.CpuKernels()) {
+  if (device.CpuKernels() || !kWithClblast) {
     tiled_ = MakeKernel(device, kKernelSource_gemm, "gemm_tiled");
     return;
   }
-  if (shape.m == 0 || shape.n == 0 || shape.k == 0) return;  // Enqueue calls no GEMM routine
-  if (shape.batch == 1) split_ = split.value_or(SplitKFactor(shape.m, shape.n, shape.k, device.ComputeUnits()));
-  if (split_ < 1 || shape.k % split_ != 0) {
-    throw Exception(ErrorCode::kInternal, "GpuOpenCl: " + what_ + ": K = " + std::to_string(shape.k) +
-                                              " cannot be split in " + std::to_string(split_));
-  }
-  if (split_ > 1) {
-    sum_partials_ = MakeKernel(device, kKernelSource_gemm, "sum_partials");
-    return;  // the strided-batched routine allocates its temporary buffers itself
-  }
-  cl_command_queue queue = device.Queue();
-  std::size_t bytes = 0;
-  // Every CLBlast call of the device runs under its LaunchMutex.
-  std::lock_guard<std::recursive_mutex> lock(device.LaunchMutex());
-  // Non-zero offsets make CLBlast copy every operand (the most temporary memory a call of this
-  // shape can need), so the size holds for the offsets of every later call.
-  CheckClblast(clblast::GemmTempBufferSize<float>(clblast::Layout::kRowMajor, Op(shape.transpose_a),
-                                                  Op(shape.transpose_b), shape.m, shape.n, shape.k, 1, shape.a_ld, 1,
-                                                  shape.b_ld, 1, shape.y_ld, &queue, bytes),
-               what_, "GemmTempBufferSize");
-  temp_bytes_ = bytes;
+  PrepareClblast(shape, split);
 }
 
 std::string Gemm::Describe(std::size_t batch) const {
@@ -94,8 +64,67 @@ void Gemm::Enqueue(const GemmCall& g) const {
   if (g.m == 0 || g.n == 0 || g.batch == 0) return;
   if (tiled_.Get()) {
     EnqueueTiled(g);
-    return;
+  } else {
+    EnqueueClblast(g);
   }
+}
+
+void Gemm::EnqueueTiled(const GemmCall& g) const {
+  // Transposes as strides of op(A) [m, k] and op(B) [k, n]; K = 0 needs no case of its own
+  // (y = beta * y, A and B unread).
+  const auto i = [](std::size_t v) { return static_cast<cl_int>(v); };
+  const cl_int a_rs = i(g.transpose_a ? 1 : g.a_ld), a_ps = i(g.transpose_a ? g.a_ld : 1);
+  const cl_int b_ps = i(g.transpose_b ? 1 : g.b_ld), b_cs = i(g.transpose_b ? g.b_ld : 1);
+  const cl_ulong a_offset = g.a_offset, a_stride = g.a_stride, b_offset = g.b_offset, b_stride = g.b_stride,
+                 y_offset = g.y_offset, y_stride = g.y_stride;
+  const cl_int y_ld = i(g.y_ld), m = i(g.m), n = i(g.n), k = i(g.k);
+  Launch(device_, tiled_.Get(), {(g.n + 15) / 16, (g.m + 3) / 4, g.batch}, {},
+         {Arg(g.a), Arg(a_offset), Arg(a_stride), Arg(a_rs), Arg(a_ps), Arg(g.b), Arg(b_offset), Arg(b_stride),
+          Arg(b_ps), Arg(b_cs), Arg(g.y), Arg(y_offset), Arg(y_stride), Arg(y_ld), Arg(m), Arg(n), Arg(k),
+          Arg(g.alpha), Arg(g.beta)},
+         what_.c_str());
+}
+
+// ---- CLBlast's products: only in builds with CLBlast -------------------------------------------
+#ifdef BACKPLANE_OPENCL_WITH_CLBLAST
+
+namespace {
+
+clblast::Transpose Op(bool transpose) { return transpose ? clblast::Transpose::kYes : clblast::Transpose::kNo; }
+
+void CheckClblast(clblast::StatusCode status, const std::string& what, const char* routine) {
+  if (status == clblast::StatusCode::kSuccess) return;
+  throw Exception(ErrorCode::kBackendFailure, "GpuOpenCl: " + what + ": CLBlast " + routine +
+                                                  " failed: " + ClblastStatusName(static_cast<int>(status)));
+}
+
+}  // namespace
+
+void Gemm::PrepareClblast(const GemmCall& shape, std::optional<std::size_t> split) {
+  if (shape.m == 0 || shape.n == 0 || shape.k == 0) return;  // Enqueue calls no GEMM routine
+  if (shape.batch == 1) split_ = split.value_or(SplitKFactor(shape.m, shape.n, shape.k, device_.ComputeUnits()));
+  if (split_ < 1 || shape.k % split_ != 0) {
+    throw Exception(ErrorCode::kInternal, "GpuOpenCl: " + what_ + ": K = " + std::to_string(shape.k) +
+                                              " cannot be split in " + std::to_string(split_));
+  }
+  if (split_ > 1) {
+    sum_partials_ = MakeKernel(device_, kKernelSource_gemm, "sum_partials");
+    return;  // the strided-batched routine allocates its temporary buffers itself
+  }
+  cl_command_queue queue = device_.Queue();
+  std::size_t bytes = 0;
+  // Every CLBlast call of the device runs under its LaunchMutex.
+  std::lock_guard<std::recursive_mutex> lock(device_.LaunchMutex());
+  // Non-zero offsets make CLBlast copy every operand (the most temporary memory a call of this
+  // shape can need), so the size holds for the offsets of every later call.
+  CheckClblast(clblast::GemmTempBufferSize<float>(clblast::Layout::kRowMajor, Op(shape.transpose_a),
+                                                  Op(shape.transpose_b), shape.m, shape.n, shape.k, 1, shape.a_ld, 1,
+                                                  shape.b_ld, 1, shape.y_ld, &queue, bytes),
+               what_, "GemmTempBufferSize");
+  temp_bytes_ = bytes;
+}
+
+void Gemm::EnqueueClblast(const GemmCall& g) const {
   cl_command_queue queue = device_.Queue();
   std::lock_guard<std::recursive_mutex> lock(device_.LaunchMutex());
   if (g.k == 0) {  // an empty product, which CLBlast refuses: y = beta * y (y dense, as every caller's)
@@ -138,22 +167,6 @@ void Gemm::Enqueue(const GemmCall& g) const {
   EnqueueBatched(g);
 }
 
-void Gemm::EnqueueTiled(const GemmCall& g) const {
-  // Transposes as strides of op(A) [m, k] and op(B) [k, n]; K = 0 needs no case of its own
-  // (y = beta * y, A and B unread).
-  const auto i = [](std::size_t v) { return static_cast<cl_int>(v); };
-  const cl_int a_rs = i(g.transpose_a ? 1 : g.a_ld), a_ps = i(g.transpose_a ? g.a_ld : 1);
-  const cl_int b_ps = i(g.transpose_b ? 1 : g.b_ld), b_cs = i(g.transpose_b ? g.b_ld : 1);
-  const cl_ulong a_offset = g.a_offset, a_stride = g.a_stride, b_offset = g.b_offset, b_stride = g.b_stride,
-                 y_offset = g.y_offset, y_stride = g.y_stride;
-  const cl_int y_ld = i(g.y_ld), m = i(g.m), n = i(g.n), k = i(g.k);
-  Launch(device_, tiled_.Get(), {(g.n + 15) / 16, (g.m + 3) / 4, g.batch}, {},
-         {Arg(g.a), Arg(a_offset), Arg(a_stride), Arg(a_rs), Arg(a_ps), Arg(g.b), Arg(b_offset), Arg(b_stride),
-          Arg(b_ps), Arg(b_cs), Arg(g.y), Arg(y_offset), Arg(y_stride), Arg(y_ld), Arg(m), Arg(n), Arg(k),
-          Arg(g.alpha), Arg(g.beta)},
-         what_.c_str());
-}
-
 void Gemm::EnqueueSplit(const GemmCall& g) const {
   // Slice s of K: columns s * slice... of op(A), rows of op(B); each slice's product goes to
   // partial output s, and sum_partials adds them (and beta * y) into y.
@@ -183,5 +196,15 @@ void Gemm::EnqueueBatched(const GemmCall& g) const {
                                                   g.y_stride, g.batch, &queue, nullptr),
                what_, "GemmStridedBatched");
 }
+
+#else  // no CLBlast: the constructor always takes the tiled kernel, so these are never reached
+
+void Gemm::PrepareClblast(const GemmCall&, std::optional<std::size_t>) {}
+
+void Gemm::EnqueueClblast(const GemmCall&) const {
+  throw Exception(ErrorCode::kInternal, "GpuOpenCl: " + what_ + ": this build has no CLBlast");
+}
+
+#endif  // BACKPLANE_OPENCL_WITH_CLBLAST
 
 }  // namespace backplane::opencl

@@ -1,6 +1,7 @@
 // GEMM: the one place GpuOpenCl runs matrix products, on CLBlast (libclblast, its kernel
 // parameters from its per-device database) or, where the device says CpuKernels() (CPU devices
-// by default, KernelShape in opencl_settings.hpp), on our register-tiled kernel
+// by default, KernelShape in opencl_settings.hpp) or this build has no CLBlast (kWithClblast),
+// on our register-tiled kernel
 // (kernels/gemm.cl gemm_tiled): CLBlast's kernels are shaped for GPUs, and on PoCL they reach
 // about a tenth of what the tiled kernel does (on a 2-core AVX2 EPYC: 7.8 against 95 GFLOP/s
 // for ResNet's [64 x 576] x [576 x 3136]). MatMul,
@@ -24,6 +25,15 @@
 #include <string>
 
 namespace backplane::opencl {
+
+// Whether this build has CLBlast (plugins/opencl/CMakeLists.txt defines
+// BACKPLANE_OPENCL_WITH_CLBLAST when it finds it). Without it every device runs gemm_tiled,
+// never splits K, and option tune has nothing to tune.
+#ifdef BACKPLANE_OPENCL_WITH_CLBLAST
+inline constexpr bool kWithClblast = true;
+#else
+inline constexpr bool kWithClblast = false;
+#endif
 
 // Row-major y = alpha * op(A) * op(B) + beta * y, op(A) [m, k], op(B) [k, n], y [m, n], for
 // `batch` entries each `*_stride` elements after the previous one. Offsets, leading dimensions
@@ -57,7 +67,8 @@ class Gemm {
   // used). Calls with batch > 1 run CLBlast's strided-batched routine, which allocates its
   // temporary buffers itself.
   // `split`: the K split of CLBlast's product, by default SplitKFactor's for the device (the
-  // tests choose one); the tiled kernel never splits.
+  // tests choose one); the tiled kernel never splits. Runs the tiled kernel where the device
+  // says CpuKernels() or the build has no CLBlast.
   // Throws backplane::Exception (kBackendFailure) naming `what` when CLBlast refuses the shape
   // or the sum kernel does not build.
   Gemm(OpenClDevice& device, const GemmCall& shape, std::string what, std::optional<std::size_t> split = std::nullopt);
@@ -78,6 +89,9 @@ class Gemm {
   ClKernel tiled_;              // where the device runs the tiled kernel instead of CLBlast
 
   void EnqueueTiled(const GemmCall& call) const;
+  // CLBlast's: without it (kWithClblast), never called (the constructor takes the tiled kernel).
+  void PrepareClblast(const GemmCall& shape, std::optional<std::size_t> split);
+  void EnqueueClblast(const GemmCall& call) const;
   void EnqueueSplit(const GemmCall& call) const;
   void EnqueueBatched(const GemmCall& call) const;
 };
