@@ -45,6 +45,7 @@ if $windows; then
   packages+=(
     g++-mingw-w64-x86-64-posix  # the cross compiler (POSIX threads: std::thread, std::mutex)
     wine64                      # runs the Windows tests and the installer here
+    wine                        # its `wine` command (wine64 only recommends it; the toolchain looks for it)
     nsis                        # cpack -G NSIS: the Windows installer
     protobuf-compiler           # protoc for ONNX's protobuf classes (packaging/windows/build-deps.sh)
     dpkg-dev                    # dpkg-source: apt-get source unpacks and patches with it

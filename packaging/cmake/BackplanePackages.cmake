@@ -154,5 +154,17 @@ set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)
 set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\\\sdk-info.exe")
 set(CPACK_NSIS_URL_INFO_ABOUT "${CPACK_DEBIAN_PACKAGE_HOMEPAGE}")
 set(CPACK_NSIS_CONTACT "${CPACK_PACKAGE_CONTACT}")
+# CMake's package registry: find_package(Backplane) finds the installed SDK with no hint (a
+# value of HKLM\Software\Kitware\CMake\Packages\Backplane for an install for all users, of
+# HKCU for one user: NSIS's SHCTX); the uninstaller removes it. Four backslashes make one in the
+# NSIS script (CPack writes these values into its configuration file unescaped).
+string(REPLACE "/" "\\\\" _nsis_cmake_dir "${BACKPLANE_CMAKE_INSTALL_DIR}")
+set(_nsis_registry_key "'Software\\\\Kitware\\\\CMake\\\\Packages\\\\Backplane'")
+set(_nsis_registry_value "'Backplane-${PROJECT_VERSION}'")
+set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS
+  "WriteRegStr SHCTX ${_nsis_registry_key} ${_nsis_registry_value} '$INSTDIR\\\\${_nsis_cmake_dir}'")
+set(CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS
+  "DeleteRegValue SHCTX ${_nsis_registry_key} ${_nsis_registry_value}
+  DeleteRegKey /ifempty SHCTX ${_nsis_registry_key}")
 
 include(CPack)

@@ -1,8 +1,8 @@
 # The Windows installer under Wine, in a fresh Wine prefix: makes it with cpack -G NSIS, installs
 # it silently (/S), runs the installed sdk-info.exe --json (the bundled backends are listed) and
 # sdk-run.exe on a model with nothing but the installed tree (no toolchain folder on the search
-# path: the installer ships the runtime DLLs), then uninstalls it silently and checks that the
-# install folder is gone.
+# path: the installer ships the runtime DLLs), checks find_package's registry entry, then
+# uninstalls it silently and checks that the install folder and the entry are gone.
 #   cmake -DBUILD_DIR=<cross build> -DWORK=<scratch> -DWINE=<wine> -DMODEL=<.onnx> -DINPUT=<name=.npy>
 #         -DBACKENDS=<ids> -P nsis_installer_test.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -47,6 +47,30 @@ foreach(_file bin/libbackplane.dll bin/libstdc++-6.dll bin/sdk-info.exe bin/sdk-
   endif()
 endforeach()
 
+# registry_entry(<var>): the Backplane key of CMake's package registry, as reg.exe prints it, for
+# all users (HKLM) or this one (HKCU), whichever the installer wrote; empty when neither has it.
+set(_registry_key "Software\\Kitware\\CMake\\Packages\\Backplane")
+function(registry_entry var)
+  set(${var} "" PARENT_SCOPE)
+  foreach(_root HKLM HKCU)
+    execute_process(COMMAND "${WINE}" reg query "${_root}\\${_registry_key}"
+                    RESULT_VARIABLE _result OUTPUT_VARIABLE _output ERROR_QUIET)
+    if(_result EQUAL 0)
+      set(${var} "${_output}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
+registry_entry(_entry)
+string(FIND "${_entry}" "C:\\Backplane\\lib\\cmake\\Backplane" _at)
+if(_at LESS 0)
+  message(FATAL_ERROR "nsis_installer_test: CMake's package registry has no entry for C:\\Backplane\\lib\\cmake\\Backplane "
+                      "(reg query: '${_entry}')")
+endif()
+if(NOT EXISTS "${_folder}/lib/cmake/Backplane/BackplaneConfig.cmake")
+  message(FATAL_ERROR "nsis_installer_test: the registry names lib/cmake/Backplane, which has no BackplaneConfig.cmake")
+endif()
+
 run("sdk-info.exe --json" "${WINE}" "${_folder}/bin/sdk-info.exe" --json)
 string(JSON _count LENGTH "${_output}" backends)
 set(_ids "")
@@ -75,6 +99,10 @@ endforeach()
 if(EXISTS "${_folder}")
   file(GLOB_RECURSE _left RELATIVE "${_folder}" "${_folder}/*")
   message(FATAL_ERROR "nsis_installer_test: the uninstaller left ${_folder} with: ${_left}")
+endif()
+registry_entry(_entry)
+if(NOT _entry STREQUAL "")
+  message(FATAL_ERROR "nsis_installer_test: the uninstaller left CMake's package registry entry: ${_entry}")
 endif()
 execute_process(COMMAND wineserver -k)
 message(STATUS "nsis_installer_test: installed, ran ${_ids} and cnn.onnx, uninstalled")

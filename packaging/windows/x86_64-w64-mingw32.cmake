@@ -32,7 +32,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
 # The executables run under Wine (wine-run.sh): ctest, and the build steps that run a built
-# program. Without Wine (Debian package wine64) they are built and not run.
+# program. Without Wine (Debian packages wine and wine64) they are built and not run.
 find_program(BACKPLANE_WINE wine)
 if(BACKPLANE_WINE)
   set(CMAKE_CROSSCOMPILING_EMULATOR "${CMAKE_CURRENT_LIST_DIR}/wine-run.sh")

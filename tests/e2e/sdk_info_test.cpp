@@ -832,7 +832,7 @@ void CopyTestPlugin(const std::string& built, const fs::path& folder, const std:
   fs::copy_file(built, folder / ("Test_" + name + "_backend" + kLibrarySuffix));
 }
 
-void MakeMisbehavingFolder(const fs::path& folder) {
+[[maybe_unused]] void MakeMisbehavingFolder(const fs::path& folder) {
   if (kHaveReferencePlugin) CopyReferencePlugin(folder);
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_VALID, folder, "TestValidA");
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_CRASH_ON_LOAD, folder, "TestCrashOnLoad");
@@ -840,7 +840,7 @@ void MakeMisbehavingFolder(const fs::path& folder) {
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HANG_ON_LOAD, folder, "TestHangOnLoad");
 }
 
-std::string TestLibrary(const fs::path& folder, const std::string& name) {
+[[maybe_unused]] std::string TestLibrary(const fs::path& folder, const std::string& name) {
   return (folder / ("Test_" + name + "_backend" + kLibrarySuffix)).string();
 }
 

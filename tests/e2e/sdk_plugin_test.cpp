@@ -80,7 +80,7 @@ std::vector<std::string> Names(const fs::path& folder) {
   return names;
 }
 
-fs::perms ModeOf(const fs::path& file) { return fs::status(file).permissions() & fs::perms::all; }
+[[maybe_unused]] fs::perms ModeOf(const fs::path& file) { return fs::status(file).permissions() & fs::perms::all; }
 
 // A test's own home: temporary drop and key folders through XDG_DATA_HOME and XDG_CONFIG_HOME,
 // the isolation cache through XDG_CACHE_HOME, and none of the variables that would add or

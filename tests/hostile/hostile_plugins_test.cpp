@@ -62,7 +62,7 @@ std::function<std::string(const TestFolder&)> WithManifest(
   };
 }
 
-void WithSha256(nlohmann::json& manifest) { manifest["sha256"] = std::string(64, 'a'); }
+[[maybe_unused]] void WithSha256(nlohmann::json& manifest) { manifest["sha256"] = std::string(64, 'a'); }
 
 // Where the loadable segments of a little-endian ELF64 file end (the largest p_offset +
 // p_filesz of its PT_LOAD program headers); the file's size for anything else. A cut before it

@@ -186,20 +186,20 @@ TEST_CASE("plugin: a file with a valid name that is not a library is library_inv
   folder.WriteFile(by_manifest, std::string(4096, '\x7f'));
   folder.WriteManifest(ManifestFileName("Test", "Listed"), DefaultManifest(test_plugins::valid_a, by_manifest));
 
+#if defined(_WIN32)
+  const std::string magic = "PE magic number";
+#else
+  const std::string magic = "ELF magic number";
+#endif
+
   auto runtime = Runtime::Create(OptionsFor({folder.path()}));
   const DiscoveryReport& report = runtime->GetDiscoveryReport();
   INFO(Describe(report));
   CHECK(report.records.size() == 2);
   CHECK(Mismatch(RecordFor(report, by_name),
                  {Verdict::kRejected, ReasonCode::kLibraryInvalid, DiscoveryStage::kLibraryVerified,
-                  FoundBy::kNamingScheme,
-                  {by_name, std::string("is not a shared library: it does not start with the ") +
-#if defined(_WIN32)
-                              "PE magic number"
-#else
-                              "ELF magic number"
-#endif
-                  }}) == "");
+                  FoundBy::kNamingScheme, {by_name, "is not a shared library: it does not start with the " + magic}}) ==
+        "");
   CHECK(Mismatch(RecordFor(report, ManifestFileName("Test", "Listed")),
                  {Verdict::kRejected, ReasonCode::kLibraryInvalid, DiscoveryStage::kLibraryVerified,
                   FoundBy::kManifest, {by_manifest, "is not a shared library"}}) == "");

@@ -11,7 +11,7 @@
 namespace backplane::sdk_plugin {
 namespace {
 
-fs::perms ModeOf(const fs::path& path) { return fs::status(path).permissions() & fs::perms::all; }
+[[maybe_unused]] fs::perms ModeOf(const fs::path& path) { return fs::status(path).permissions() & fs::perms::all; }
 
 TEST_CASE("a new file is created exclusively, with its mode, and removed unless closed") {
   ScratchFolder scratch;

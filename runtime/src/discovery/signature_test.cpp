@@ -33,7 +33,7 @@ struct Scratch {
 }  // namespace
 
 TEST_CASE("signature: base64 round trips and rejects what is not exactly base64") {
-  for (const std::string bytes : {std::string("a"), std::string("ab"), std::string("abc"), std::string("\0\xff\x10", 3)}) {
+  for (const std::string& bytes : {std::string("a"), std::string("ab"), std::string("abc"), std::string("\0\xff\x10", 3)}) {
     CHECK(Base64Decode(Base64Encode(bytes)) == bytes);
   }
   CHECK(Base64Encode("abc") == "YWJj");

@@ -16,9 +16,9 @@ namespace backplane::platform {
 
 namespace {
 
+#if !defined(_WIN32)
 std::string ErrorText(int code) { return std::generic_category().message(code); }
 
-#if !defined(_WIN32)
 // What a non-regular file is, for messages.
 const char* KindOf(mode_t mode) {
   if (S_ISDIR(mode)) return "is a folder";
