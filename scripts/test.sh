@@ -3,14 +3,16 @@
 #   1. builds (build/, Release) and runs every test with ctest;
 #   2. the whole suite again under ASan+UBSan+LSan (scripts/asan.sh, build-asan/);
 #   3. every test labelled `threads` under ThreadSanitizer (scripts/tsan.sh, build-tsan/);
-#   4. each fuzz target for BACKPLANE_CI_FUZZ_SECONDS (default 30) (scripts/fuzz.sh, build-fuzz/).
+#   4. each fuzz target for BACKPLANE_CI_FUZZ_SECONDS (default 30) (scripts/fuzz.sh, build-fuzz/);
+#   5. the Windows cross-build (MinGW-w64) and its suite under Wine (scripts/windows.sh,
+#      build-windows/; the Windows dependencies built from Debian's source packages first).
 # Stops at the first failing phase; then prints how long each phase took and, last, the closing
 # lines of the Release ctest run (its pass/fail count and time), so the output still ends as
-# ctest's does. BACKPLANE_CI_PHASES (default "release asan tsan fuzz") picks the phases.
+# ctest's does. BACKPLANE_CI_PHASES (default "release asan tsan fuzz windows") picks the phases.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-phases=${BACKPLANE_CI_PHASES:-release asan tsan fuzz}
+phases=${BACKPLANE_CI_PHASES:-release asan tsan fuzz windows}
 fuzz_seconds=${BACKPLANE_CI_FUZZ_SECONDS:-30}
 timings=()
 started=$SECONDS
@@ -64,6 +66,7 @@ for phase in $phases; do
     asan) run_phase "asan+ubsan: build, ctest" bash scripts/asan.sh ;;
     tsan) run_phase "tsan: build, ctest -L threads" bash scripts/tsan.sh ;;
     fuzz) run_phase "fuzz: build, ${fuzz_seconds}s per target" fuzz_all ;;
+    windows) run_phase "windows: deps, build, ctest" bash scripts/windows.sh ;;
     *) echo "test.sh: unknown phase '$phase' in BACKPLANE_CI_PHASES" >&2; exit 64 ;;
   esac
 done
