@@ -125,14 +125,22 @@ build_boost() {
 }
 boost_program_options() { from_source boost1.74 boost build_boost --download-only; }
 
-# ---- OpenSSL: libcrypto (SHA-256, Ed25519 signatures), static -----------------------------------
+# ---- OpenSSL: libcrypto (SHA-256, Ed25519 signatures, PEM keys), static --------------------------
+# libcrypto alone, without libssl and the algorithms Backplane never calls (half the build time;
+# CI builds it on every run).
 build_openssl() {
   local src=$1 prefix=$2
   (cd "$src" && run_logged openssl-configure ./Configure mingw64 --cross-compile-prefix=$host- \
-     no-shared no-tests no-module no-legacy no-engine --prefix="$prefix" --libdir=lib \
+     no-shared no-tests no-module no-legacy no-engine no-sock no-dgram \
+     no-aria no-bf no-camellia no-cast no-cms no-ct no-dh no-dsa no-ec2m no-idea no-md4 no-mdc2 \
+     no-ocb no-ocsp no-rc2 no-rc4 no-rmd160 no-seed no-siphash no-sm2 no-sm3 no-sm4 no-srp no-ts \
+     no-whirlpool --prefix="$prefix" --libdir=lib \
      CC=gcc-posix CXX=g++-posix AR=gcc-ar-posix RANLIB=gcc-ranlib-posix)
-  (cd "$src" && run_logged openssl-build make -j"$jobs" build_libs)
-  (cd "$src" && run_logged openssl-install make install_dev)
+  (cd "$src" && run_logged openssl-headers make -j"$jobs" build_generated)
+  (cd "$src" && run_logged openssl-build make -j"$jobs" libcrypto.a)
+  mkdir -p "$prefix/include" "$prefix/lib"
+  cp -r "$src/include/openssl" "$prefix/include/"
+  cp "$src/libcrypto.a" "$prefix/lib/"
 }
 openssl() { from_source openssl openssl build_openssl; }
 
