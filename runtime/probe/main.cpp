@@ -11,6 +11,8 @@
 // in its folder (its manifest does not name it, or its name does not follow the naming scheme).
 #include "isolation/probe_report.hpp"
 
+#include <backplane/path_text.hpp>
+#include <backplane/program_arguments.hpp>
 #include <backplane/runtime.hpp>
 
 #include <cstdlib>
@@ -42,16 +44,19 @@ bool SameFile(const fs::path& a, const fs::path& b) {
 
 int Run(const std::string& library) {
   RuntimeOptions options;
-  options.backend_paths = {fs::path(library).parent_path().string()};
+  const fs::path library_file = PathFromUtf8(library);
+  options.backend_paths = {PathToUtf8(library_file.parent_path())};
   options.enable_static_backends = false;
   options.allow_no_backends = true;
   options.log_sink = std::make_shared<StderrSink>();
-  options.library_filter = [&library](const DiscoveryRecord& candidate) -> std::string {
-    return SameFile(candidate.library_path, library) ? "" : "not the library this probe is for";
+  options.library_filter = [&library_file](const DiscoveryRecord& candidate) -> std::string {
+    return SameFile(PathFromUtf8(candidate.library_path), library_file) ? "" : "not the library this probe is for";
   };
   const std::unique_ptr<Runtime> runtime = Runtime::Create(options);
   for (const DiscoveryRecord& record : runtime->GetDiscoveryReport().records) {
-    if (record.code == ReasonCode::kLibraryRefused || !SameFile(record.library_path, library)) continue;
+    if (record.code == ReasonCode::kLibraryRefused || !SameFile(PathFromUtf8(record.library_path), library_file)) {
+      continue;
+    }
     DiscoveryRecord reported = record;
     reported.library_path = library;  // as the parent named it
     std::cout << isolation::ProbeReportJson(reported);
@@ -65,14 +70,16 @@ int Run(const std::string& library) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  if (argc != 2 || argv[1][0] == '\0' || !fs::path(argv[1]).is_absolute()) {
+  // LIBRARY in UTF-8, as the runtime passed it (Windows' argv has it in the ANSI code page).
+  const ProgramArguments arguments(argc, argv);
+  if (arguments.argc() != 2 || arguments.argv()[1][0] == '\0' || !PathFromUtf8(arguments.argv()[1]).is_absolute()) {
     std::cerr << "usage: backplane-plugin-probe LIBRARY (an absolute path; run by the Backplane "
                  "runtime with plugin isolation on)\n";
     return 2;
   }
   int status = 1;
   try {
-    status = Run(argv[1]);  // the Runtime, and with it the plugin, is unloaded before it returns
+    status = Run(arguments.argv()[1]);  // the Runtime, and with it the plugin, is unloaded before it returns
   } catch (const std::exception& error) {
     std::cerr << "backplane-plugin-probe: " << error.what() << '\n';
   }

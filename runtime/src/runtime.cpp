@@ -14,6 +14,8 @@
 #include "log.hpp"
 #include "platform/environment.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <boost/dll/runtime_symbol_info.hpp>
 
 #include <filesystem>
@@ -63,7 +65,7 @@ std::string DefaultBackendFolder() {
   std::error_code error;
   const fs::path self = boost::dll::this_line_location(error);
   if (error || self.empty()) return {};
-  return (self.parent_path() / BACKPLANE_DEFAULT_BACKEND_SUBDIR).lexically_normal().string();
+  return PathToUtf8((self.parent_path() / BACKPLANE_DEFAULT_BACKEND_SUBDIR).lexically_normal());
 }
 
 // <libbackplane's folder>/backplane/trusted-keys: the installation's own keys (the build key).
@@ -71,7 +73,7 @@ std::string DefaultTrustedKeysFolder() {
   std::error_code error;
   const fs::path self = boost::dll::this_line_location(error);
   if (error || self.empty()) return {};
-  return (self.parent_path() / BACKPLANE_DEFAULT_TRUSTED_KEYS_SUBDIR).lexically_normal().string();
+  return PathToUtf8((self.parent_path() / BACKPLANE_DEFAULT_TRUSTED_KEYS_SUBDIR).lexically_normal());
 }
 
 // The layers' inputs for `options`: what Create and ResolveBackendSearchPaths read.
@@ -125,10 +127,10 @@ BackendFolders GetBackendFolders() {
   BackendFolders folders;
   folders.installed = DefaultBackendFolder();
   if (const fs::path user = platform::UserBaseFolder(platform::UserFolderKind::kData); !user.empty()) {
-    folders.user_drops = (user / kOwnFolder / "backends").string();
+    folders.user_drops = PathToUtf8(user / kOwnFolder / "backends");
   }
   if (const fs::path machine = platform::MachineDataFolder(); !machine.empty()) {
-    folders.system_drops = (machine / kOwnFolder / "backends").string();
+    folders.system_drops = PathToUtf8(machine / kOwnFolder / "backends");
   } else {
     folders.system_drops = BACKPLANE_SYSTEM_DROP_DIR;
   }
@@ -145,18 +147,19 @@ TrustSettings ResolveTrustSettings(const TrustOptions& options) {
   sources.environment = platform::SecureGetEnv(kTrustPolicyEnvVar);
   sources.option_folders = options.key_folders;
   if (const fs::path user = platform::UserBaseFolder(platform::UserFolderKind::kConfig); !user.empty()) {
-    sources.user_folder = (user / kOwnFolder / "trusted-keys").string();
+    sources.user_folder = PathToUtf8(user / kOwnFolder / "trusted-keys");
   }
   const fs::path machine = platform::MachineDataFolder();
   const fs::path config = machine.empty() ? fs::path(BACKPLANE_SYSTEM_CONFIG_DIR) : machine / kOwnFolder;
-  sources.system_folder = (config / "trusted-keys").string();
-  sources.system_config = options.system_config.empty() ? (config / "runtime.json").string() : options.system_config;
+  sources.system_folder = PathToUtf8(config / "trusted-keys");
+  sources.system_config = options.system_config.empty() ? PathToUtf8(config / "runtime.json") : options.system_config;
   sources.installation_folder = DefaultTrustedKeysFolder();
   return discovery::ResolveTrust(sources);
 }
 
 ManifestValidation ValidateManifestFile(const std::string& path) {
-  discovery::ManifestCheck check = discovery::CheckManifestFile(path, loading::RuntimeTargetTags());
+  const fs::path file = PathFromUtf8(path);
+  discovery::ManifestCheck check = discovery::CheckManifestFile(file, loading::RuntimeTargetTags());
   ManifestValidation result;
   result.problems = std::move(check.problems);
   result.warnings = std::move(check.warnings);
@@ -164,9 +167,9 @@ ManifestValidation ValidateManifestFile(const std::string& path) {
     result.backend_id = check.manifest->id;
     result.version = check.manifest->version;
   }
-  if (check.library_path) result.library_path = check.library_path->string();
+  if (check.library_path) result.library_path = PathToUtf8(*check.library_path);
   if (check.library_path && check.sha256) {
-    if (auto problem = discovery::CheckLibraryChecksum(*check.library_path, *check.sha256, path)) {
+    if (auto problem = discovery::CheckLibraryChecksum(*check.library_path, *check.sha256, file)) {
       result.problems.push_back(std::move(*problem));
     }
   }

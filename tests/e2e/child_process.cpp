@@ -11,6 +11,10 @@
 
 #if defined(_WIN32)
 #include <stdlib.h>
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>  // MultiByteToWideChar
 #else
 #include <sys/wait.h>
 #endif
@@ -29,8 +33,14 @@ std::string Quote(const std::string& argument) {
   return quoted + "\"";
 }
 FILE* OpenPipe(const std::string& command) {
-  // cmd.exe /c strips the outermost quotes of the whole line.
-  return _popen(("\"" + command + "\"").c_str(), "r");
+  // cmd.exe /c strips the outermost quotes of the whole line. The line is UTF-8 (paths with
+  // non-ASCII names included): it goes to the shell as UTF-16, as _popen would pass it in the
+  // ANSI code page.
+  const std::string line = "\"" + command + "\"";
+  const int size = ::MultiByteToWideChar(CP_UTF8, 0, line.data(), static_cast<int>(line.size()), nullptr, 0);
+  std::wstring wide(static_cast<std::size_t>(size), L'\0');
+  ::MultiByteToWideChar(CP_UTF8, 0, line.data(), static_cast<int>(line.size()), wide.data(), size);
+  return _wpopen(wide.c_str(), L"r");
 }
 int ClosePipe(FILE* pipe) { return _pclose(pipe); }
 #else
@@ -68,7 +78,7 @@ std::string CommandLine(const std::string& program, const std::vector<std::strin
 ProcessResult RunShellCommand(std::string command) {
   TempFolder scratch("e2e-stderr");
   const std::filesystem::path err_file = scratch.path() / "stderr.txt";
-  command += " 2>" + Quote(err_file.string());
+  command += " 2>" + Quote(err_file.u8string());
 
   FILE* pipe = OpenPipe(command);
   if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);

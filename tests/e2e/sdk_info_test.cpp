@@ -89,7 +89,8 @@ const json* FindRecord(const json& document, const std::string& file_name) {
   for (const json& record : document.at("records")) {
     const std::string manifest = record.at("manifest_path").get<std::string>();
     const std::string library = record.at("library_path").get<std::string>();
-    if (fs::path(manifest).filename() == file_name || fs::path(library).filename() == file_name) {
+    if (fs::u8path(manifest).filename() == fs::u8path(file_name) ||
+        fs::u8path(library).filename() == fs::u8path(file_name)) {
       return &record;
     }
   }
@@ -942,6 +943,38 @@ TEST_CASE("--isolate and --timeout misuse is a usage error") {
   CHECK(word.exit_code == 64);
   RUN_SDK_INFO(validate, {"--validate-manifest", "x.json", "--isolate"});
   CHECK(validate.exit_code == 64);
+}
+
+// ---- non-ASCII paths (backplane/path_text.hpp) -------------------------------------------------
+
+// A folder name with a Latin letter outside ASCII and two CJK ideographs. On Windows the argument
+// reaches sdk-info as UTF-16 (RunProcess), which its argv would have in the ANSI code page.
+TEST_CASE("a --path with a non-ASCII folder name: searched, its plugin registered, its paths in UTF-8") {
+  TempFolder folder("e2e-unicode");
+  const fs::path backends = folder.path() / fs::u8path(u8"bäckends-日本");
+  fs::create_directories(backends);
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_VALID, backends, "TestValidA");
+  const std::string path = backends.u8string();
+  const std::string library = (backends / ("Test_TestValidA_backend" + std::string(kLibrarySuffix))).u8string();
+
+  RUN_SDK_INFO(text, {"--path", path, "--no-static"});
+  CHECK(text.exit_code == 0);
+  CHECK(Contains(text.out, path + "  (option)  ok: 1 candidate, 1 registered"));
+  CHECK(Contains(text.out, library));
+
+  RUN_SDK_INFO(result, {"--path", path, "--no-static", "--json"});
+  CHECK(result.exit_code == 0);
+  const json document = ParseJson(result);
+  REQUIRE(document.at("search_paths").size() == 1);
+  CHECK(document.at("search_paths").at(0).at("path") == path);
+  CHECK(document.at("search_paths").at(0).at("valid") == true);
+  const json* backend = FindBackend(document, "TestValidA");
+  REQUIRE(backend != nullptr);
+  CHECK(backend->at("library_path") == library);
+  const json* record = FindRecord(document, "Test_TestValidA_backend" + std::string(kLibrarySuffix));
+  REQUIRE(record != nullptr);
+  CHECK(record->at("verdict") == "registered");
+  CHECK(record->at("library_path") == library);
 }
 
 }  // namespace

@@ -1046,5 +1046,38 @@ TEST_CASE("sdk-run: Ctrl-C (SIGINT) during --duration runs prints the report of 
 }
 #endif
 
+// ---- non-ASCII paths (backplane/path_text.hpp) -------------------------------------------------
+
+// The model, its input, the output folder, the report and the trace all under a folder whose name
+// is not ASCII. On Windows the arguments reach sdk-run as UTF-16 (RunProcess), which its argv would
+// have in the ANSI code page; the importer and the tool open the files by their UTF-8 names.
+TEST_CASE("sdk-run: model, input, outputs, report and trace in a folder with a non-ASCII name" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-unicode");
+  const fs::path dir = folder.path() / fs::u8path(u8"modèles-日本");
+  fs::create_directories(dir);
+  fs::copy_file(kData / "mlp.onnx", dir / "mlp.onnx");
+  fs::copy_file(kMlpInput, dir / "mlp.input.npy");
+  const std::string model = (dir / "mlp.onnx").u8string();
+  const std::string input = (dir / "mlp.input.npy").u8string();
+  const fs::path outputs = dir / fs::u8path(u8"sorties");
+  const fs::path report = dir / fs::u8path(u8"rapport-é.json");
+  const fs::path trace = dir / fs::u8path(u8"trace-é.json");
+
+  RUN_SDK_RUN(result, {"--model", model, "--backends", "CpuRef", "--input", "input=" + input, "--iterations", "2",
+                       "--output-dir", outputs.u8string(), "--report", report.u8string(), "--profile",
+                       trace.u8string(), "--json"});
+  REQUIRE(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("model").at("path") == model);
+  CHECK(document.at("model").at("inputs").at(0).at("file") == input);
+  CHECK(document.at("outputs").at(0).at("file") == (outputs / "output.npy").u8string());
+  CHECK(fs::is_regular_file(outputs / "output.npy"));
+  CHECK(fs::is_regular_file(trace));
+  std::ifstream in(report, std::ios::binary);
+  const json written = json::parse(in, nullptr, false);
+  CHECK(written == document);
+}
+
 }  // namespace
 }  // namespace backplane::e2e

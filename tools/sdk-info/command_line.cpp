@@ -2,6 +2,7 @@
 
 #include "documentation.hpp"
 
+#include <backplane/path_text.hpp>
 #include <backplane/runtime.hpp>
 #include <backplane/version.hpp>
 
@@ -66,11 +67,11 @@ std::string MakeAbsolute(const std::string& path, const char* option, const char
     throw UsageError(std::string(option) + " needs " + what + ", not an empty string");
   }
   std::error_code error;
-  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  const std::filesystem::path absolute = std::filesystem::absolute(PathFromUtf8(path), error);
   // Keep what the user wrote when the current folder is unknown: the runtime then reports the
   // path as it is, which says more than a usage error would.
   if (error) return path;
-  return absolute.lexically_normal().string();
+  return PathToUtf8(absolute.lexically_normal());
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "terminal.hpp"
 #include "text_report.hpp"
 
+#include <backplane/program_arguments.hpp>
 #include <backplane/runtime.hpp>
 
 #include <exception>
@@ -155,9 +156,11 @@ int Run(int argc, const char* const argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const bool json = WantsJson(argc, argv);
+  // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
+  const ProgramArguments arguments(argc, argv);
+  const bool json = WantsJson(arguments.argc(), arguments.argv());
   try {
-    return Run(argc, argv);
+    return Run(arguments.argc(), arguments.argv());
   } catch (const ToolError& error) {
     return ReportError(json, error);
   } catch (const std::exception& error) {

@@ -2,6 +2,7 @@
 
 #include "text_style.hpp"
 
+#include <backplane/path_text.hpp>
 #include <backplane/plugin.hpp>
 #include <backplane/version.hpp>
 
@@ -90,8 +91,8 @@ void WriteSearchPaths(std::ostream& out, const DiscoveryReport& report, const Te
       for (const DiscoveryRecord& record : report.records) {
         const std::string& file = CandidateFile(record);
         // A drop layer's candidates may lie one subfolder down (one folder per installed drop).
-        const std::filesystem::path folder = std::filesystem::path(file).parent_path();
-        const std::filesystem::path searched(path.path);
+        const std::filesystem::path folder = PathFromUtf8(file).parent_path();
+        const std::filesystem::path searched = PathFromUtf8(path.path);
         if (file.empty() || (folder != searched && folder.parent_path() != searched)) continue;
         ++candidates;
         if (record.verdict == Verdict::kRegistered) ++registered;
@@ -113,7 +114,7 @@ void WriteTrust(std::ostream& out, const TrustSettings& trust, const TextStyle& 
   for (const TrustFolder& folder : trust.key_folders) {
     std::size_t count = 0;
     for (const TrustedKey& key : trust.keys) {
-      if (std::filesystem::path(key.file).parent_path() == std::filesystem::path(folder.path)) ++count;
+      if (PathFromUtf8(key.file).parent_path() == PathFromUtf8(folder.path)) ++count;
     }
     out << "  keys in " << folder.path << "  (" << folder.source << "): " << count << '\n';
   }

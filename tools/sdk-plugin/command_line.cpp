@@ -2,6 +2,7 @@
 
 #include "documentation.hpp"
 
+#include <backplane/path_text.hpp>
 #include <backplane/version.hpp>
 
 #include <boost/program_options.hpp>
@@ -173,9 +174,9 @@ po::options_description Describe(const CommandSpec& spec, RawOptions& into) {
 std::string MakeAbsolute(const std::string& path, const std::string& what) {
   if (path.empty()) throw ToolError(ExitCode::kUsage, what + " needs a path, not an empty string");
   std::error_code error;
-  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  const std::filesystem::path absolute = std::filesystem::absolute(PathFromUtf8(path), error);
   if (error) return path;  // the command then reports the path as it is
-  return absolute.lexically_normal().string();
+  return PathToUtf8(absolute.lexically_normal());
 }
 
 // The command words at the start of `arguments`; how many were used goes to `words`.

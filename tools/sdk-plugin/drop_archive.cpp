@@ -3,6 +3,8 @@
 #include "exit_code.hpp"
 #include "file_writes.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -27,7 +29,7 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
 }  // namespace
 
 bool IsArchiveName(const fs::path& path) {
-  std::string name = path.filename().string();
+  std::string name = PathToUtf8(path.filename());
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return EndsWith(name, ".tar.gz") || EndsWith(name, ".tgz") || EndsWith(name, ".zip");
@@ -93,13 +95,18 @@ const char* TypeName(unsigned int type) {
 // its plain name (the reader is positioned at its data). Throws ToolError as documented.
 void ForEachFile(const fs::path& archive_path, const ArchiveLimits& limits,
                  const std::function<void(archive*, archive_entry*, const std::string&)>& on_file) {
-  const std::string archive_name = archive_path.string();
+  const std::string archive_name = PathToUtf8(archive_path);
   ArchiveReader reader(archive_read_new());
   if (!reader) throw ToolError(ExitCode::kInternal, "libarchive could not make a reader");
   archive_read_support_filter_gzip(reader.get());
   archive_read_support_format_tar(reader.get());
   archive_read_support_format_zip(reader.get());
-  if (archive_read_open_filename(reader.get(), archive_name.c_str(), 64 * 1024) != ARCHIVE_OK) {
+#if defined(_WIN32)
+  const int opened = archive_read_open_filename_w(reader.get(), archive_path.c_str(), 64 * 1024);
+#else
+  const int opened = archive_read_open_filename(reader.get(), archive_path.c_str(), 64 * 1024);
+#endif
+  if (opened != ARCHIVE_OK) {
     std::error_code error;
     const bool exists = fs::exists(archive_path, error);
     const char* text = archive_error_string(reader.get());
@@ -177,7 +184,7 @@ std::vector<std::string> ExtractFromDropArchive(const fs::path& archive_path, co
   ForEachFile(archive_path, limits, [&](archive* reader, archive_entry*, const std::string& name) {
     const auto file = std::find_if(wanted.begin(), wanted.end(), [&](const DropFile& f) { return f.name == name; });
     if (file == wanted.end()) return;
-    NewFile out(folder / name, file->executable ? kExecutableMode : kFileMode);
+    NewFile out(folder / PathFromUtf8(name), file->executable ? kExecutableMode : kFileMode);
     std::uint64_t total = 0;
     char buffer[64 * 1024];
     for (;;) {
@@ -185,12 +192,12 @@ std::vector<std::string> ExtractFromDropArchive(const fs::path& archive_path, co
       if (count == 0) break;
       if (count < 0) {
         const char* text = archive_error_string(reader);
-        throw ToolError(ExitCode::kRejected, archive_path.string() + ": entry '" + name + "' cannot be read: " +
+        throw ToolError(ExitCode::kRejected, PathToUtf8(archive_path) + ": entry '" + name + "' cannot be read: " +
                                                  (text != nullptr ? text : "unknown error"));
       }
       total += static_cast<std::uint64_t>(count);
       if (total > limits.max_file_bytes) {
-        throw ToolError(ExitCode::kRejected, archive_path.string() + ": entry '" + name +
+        throw ToolError(ExitCode::kRejected, PathToUtf8(archive_path) + ": entry '" + name +
                                                  "' is more than the limit of " +
                                                  std::to_string(limits.max_file_bytes) + " bytes");
       }
@@ -208,7 +215,7 @@ namespace {
 
 ToolError NoLibarchive(const fs::path& archive_path) {
   return ToolError(ExitCode::kUsage, "this sdk-plugin was built without libarchive and cannot read the archive " +
-                                         archive_path.string() + "; unpack it and install the folder instead");
+                                         PathToUtf8(archive_path) + "; unpack it and install the folder instead");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "exit_code.hpp"
 
+#include <backplane/path_text.hpp>
 #include <backplane/trust.hpp>
 
 #include <nlohmann/json.hpp>
@@ -77,7 +78,7 @@ std::vector<DropFile> DropFilesFor(const std::string& manifest, const std::strin
 ManifestFields ReadManifestFields(const std::string& manifest_file) {
   constexpr std::size_t kMaxBytes = 1 << 20;
   ManifestFields fields;
-  std::ifstream in(manifest_file, std::ios::binary);
+  std::ifstream in(PathFromUtf8(manifest_file), std::ios::binary);
   if (!in) return fields;
   std::string text;
   char buffer[4096];

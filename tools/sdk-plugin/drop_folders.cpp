@@ -5,6 +5,8 @@
 #include "file_writes.hpp"
 #include "staging_folder.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <algorithm>
 
 namespace backplane::sdk_plugin {
@@ -18,7 +20,7 @@ std::vector<fs::path> DropSubfolders(const fs::path& folder) {
   fs::directory_iterator it(folder, error);
   if (error) return subfolders;
   for (const fs::directory_entry& entry : it) {
-    const std::string name = entry.path().filename().string();
+    const std::string name = PathToUtf8(entry.path().filename());
     if (name.empty() || name.front() == '.') continue;
     if (entry.is_directory(error)) subfolders.push_back(entry.path());
   }
@@ -33,7 +35,7 @@ std::vector<fs::path> ManifestsIn(const fs::path& folder) {
   fs::directory_iterator it(folder, error);
   if (error) return manifests;
   for (const fs::directory_entry& entry : it) {
-    if (IsManifestFileName(entry.path().filename().string())) manifests.push_back(entry.path());
+    if (IsManifestFileName(PathToUtf8(entry.path().filename()))) manifests.push_back(entry.path());
   }
   std::sort(manifests.begin(), manifests.end());
   return manifests;
@@ -45,14 +47,14 @@ InstalledDrop Describe(const DropFolder& drop_folder, const fs::path& folder, co
   drop.source = drop_folder.source;
   drop.folder = folder;
   drop.manifest = manifest;
-  drop.validation = ValidateManifestFile(manifest.string());
+  drop.validation = ValidateManifestFile(PathToUtf8(manifest));
   // The runtime gives id and version only for a manifest without problems; a broken drop is
   // still listed (and removable) under what its manifest says.
-  const ManifestFields fields = ReadManifestFields(manifest.string());
+  const ManifestFields fields = ReadManifestFields(PathToUtf8(manifest));
   drop.backend_id = !drop.validation.backend_id.empty() ? drop.validation.backend_id : fields.id;
   drop.version = !drop.validation.version.empty() ? drop.validation.version : fields.version;
   drop.vendor = fields.vendor;
-  if (settings != nullptr) drop.trust = CheckManifestTrust(manifest.string(), *settings);
+  if (settings != nullptr) drop.trust = CheckManifestTrust(PathToUtf8(manifest), *settings);
   return drop;
 }
 
@@ -64,7 +66,7 @@ InstalledDrop WithoutManifest(const DropFolder& drop_folder, const fs::path& fol
   drop.validation.valid = false;
   drop.validation.problems.push_back(
       {ReasonCode::kManifestUnreadable,
-       folder.string() + " holds no backend manifest (<Vendor>_<Name>_backend.json)"});
+       PathToUtf8(folder) + " holds no backend manifest (<Vendor>_<Name>_backend.json)"});
   return drop;
 }
 
@@ -77,22 +79,22 @@ DropFolder DropFolderOf(Scope scope) {
       throw ToolError(ExitCode::kCannotCreate, "this installation has no system drop folder "
                                                "(built with BACKPLANE_SYSTEM_DROP_DIR empty)");
     }
-    return {"system", folders.system_drops};
+    return {"system", PathFromUtf8(folders.system_drops)};
   }
   if (folders.user_drops.empty()) {
     throw ToolError(ExitCode::kCannotCreate,
                     "no user drop folder is known here (neither XDG_DATA_HOME nor HOME is set, or this "
                     "is a set-uid process)");
   }
-  return {"user", folders.user_drops};
+  return {"user", PathFromUtf8(folders.user_drops)};
 }
 
 std::vector<DropFolder> DropFoldersOf(Scope scope) {
   if (scope != Scope::kAll) return {DropFolderOf(scope)};
   const BackendFolders folders = GetBackendFolders();
   std::vector<DropFolder> all;
-  if (!folders.user_drops.empty()) all.push_back({"user", folders.user_drops});
-  if (!folders.system_drops.empty()) all.push_back({"system", folders.system_drops});
+  if (!folders.user_drops.empty()) all.push_back({"user", PathFromUtf8(folders.user_drops)});
+  if (!folders.system_drops.empty()) all.push_back({"system", PathFromUtf8(folders.system_drops)});
   return all;
 }
 
@@ -110,7 +112,7 @@ std::vector<InstalledDrop> FindInstalledDrops(const std::vector<DropFolder>& fol
 }
 
 bool DropMatches(const InstalledDrop& drop, const std::string& id) {
-  return (!drop.backend_id.empty() && drop.backend_id == id) || drop.folder.filename().string() == id;
+  return (!drop.backend_id.empty() && drop.backend_id == id) || PathToUtf8(drop.folder.filename()) == id;
 }
 
 RemovalResult RemoveDrops(const std::string& id, const std::string& version, Scope scope) {
@@ -129,15 +131,15 @@ RemovalResult RemoveDrops(const std::string& id, const std::string& version, Sco
   if (result.removed.empty()) {
     throw ToolError(ExitCode::kInputMissing,
                     "no drop of " + id + (version.empty() ? "" : " version " + version) + " is installed in " +
-                        result.drop_folder.path.string() + " (" + result.drop_folder.source + ")");
+                        PathToUtf8(result.drop_folder.path) + " (" + result.drop_folder.source + ")");
   }
   for (const fs::path& folder : folders) {
     // Renamed first: from this moment on no runtime sees the drop, even if deleting it fails.
     const fs::path aside = MoveAside(folder, kRemovingPrefix);
     std::error_code error;
     if (!RemoveFolder(aside, error)) {
-      throw FileSystemError("removed " + folder.string() + " from the drop folder, but could not delete " +
-                                aside.string() + " (the next install removes it after an hour)",
+      throw FileSystemError("removed " + PathToUtf8(folder) + " from the drop folder, but could not delete " +
+                                PathToUtf8(aside) + " (the next install removes it after an hour)",
                             error, ExitCode::kCannotCreate);
     }
   }

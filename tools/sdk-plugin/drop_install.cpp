@@ -5,6 +5,7 @@
 #include "file_writes.hpp"
 #include "staging_folder.hpp"
 
+#include <backplane/path_text.hpp>
 #include <backplane/runtime.hpp>
 
 #include <algorithm>
@@ -21,13 +22,13 @@ constexpr const char* kVerdictFolder = ".verdicts";
 
 void CopyFileInto(const fs::path& from, const fs::path& to, fs::perms mode) {
   std::ifstream in(from, std::ios::binary);
-  if (!in) throw ToolError(ExitCode::kRejected, "cannot read " + from.string());
+  if (!in) throw ToolError(ExitCode::kRejected, "cannot read " + PathToUtf8(from));
   NewFile out(to, mode);
   char buffer[64 * 1024];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     out.Write(buffer, static_cast<std::size_t>(in.gcount()));
   }
-  if (in.bad()) throw ToolError(ExitCode::kRejected, "cannot read " + from.string());
+  if (in.bad()) throw ToolError(ExitCode::kRejected, "cannot read " + PathToUtf8(from));
   out.Close();
 }
 
@@ -36,9 +37,9 @@ std::vector<std::string> FolderFileNames(const fs::path& folder) {
   std::vector<std::string> names;
   std::error_code error;
   fs::directory_iterator it(folder, error);
-  if (error) throw FileSystemError("cannot list the drop " + folder.string(), error, ExitCode::kInputMissing);
+  if (error) throw FileSystemError("cannot list the drop " + PathToUtf8(folder), error, ExitCode::kInputMissing);
   for (const fs::directory_entry& entry : it) {
-    if (entry.is_regular_file(error)) names.push_back(entry.path().filename().string());
+    if (entry.is_regular_file(error)) names.push_back(PathToUtf8(entry.path().filename()));
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -49,7 +50,7 @@ std::vector<std::string> FolderFileNames(const fs::path& folder) {
 // `staged` gets every file name copied.
 std::string Stage(const fs::path& drop, bool archive, const fs::path& staging, std::vector<std::string>& staged) {
   const std::vector<std::string> names = archive ? ListDropArchive(drop) : FolderFileNames(drop);
-  const std::string manifest = FindTheManifest(names, drop.string());
+  const std::string manifest = FindTheManifest(names, PathToUtf8(drop));
   const auto present = [&](const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
   };
@@ -57,13 +58,13 @@ std::string Stage(const fs::path& drop, bool archive, const fs::path& staging, s
   if (archive) {
     ExtractFromDropArchive(drop, manifest_only, staging);
   } else {
-    CopyFileInto(drop / manifest, staging / manifest, kFileMode);
+    CopyFileInto(drop / PathFromUtf8(manifest), staging / PathFromUtf8(manifest), kFileMode);
   }
   staged.push_back(manifest);
 
   // Only a file the drop holds under exactly that name is copied, so a "library" that is not a
   // plain file name copies nothing (and the runtime's check says what is wrong with it).
-  const std::string library = ReadManifestFields((staging / manifest).string()).library;
+  const std::string library = ReadManifestFields(PathToUtf8(staging / PathFromUtf8(manifest))).library;
   // Without a usable library name only the signature goes with the manifest.
   const std::vector<DropFile> candidates =
       library.empty() ? std::vector<DropFile>{{SignatureFileName(manifest), false}}
@@ -77,7 +78,8 @@ std::string Stage(const fs::path& drop, bool archive, const fs::path& staging, s
     staged.insert(staged.end(), extracted.begin(), extracted.end());
   } else {
     for (const DropFile& file : rest) {
-      CopyFileInto(drop / file.name, staging / file.name, file.executable ? kExecutableMode : kFileMode);
+      CopyFileInto(drop / PathFromUtf8(file.name), staging / PathFromUtf8(file.name),
+                   file.executable ? kExecutableMode : kFileMode);
       staged.push_back(file.name);
     }
   }
@@ -86,7 +88,7 @@ std::string Stage(const fs::path& drop, bool archive, const fs::path& staging, s
 
 RuntimeOptions CheckOptions(const fs::path& staging, const InstallRequest& request) {
   RuntimeOptions options;
-  options.backend_paths = {staging.string()};  // this folder only: no other layer
+  options.backend_paths = {PathToUtf8(staging)};  // this folder only: no other layer
   options.enable_static_backends = false;      // the drop is judged on its own
   options.allow_no_backends = true;
   // The drop is checked, not chosen: the user's select/disable patterns (BACKPLANE_BACKENDS_SELECT
@@ -99,7 +101,7 @@ RuntimeOptions CheckOptions(const fs::path& staging, const InstallRequest& reque
   options.isolation.enabled = true;
   options.isolation.reprobe = true;
   options.isolation.timeout_seconds = request.timeout_seconds;
-  options.isolation.verdict_store = (staging / kVerdictFolder).string();
+  options.isolation.verdict_store = PathToUtf8(staging / kVerdictFolder);
   return options;
 }
 
@@ -114,10 +116,11 @@ DiscoveryRecord CheckStagedDrop(const fs::path& staging, const std::string& mani
   }
   const std::vector<DiscoveryRecord>& records = runtime->GetDiscoveryReport().records;
   for (const DiscoveryRecord& record : records) {
-    if (fs::path(record.manifest_path).filename() == manifest) return record;
+    if (PathFromUtf8(record.manifest_path).filename() == PathFromUtf8(manifest)) return record;
   }
-  throw ToolError(ExitCode::kInternal, "the runtime reported no record for " + (staging / manifest).string() +
-                                           " (" + std::to_string(records.size()) + " other records)");
+  throw ToolError(ExitCode::kInternal, "the runtime reported no record for " +
+                                           PathToUtf8(staging / PathFromUtf8(manifest)) + " (" +
+                                           std::to_string(records.size()) + " other records)");
 }
 
 // Replaces each `from` in `text` with `to`, except where `from` is followed by `keep_after`.
@@ -139,19 +142,19 @@ void ReplaceAll(std::string& text, const std::string& from, const std::string& t
 // verdict (in the staging folder's own verdict store) is left as it is: that store was the
 // staging folder's and went with it.
 DiscoveryRecord Rewritten(DiscoveryRecord record, const fs::path& staging, const fs::path& to) {
-  const std::string from = staging.string();
-  const std::string verdicts = (staging / kVerdictFolder).string().substr(from.size());  // "/.verdicts"
+  const std::string from = PathToUtf8(staging);
+  const std::string verdicts = PathToUtf8(staging / kVerdictFolder).substr(from.size());  // "/.verdicts"
   for (std::string* text : {&record.manifest_path, &record.library_path, &record.message,
                             &record.signature.signature_path}) {
-    ReplaceAll(*text, from, to.string(), verdicts);
+    ReplaceAll(*text, from, PathToUtf8(to), verdicts);
   }
-  for (std::string& warning : record.warnings) ReplaceAll(warning, from, to.string(), verdicts);
+  for (std::string& warning : record.warnings) ReplaceAll(warning, from, PathToUtf8(to), verdicts);
   return record;
 }
 
 ToolError AlreadyInstalled(const fs::path& folder, const std::string& id, const std::string& version) {
   return ToolError(ExitCode::kCannotCreate, (id.empty() ? std::string("this drop") : id + " " + version) +
-                                                " is already installed in " + folder.string() +
+                                                " is already installed in " + PathToUtf8(folder) +
                                                 "; use --force to replace it");
 }
 
@@ -160,13 +163,13 @@ ToolError AlreadyInstalled(const fs::path& folder, const std::string& id, const 
 InstallResult InstallDrop(const InstallRequest& request) {
   InstallResult result;
   result.drop = request.drop;
-  const fs::path drop = request.drop;
+  const fs::path drop = PathFromUtf8(request.drop);
   std::error_code error;
   const fs::file_status status = fs::status(drop, error);
-  if (!fs::exists(status)) throw ToolError(ExitCode::kInputMissing, "no such drop: " + drop.string());
+  if (!fs::exists(status)) throw ToolError(ExitCode::kInputMissing, "no such drop: " + PathToUtf8(drop));
   const bool archive = !fs::is_directory(status);
   if (archive && (!fs::is_regular_file(status) || !IsArchiveName(drop))) {
-    throw ToolError(ExitCode::kUsage, drop.string() + " is neither a folder nor a .tar.gz, .tgz or .zip archive");
+    throw ToolError(ExitCode::kUsage, PathToUtf8(drop) + " is neither a folder nor a .tar.gz, .tgz or .zip archive");
   }
   if (archive && !ArchivesSupported()) ListDropArchive(drop);  // throws, saying why
 
@@ -179,18 +182,18 @@ InstallResult InstallDrop(const InstallRequest& request) {
   std::vector<std::string> staged;
   result.manifest = Stage(drop, archive, staging.path(), staged);
   result.files = staged;
-  const ManifestFields fields = ReadManifestFields((staging.path() / result.manifest).string());
+  const ManifestFields fields = ReadManifestFields(PathToUtf8(staging.path() / PathFromUtf8(result.manifest)));
   result.vendor = fields.vendor;
 
   // Known before any library is loaded: an installed copy of this version is refused at once.
   // (A version that cannot name a folder is left to the runtime's check, which says why.)
   fs::path early_target;
   try {
-    early_target = destination / InstalledFolderName(result.manifest, fields.version);
+    early_target = destination / PathFromUtf8(InstalledFolderName(result.manifest, fields.version));
   } catch (const ToolError&) {
   }
   if (!early_target.empty() && !request.force && fs::exists(fs::symlink_status(early_target, error))) {
-    result.folder = early_target.string();
+    result.folder = PathToUtf8(early_target);
     throw AlreadyInstalled(early_target, fields.id, fields.version);
   }
 
@@ -200,14 +203,14 @@ InstallResult InstallDrop(const InstallRequest& request) {
   if (record.verdict != Verdict::kRegistered) {
     result.exit_code = ExitCode::kRejected;
     result.record = Rewritten(record, staging.path(), drop);
-    result.error = drop.string() + " was rejected (" + ToString(record.code) + "): " + result.record->message +
+    result.error = PathToUtf8(drop) + " was rejected (" + ToString(record.code) + "): " + result.record->message +
                    "; nothing was installed";
     return result;  // `staging` removes the copy
   }
 
   fs::remove_all(staging.path() / kVerdictFolder, error);
-  const fs::path target = destination / InstalledFolderName(result.manifest, result.version);
-  result.folder = target.string();
+  const fs::path target = destination / PathFromUtf8(InstalledFolderName(result.manifest, result.version));
+  result.folder = PathToUtf8(target);
   if (fs::exists(fs::symlink_status(target, error))) {
     if (!request.force) throw AlreadyInstalled(target, result.backend_id, result.version);
     const fs::path old = MoveAside(target, kOldPrefix);

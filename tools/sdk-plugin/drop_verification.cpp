@@ -2,6 +2,8 @@
 
 #include "exit_code.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <algorithm>
 
 namespace backplane::sdk_plugin {
@@ -34,7 +36,7 @@ DropSurvey SurveyDrops(Scope scope, const TrustOptions& trust, const std::string
   if (survey.drops.empty()) {
     std::string folders;
     for (const DropFolder& folder : survey.folders) {
-      folders += (folders.empty() ? "" : ", ") + folder.path.string() + " (" + folder.source + ")";
+      folders += (folders.empty() ? "" : ", ") + PathToUtf8(folder.path) + " (" + folder.source + ")";
     }
     throw ToolError(ExitCode::kInputMissing,
                     "no drop of " + id + " is installed in " + (folders.empty() ? "any drop folder" : folders));

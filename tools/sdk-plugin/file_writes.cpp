@@ -1,5 +1,7 @@
 #include "file_writes.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <cerrno>
 #include <random>
 #include <sstream>
@@ -41,8 +43,8 @@ NewFile::NewFile(fs::path path, fs::perms permissions) : path_(std::move(path)) 
   file_ = CreateExclusively(path_);
   if (file_ == nullptr) {
     const int error = errno;
-    if (error == EEXIST) throw ToolError(ExitCode::kCannotCreate, path_.string() + " already exists");
-    throw FileSystemError("cannot create " + path_.string(), std::error_code(error, std::generic_category()),
+    if (error == EEXIST) throw ToolError(ExitCode::kCannotCreate, PathToUtf8(path_) + " already exists");
+    throw FileSystemError("cannot create " + PathToUtf8(path_), std::error_code(error, std::generic_category()),
                           ExitCode::kCannotCreate);
   }
   std::error_code error;
@@ -51,7 +53,7 @@ NewFile::NewFile(fs::path path, fs::perms permissions) : path_(std::move(path)) 
     std::fclose(file_);
     file_ = nullptr;
     fs::remove(path_, error);
-    throw FileSystemError("cannot set the mode of " + path_.string(), error, ExitCode::kCannotCreate);
+    throw FileSystemError("cannot set the mode of " + PathToUtf8(path_), error, ExitCode::kCannotCreate);
   }
 }
 
@@ -66,7 +68,7 @@ NewFile::~NewFile() {
 void NewFile::Write(const void* data, std::size_t size) {
   if (size == 0) return;
   if (std::fwrite(data, 1, size, file_) != size) {
-    throw ToolError(ExitCode::kCannotCreate, "cannot write " + path_.string() + " (is the disk full?)");
+    throw ToolError(ExitCode::kCannotCreate, "cannot write " + PathToUtf8(path_) + " (is the disk full?)");
   }
 }
 
@@ -75,7 +77,7 @@ void NewFile::Close() {
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   if (!flushed || !closed) {
-    throw ToolError(ExitCode::kCannotCreate, "cannot write " + path_.string() + " (is the disk full?)");
+    throw ToolError(ExitCode::kCannotCreate, "cannot write " + PathToUtf8(path_) + " (is the disk full?)");
   }
   closed_ = true;
 }
@@ -87,14 +89,15 @@ void WriteNewFile(const fs::path& path, std::string_view bytes, fs::perms permis
 }
 
 void ReplaceFile(const fs::path& path, std::string_view bytes, fs::perms permissions) {
-  const fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".tmp-" + RandomSuffix());
+  const fs::path temporary =
+      path.parent_path() / PathFromUtf8("." + PathToUtf8(path.filename()) + ".tmp-" + RandomSuffix());
   WriteNewFile(temporary, bytes, permissions);
   std::error_code error;
   fs::rename(temporary, path, error);
   if (error) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    throw FileSystemError("cannot write " + path.string(), error, ExitCode::kCannotCreate);
+    throw FileSystemError("cannot write " + PathToUtf8(path), error, ExitCode::kCannotCreate);
   }
 }
 
@@ -106,9 +109,9 @@ void CreateFolder(const fs::path& folder) {
   if (fs::create_directory(folder, error)) {
     fs::permissions(folder, kExecutableMode, fs::perm_options::replace, error);
   }
-  if (error) throw FileSystemError("cannot create the folder " + folder.string(), error, ExitCode::kCannotCreate);
+  if (error) throw FileSystemError("cannot create the folder " + PathToUtf8(folder), error, ExitCode::kCannotCreate);
   if (!fs::is_directory(folder, error)) {
-    throw ToolError(ExitCode::kCannotCreate, folder.string() + " exists and is not a folder");
+    throw ToolError(ExitCode::kCannotCreate, PathToUtf8(folder) + " exists and is not a folder");
   }
 }
 

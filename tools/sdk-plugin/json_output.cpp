@@ -2,6 +2,8 @@
 
 #include "discovery_json.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -27,7 +29,9 @@ std::string Dump(const json& document) {
 
 json ToJson(const DropFolder& folder) {
   std::error_code error;
-  return {{"source", folder.source}, {"path", folder.path.string()}, {"exists", fs::is_directory(folder.path, error)}};
+  return {{"source", folder.source},
+          {"path", PathToUtf8(folder.path)},
+          {"exists", fs::is_directory(folder.path, error)}};
 }
 
 json ToJson(const InstalledDrop& drop) {
@@ -41,8 +45,8 @@ json ToJson(const InstalledDrop& drop) {
           {"version", drop.version},
           {"vendor", drop.vendor},
           {"source", drop.source},
-          {"folder", drop.folder.string()},
-          {"manifest", drop.manifest.string()},
+          {"folder", PathToUtf8(drop.folder)},
+          {"manifest", PathToUtf8(drop.manifest)},
           {"library", drop.validation.library_path},
           {"valid", drop.validation.valid},
           {"signature", drop.trust ? ToJson(drop.trust->signature) : json(nullptr)},
@@ -61,7 +65,8 @@ json ToJson(const TrustedKey& key) {
 
 json ToJson(const TrustFolder& folder) {
   std::error_code error;
-  return {{"path", folder.path}, {"source", folder.source}, {"exists", fs::is_directory(folder.path, error)}};
+  return {{"path", folder.path}, {"source", folder.source},
+          {"exists", fs::is_directory(PathFromUtf8(folder.path), error)}};
 }
 
 }  // namespace
@@ -106,12 +111,12 @@ std::string RemovalJson(const RemovalResult& result) {
   document["drop_folder"] = ToJson(result.drop_folder);
   json removed = json::array();
   for (const InstalledDrop& drop : result.removed) {
-    removed.push_back({{"id", drop.backend_id}, {"version", drop.version}, {"folder", drop.folder.string()}});
+    removed.push_back({{"id", drop.backend_id}, {"version", drop.version}, {"folder", PathToUtf8(drop.folder)}});
   }
   document["removed"] = std::move(removed);
   json remaining = json::array();
   for (const InstalledDrop& drop : result.remaining) {
-    remaining.push_back({{"id", drop.backend_id}, {"version", drop.version}, {"folder", drop.folder.string()}});
+    remaining.push_back({{"id", drop.backend_id}, {"version", drop.version}, {"folder", PathToUtf8(drop.folder)}});
   }
   document["remaining"] = std::move(remaining);
   return Dump(document);

@@ -4,6 +4,7 @@
 #include "file_writes.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -29,7 +30,7 @@ TrustFolder KeyFolderOf(Scope scope) {
 
 void RequireFile(const std::string& path, const std::string& what) {
   std::error_code error;
-  if (!fs::exists(path, error)) throw ToolError(ExitCode::kInputMissing, "no such " + what + ": " + path);
+  if (!fs::exists(PathFromUtf8(path), error)) throw ToolError(ExitCode::kInputMissing, "no such " + what + ": " + path);
 }
 
 // A runtime Exception as the tool's error: a missing file is kInputMissing, a refused one
@@ -43,7 +44,7 @@ ToolError FromRuntime(const Exception& error) {
 }
 
 std::string ReadSmallFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(PathFromUtf8(path), std::ios::binary);
   if (!in) throw ToolError(ExitCode::kInputMissing, "cannot read " + path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
@@ -63,13 +64,13 @@ KeyAddResult AddKey(const std::string& file, Scope scope) {
   // ReadTrustedKeyFile read at most its limit; the copy is of the same bytes.
   const std::string bytes = ReadSmallFile(file);
   result.folder = KeyFolderOf(scope);
-  const fs::path folder = result.folder.path;
+  const fs::path folder = PathFromUtf8(result.folder.path);
   CreateFolder(folder);
-  const fs::path target = folder / (result.key.key_id + ".json");
+  const fs::path target = folder / PathFromUtf8(result.key.key_id + ".json");
   std::error_code error;
   result.replaced = fs::exists(target, error);
   ReplaceFile(target, bytes, kFileMode);
-  result.key.file = target.string();
+  result.key.file = PathToUtf8(target);
   result.key.source = result.folder.source;
   return result;
 }
@@ -80,7 +81,7 @@ KeyRemoveResult RemoveKeys(const std::string& selector, Scope scope) {
   for (const TrustedKey& key : ResolveTrustSettings().keys) {
     if (key.source != result.folder.source || (key.key_id != selector && key.publisher != selector)) continue;
     std::error_code error;
-    fs::remove(key.file, error);
+    fs::remove(PathFromUtf8(key.file), error);
     if (error) throw FileSystemError("cannot remove " + key.file, error, ExitCode::kCannotCreate);
     result.removed.push_back(key);
   }
@@ -97,7 +98,7 @@ KeygenResult MakeKey(const std::string& publisher, const std::string& prefix) {
   result.public_key_file = prefix + ".pub.json";
   for (const std::string& file : {result.private_key_file, result.public_key_file}) {
     std::error_code error;
-    if (fs::exists(fs::symlink_status(file, error))) {
+    if (fs::exists(fs::symlink_status(PathFromUtf8(file), error))) {
       throw ToolError(ExitCode::kCannotCreate, file + " already exists; keygen never overwrites a key");
     }
   }
@@ -110,14 +111,14 @@ KeygenResult MakeKey(const std::string& publisher, const std::string& prefix) {
   }
   result.key = key.public_key;
   // The private key is created with mode 0600 before its first byte is written.
-  NewFile private_file(result.private_key_file, kPrivateMode);
+  NewFile private_file(PathFromUtf8(result.private_key_file), kPrivateMode);
   private_file.Write(key.private_key_pem.data(), key.private_key_pem.size());
-  WriteNewFile(result.public_key_file, TrustedKeyFileText(key.public_key), kFileMode);
+  WriteNewFile(PathFromUtf8(result.public_key_file), TrustedKeyFileText(key.public_key), kFileMode);
   try {
     private_file.Close();  // only now is the key kept; until then a failure removes it
   } catch (const ToolError&) {
     std::error_code ignored;
-    fs::remove(result.public_key_file, ignored);
+    fs::remove(PathFromUtf8(result.public_key_file), ignored);
     throw;
   }
   return result;

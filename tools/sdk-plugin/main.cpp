@@ -17,6 +17,7 @@
 #include "text_style.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/program_arguments.hpp>
 
 #include <exception>
 #include <iostream>
@@ -172,7 +173,9 @@ int Run(int argc, const char* const argv[]) {
 
 int main(int argc, char* argv[]) {
   try {
-    return Run(argc, argv);
+    // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
+    const ProgramArguments arguments(argc, argv);
+    return Run(arguments.argc(), arguments.argv());
   } catch (const std::exception& error) {
     std::cerr << "sdk-plugin: unexpected error: " << error.what() << '\n';
     return Exit(ExitCode::kInternal);

@@ -3,6 +3,8 @@
 #include "exit_code.hpp"
 #include "file_writes.hpp"
 
+#include <backplane/path_text.hpp>
+
 namespace backplane::sdk_plugin {
 
 namespace {
@@ -13,21 +15,21 @@ bool StartsWith(const std::string& text, const char* prefix) { return text.rfind
 
 StagingFolder::StagingFolder(const fs::path& parent) {
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const fs::path candidate = parent / (kStagingPrefix + RandomSuffix());
+    const fs::path candidate = parent / PathFromUtf8(kStagingPrefix + RandomSuffix());
     std::error_code error;
     if (fs::create_directory(candidate, error)) {
       fs::permissions(candidate, kExecutableMode, fs::perm_options::replace, error);
       path_ = candidate;
       if (error) {
         RemoveFolder(path_, error);
-        throw FileSystemError("cannot set the mode of " + candidate.string(), error, ExitCode::kCannotCreate);
+        throw FileSystemError("cannot set the mode of " + PathToUtf8(candidate), error, ExitCode::kCannotCreate);
       }
       return;
     }
-    if (error) throw FileSystemError("cannot create a staging folder in " + parent.string(), error,
+    if (error) throw FileSystemError("cannot create a staging folder in " + PathToUtf8(parent), error,
                                      ExitCode::kCannotCreate);
   }
-  throw ToolError(ExitCode::kCannotCreate, "cannot create a staging folder in " + parent.string());
+  throw ToolError(ExitCode::kCannotCreate, "cannot create a staging folder in " + PathToUtf8(parent));
 }
 
 StagingFolder::~StagingFolder() {
@@ -39,14 +41,14 @@ StagingFolder::~StagingFolder() {
 void StagingFolder::MoveTo(const fs::path& destination) {
   std::error_code error;
   if (fs::exists(fs::symlink_status(destination, error))) {
-    throw ToolError(ExitCode::kCannotCreate, destination.string() + " already exists");
+    throw ToolError(ExitCode::kCannotCreate, PathToUtf8(destination) + " already exists");
   }
   fs::rename(path_, destination, error);
   if (error) {
     if (error == std::errc::directory_not_empty || error == std::errc::file_exists) {
-      throw ToolError(ExitCode::kCannotCreate, destination.string() + " already exists");
+      throw ToolError(ExitCode::kCannotCreate, PathToUtf8(destination) + " already exists");
     }
-    throw FileSystemError("cannot rename " + path_.string() + " to " + destination.string(), error,
+    throw FileSystemError("cannot rename " + PathToUtf8(path_) + " to " + PathToUtf8(destination), error,
                           ExitCode::kCannotCreate);
   }
   moved_ = true;
@@ -55,14 +57,14 @@ void StagingFolder::MoveTo(const fs::path& destination) {
 fs::path MoveAside(const fs::path& folder, const std::string& prefix) {
   std::error_code error;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const fs::path aside = folder.parent_path() / (prefix + RandomSuffix());
+    const fs::path aside = folder.parent_path() / PathFromUtf8(prefix + RandomSuffix());
     if (fs::exists(fs::symlink_status(aside, error))) continue;
     fs::rename(folder, aside, error);
     if (!error) return aside;
-    throw FileSystemError("cannot rename " + folder.string() + " to " + aside.string(), error,
+    throw FileSystemError("cannot rename " + PathToUtf8(folder) + " to " + PathToUtf8(aside), error,
                           ExitCode::kCannotCreate);
   }
-  throw ToolError(ExitCode::kCannotCreate, "cannot find a free name to move " + folder.string() + " aside");
+  throw ToolError(ExitCode::kCannotCreate, "cannot find a free name to move " + PathToUtf8(folder) + " aside");
 }
 
 bool RemoveFolder(const fs::path& folder, std::error_code& error) {
@@ -79,7 +81,7 @@ std::vector<std::string> RemoveStaleWorkFolders(const fs::path& parent, std::chr
   const fs::file_time_type now = fs::file_time_type::clock::now();
   std::vector<fs::path> stale;
   for (const fs::directory_entry& entry : it) {
-    const std::string name = entry.path().filename().string();
+    const std::string name = PathToUtf8(entry.path().filename());
     if (!StartsWith(name, kStagingPrefix) && !StartsWith(name, kOldPrefix) && !StartsWith(name, kRemovingPrefix)) {
       continue;
     }
@@ -89,7 +91,7 @@ std::vector<std::string> RemoveStaleWorkFolders(const fs::path& parent, std::chr
     stale.push_back(entry.path());
   }
   for (const fs::path& folder : stale) {
-    if (RemoveFolder(folder, error)) removed.push_back(folder.string());
+    if (RemoveFolder(folder, error)) removed.push_back(PathToUtf8(folder));
   }
   return removed;
 }

@@ -1,5 +1,7 @@
 #include "text_output.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <filesystem>
 
 namespace backplane::sdk_plugin {
@@ -11,7 +13,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string IdAndVersion(const InstalledDrop& drop) {
-  if (drop.backend_id.empty()) return drop.folder.filename().string();
+  if (drop.backend_id.empty()) return PathToUtf8(drop.folder.filename());
   return drop.backend_id + " " + drop.version;
 }
 
@@ -62,7 +64,8 @@ void WriteInstallText(std::ostream& out, const InstallResult& result, const Text
 void WriteListText(std::ostream& out, const DropSurvey& survey, const TextStyle& style) {
   out << "Signature policy: " << ToString(survey.trust.policy) << " (" << survey.trust.policy_source << ")\n";
   for (const DropFolder& folder : survey.folders) {
-    out << '\n' << style.Heading(folder.source + " drops") << ": " << folder.path.string() << FolderState(folder.path) << '\n';
+    out << '\n' << style.Heading(folder.source + " drops") << ": " << PathToUtf8(folder.path)
+        << FolderState(folder.path) << '\n';
     std::size_t count = 0;
     for (const InstalledDrop& drop : survey.drops) {
       if (drop.source != folder.source) continue;
@@ -71,7 +74,7 @@ void WriteListText(std::ostream& out, const DropSurvey& survey, const TextStyle&
       if (!drop.vendor.empty()) out << "  vendor " << drop.vendor;
       out << "  " << (drop.validation.valid ? style.Good("valid") : style.Bad("invalid"));
       if (drop.trust) out << "  " << DescribeSignature(drop.trust->signature);
-      out << '\n' << "    " << drop.folder.string() << '\n';
+      out << '\n' << "    " << PathToUtf8(drop.folder) << '\n';
       WriteProblems(out, drop, style);
     }
     if (count == 0) out << "  (none)\n";
@@ -82,7 +85,7 @@ void WriteVerifyText(std::ostream& out, const DropSurvey& survey, const TextStyl
   out << "Signature policy: " << ToString(survey.trust.policy) << " (" << survey.trust.policy_source << ")\n";
   for (const InstalledDrop& drop : survey.drops) {
     out << (drop.Passes() ? style.Good("ok    ") : style.Bad("FAILED")) << "  " << style.Name(IdAndVersion(drop))
-        << "  " << drop.folder.string() << '\n';
+        << "  " << PathToUtf8(drop.folder) << '\n';
     if (drop.trust) out << "    signature: " << DescribeSignature(drop.trust->signature) << '\n';
     WriteProblems(out, drop, style);
   }
@@ -91,10 +94,10 @@ void WriteVerifyText(std::ostream& out, const DropSurvey& survey, const TextStyl
 
 void WriteRemovalText(std::ostream& out, const RemovalResult& result, const TextStyle& style) {
   for (const InstalledDrop& drop : result.removed) {
-    out << style.Good("removed") << ' ' << style.Name(IdAndVersion(drop)) << " (" << drop.folder.string() << ")\n";
+    out << style.Good("removed") << ' ' << style.Name(IdAndVersion(drop)) << " (" << PathToUtf8(drop.folder) << ")\n";
   }
   for (const InstalledDrop& drop : result.remaining) {
-    out << "  still installed: " << IdAndVersion(drop) << " (" << drop.folder.string() << ")\n";
+    out << "  still installed: " << IdAndVersion(drop) << " (" << PathToUtf8(drop.folder) << ")\n";
   }
 }
 
@@ -102,7 +105,7 @@ void WriteKeysText(std::ostream& out, const TrustSettings& settings, const TextS
   out << "Signature policy: " << ToString(settings.policy) << " (" << settings.policy_source << ")\n";
   out << '\n' << style.Heading("Key folders") << ":\n";
   for (const TrustFolder& folder : settings.key_folders) {
-    out << "  " << folder.path << "  (" << folder.source << ")" << FolderState(folder.path) << '\n';
+    out << "  " << folder.path << "  (" << folder.source << ")" << FolderState(PathFromUtf8(folder.path)) << '\n';
   }
   out << '\n' << style.Heading("Trusted keys") << " (" << settings.keys.size() << "):\n";
   for (const TrustedKey& key : settings.keys) {

@@ -3,6 +3,7 @@
 #include "exit_code.hpp"
 
 #include <backplane/npy.hpp>
+#include <backplane/path_text.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -42,10 +43,10 @@ void RequireTensorName(const std::string& option, const std::string& name, const
 
 HostTensor ReadTensorFile(const std::string& option, const std::string& name,
                           const std::string& file, const TensorInfo& expected, const char* role) {
-  if (!std::filesystem::is_regular_file(file)) {
+  if (!std::filesystem::is_regular_file(PathFromUtf8(file))) {
     throw ToolError(ExitCode::kBadInput,
                     option + " " + name + "=" + file +
-                        (std::filesystem::exists(file) ? ": not a file" : ": no such file"));
+                        (std::filesystem::exists(PathFromUtf8(file)) ? ": not a file" : ": no such file"));
   }
   NpyArray array;
   try {

@@ -15,6 +15,8 @@
 
 #include "terminal.hpp"
 
+#include <backplane/program_arguments.hpp>
+
 #include <exception>
 #include <iostream>
 
@@ -102,7 +104,9 @@ int Main(int argc, const char* const argv[]) {
 
 int main(int argc, char* argv[]) {
   try {
-    return Main(argc, argv);
+    // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
+    const ProgramArguments arguments(argc, argv);
+    return Main(arguments.argc(), arguments.argv());
   } catch (const std::exception& error) {
     std::cerr << "sdk-run: unexpected error: " << error.what() << '\n';
     return Exit(ExitCode::kRuntimeFailure);

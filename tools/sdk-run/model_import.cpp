@@ -2,6 +2,8 @@
 
 #include "exit_code.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <chrono>
 #include <filesystem>
 
@@ -13,7 +15,7 @@ namespace {
 void CheckModelFile(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code error;
-  const fs::file_status status = fs::status(path, error);
+  const fs::file_status status = fs::status(PathFromUtf8(path), error);
   if (!fs::exists(status)) {
     throw ToolError(ExitCode::kBadModel, "model file " + path + ": no such file");
   }

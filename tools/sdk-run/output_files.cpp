@@ -3,6 +3,7 @@
 #include "exit_code.hpp"
 
 #include <backplane/npy.hpp>
+#include <backplane/path_text.hpp>
 
 #include <filesystem>
 #include <set>
@@ -24,8 +25,9 @@ std::string SanitizeFileName(const std::string& name) {
 
 void CreateOutputFolder(const std::string& dir) {
   std::error_code error;
-  fs::create_directories(dir, error);
-  if (error || !fs::is_directory(dir)) {
+  const fs::path folder = PathFromUtf8(dir);
+  fs::create_directories(folder, error);
+  if (error || !fs::is_directory(folder)) {
     throw ToolError(ExitCode::kCannotWrite, "--output-dir " + dir + ": cannot create the folder" +
                                                 (error ? ": " + error.message() : ""));
   }
@@ -41,7 +43,7 @@ std::vector<std::string> WriteOutputs(const std::string& dir, const std::vector<
     for (int suffix = 2; !used.insert(unique).second; ++suffix) {
       unique = stem + "_" + std::to_string(suffix);
     }
-    const std::string path = (fs::path(dir) / (unique + ".npy")).string();
+    const std::string path = PathToUtf8(PathFromUtf8(dir) / PathFromUtf8(unique + ".npy"));
     try {
       WriteNpy(path, NpyArray{output.info.type, output.info.shape, output.data});
     } catch (const std::exception& failure) {

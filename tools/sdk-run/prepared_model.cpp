@@ -2,6 +2,8 @@
 
 #include "progress_line.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <filesystem>
 #include <iostream>
 
@@ -11,7 +13,7 @@ PreparedModel PrepareModel(const CommandLine& command_line, bool show_progress) 
   PreparedModel prepared;
   {
     const ProgressLine progress(
-        std::cerr, "importing " + std::filesystem::path(command_line.model).filename().string(), 0,
+        std::cerr, "importing " + PathToUtf8(PathFromUtf8(command_line.model).filename()), 0,
         show_progress);
     prepared.imported = ImportForRun(command_line.model, command_line.input_shapes);
   }

@@ -2,6 +2,8 @@
 
 #include "exit_code.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -23,12 +25,13 @@ json Shapes(const std::vector<TensorInfo>& tensors) {
 
 void CheckProfilePath(const std::string& path) {
   namespace fs = std::filesystem;
-  const fs::path folder = fs::path(path).parent_path();
+  const fs::path file = PathFromUtf8(path);
+  const fs::path folder = file.parent_path();
   if (!folder.empty() && !fs::is_directory(folder)) {
     throw ToolError(ExitCode::kCannotWrite,
-                    "--profile " + path + ": the folder " + folder.string() + " does not exist");
+                    "--profile " + path + ": the folder " + PathToUtf8(folder) + " does not exist");
   }
-  if (fs::is_directory(path)) {
+  if (fs::is_directory(file)) {
     throw ToolError(ExitCode::kCannotWrite, "--profile " + path + ": is a folder, not a file");
   }
 }
@@ -77,7 +80,7 @@ void WriteTrace(const TimedProfile& profile, std::ostream& out) {
 }
 
 std::size_t WriteProfileTrace(const TimedProfile& profile, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::ofstream out(PathFromUtf8(path), std::ios::binary | std::ios::trunc);
   if (!out) throw ToolError(ExitCode::kCannotWrite, "--profile " + path + ": cannot create the file");
   WriteTrace(profile, out);
   out.close();

@@ -2,6 +2,8 @@
 
 #include "exit_code.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -38,7 +40,7 @@ std::unique_ptr<Runtime> CreateRuntime(const CommandLine& command_line) {
   }
   for (const auto& [id, range] : command_line.backend_versions) options.backend_versions[BackendId(id)] = range;
   for (const auto& path : command_line.paths) {
-    options.add_backend_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());
+    options.add_backend_paths.push_back(PathToUtf8(std::filesystem::absolute(PathFromUtf8(path)).lexically_normal()));
   }
   options.isolation.enabled = command_line.isolate;
   options.isolation.timeout_seconds = command_line.isolate_timeout;

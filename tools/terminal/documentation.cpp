@@ -1,5 +1,7 @@
 #include "documentation.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <boost/dll/runtime_symbol_info.hpp>
 
 #include <filesystem>
@@ -12,9 +14,9 @@ std::string DocumentationPath(const std::string& file) {
   const std::filesystem::path program = boost::dll::program_location(error);
   if (!error) {
     const std::filesystem::path installed =
-        program.parent_path().parent_path() / "share" / "doc" / "backplane" / "docs" / file;
+        program.parent_path().parent_path() / "share" / "doc" / "backplane" / "docs" / PathFromUtf8(file);
     if (std::filesystem::is_regular_file(installed, error)) {
-      return std::filesystem::weakly_canonical(installed, error).string();
+      return PathToUtf8(std::filesystem::weakly_canonical(installed, error));
     }
   }
   return "docs/" + file + " in the SDK's documentation (share/doc/backplane in the installation)";

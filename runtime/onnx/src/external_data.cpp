@@ -1,6 +1,7 @@
 #include "external_data.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #include <onnx/onnx_pb.h>
 
@@ -81,10 +82,10 @@ fs::path ResolveInside(const fs::path& model_folder, const std::string& location
   auto invalid = [&](const std::string& why) { throw Exception(ErrorCode::kInvalidArgument, prefix + why); };
   // Lexically: relative, and its ".." components never above the folder.
   if (location.find('\0') != std::string::npos) invalid("the location contains a NUL character");
-  const fs::path relative(location);
+  const fs::path relative = PathFromUtf8(location);
   if (relative.has_root_path()) {
     invalid("the location is an absolute path; external data files must be inside the model's folder (" +
-            model_folder.string() + ")");
+            PathToUtf8(model_folder) + ")");
   }
   int depth = 0;
   for (const auto& part : relative) {
@@ -103,19 +104,19 @@ fs::path ResolveInside(const fs::path& model_folder, const std::string& location
   if (!fs::exists(status)) {
     const bool missing = !error || error == std::errc::no_such_file_or_directory;
     throw Exception(ErrorCode::kNotFound,
-                    prefix + (missing ? "no such file (" + joined.string() + ")"
-                                      : "cannot read " + joined.string() + ": " + error.message()));
+                    prefix + (missing ? "no such file (" + PathToUtf8(joined) + ")"
+                                      : "cannot read " + PathToUtf8(joined) + ": " + error.message()));
   }
   const fs::path folder = fs::canonical(model_folder, error);
   const fs::path file = error ? fs::path() : fs::canonical(joined, error);
   if (error) {
-    throw Exception(ErrorCode::kNotFound, prefix + "cannot resolve " + joined.string() + ": " + error.message());
+    throw Exception(ErrorCode::kNotFound, prefix + "cannot resolve " + PathToUtf8(joined) + ": " + error.message());
   }
   if (!IsInside(file, folder)) {
-    invalid("the location resolves to " + file.string() + ", outside the model's folder " + folder.string() +
+    invalid("the location resolves to " + PathToUtf8(file) + ", outside the model's folder " + PathToUtf8(folder) +
             " (through a symbolic link)");
   }
-  if (!fs::is_regular_file(status)) invalid("not a regular file (" + file.string() + ")");
+  if (!fs::is_regular_file(status)) invalid("not a regular file (" + PathToUtf8(file) + ")");
   return file;
 }
 
@@ -123,7 +124,7 @@ fs::path ResolveInside(const fs::path& model_folder, const std::string& location
 
 ExternalDataFolder ExternalDataFolder::OfModel(const std::string& model_path) {
   ExternalDataFolder result;
-  const fs::path folder = fs::path(model_path).parent_path();
+  const fs::path folder = PathFromUtf8(model_path).parent_path();
   result.folder_ = folder.empty() ? fs::path(".") : folder;
   return result;
 }
@@ -146,7 +147,7 @@ std::vector<std::uint8_t> ExternalDataFolder::Read(const ::onnx::TensorProto& te
   const fs::path file = ResolveInside(*folder_, entries.location, prefix);
   std::error_code error;
   const std::uint64_t size = fs::file_size(file, error);
-  if (error) throw Exception(ErrorCode::kNotFound, prefix + "cannot read " + file.string() + ": " + error.message());
+  if (error) throw Exception(ErrorCode::kNotFound, prefix + "cannot read " + PathToUtf8(file) + ": " + error.message());
 
   // The range: inside the file, and exactly the tensor's bytes.
   const std::uint64_t start = entries.offset.value_or(0);
@@ -169,7 +170,7 @@ std::vector<std::uint8_t> ExternalDataFolder::Read(const ::onnx::TensorProto& te
   if (!stream || (!bytes.empty() && !stream.read(reinterpret_cast<char*>(bytes.data()),
                                                  static_cast<std::streamsize>(bytes.size())))) {
     throw Exception(ErrorCode::kNotFound, prefix + "cannot read " + std::to_string(expected_bytes) +
-                                              " bytes at offset " + std::to_string(start) + " of " + file.string());
+                                              " bytes at offset " + std::to_string(start) + " of " + PathToUtf8(file));
   }
   return bytes;
 }

@@ -2,6 +2,7 @@
 
 #include <backplane/exception.hpp>
 #include <backplane/onnx_importer.hpp>
+#include <backplane/path_text.hpp>
 
 #include <google/protobuf/io/coded_stream.h>
 
@@ -23,19 +24,20 @@ constexpr std::uint64_t kProtobufLimit = static_cast<std::uint64_t>(std::numeric
 }  // namespace
 
 std::vector<std::uint8_t> ReadModelFile(const std::string& path, std::uint64_t max_bytes) {
+  const std::filesystem::path file_path = PathFromUtf8(path);
   std::error_code error;
-  const auto status = std::filesystem::status(path, error);
+  const auto status = std::filesystem::status(file_path, error);
   if (error || !std::filesystem::exists(status)) {
     throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: no such file");
   }
   if (!std::filesystem::is_regular_file(status)) Invalid(path, "cannot read the model: not a regular file");
-  const std::uint64_t size = std::filesystem::file_size(path, error);
+  const std::uint64_t size = std::filesystem::file_size(file_path, error);
   if (error) throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: " + error.message());
   if (size > max_bytes) {
     Invalid(path, "the file is " + std::to_string(size) + " bytes, more than the limit of " +
                       std::to_string(max_bytes) + " (ImportOptions::max_model_bytes)");
   }
-  std::ifstream file(path, std::ios::binary);
+  std::ifstream file(file_path, std::ios::binary);
   if (!file) throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: cannot open the file");
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
   if (size && !file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {

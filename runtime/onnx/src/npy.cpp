@@ -2,6 +2,7 @@
 #include <backplane/npy.hpp>
 
 #include <backplane/checked_size.hpp>
+#include <backplane/path_text.hpp>
 
 #include <algorithm>
 #include <array>
@@ -227,8 +228,9 @@ NpyArray ReadNpyFromMemory(const void* data, std::size_t size, const std::string
 
 NpyArray ReadNpy(const std::string& path) {
   std::error_code error;
-  const auto file_size = std::filesystem::file_size(path, error);
-  std::ifstream file(path, std::ios::binary);
+  const std::filesystem::path file_path = PathFromUtf8(path);
+  const auto file_size = std::filesystem::file_size(file_path, error);
+  std::ifstream file(file_path, std::ios::binary);
   if (error || !file) Fail(ErrorCode::kNotFound, path, "cannot open the file (" + (error ? error.message() : std::string("not readable")) + ")");
   if (file_size > std::numeric_limits<std::size_t>::max()) Fail(ErrorCode::kInvalidArgument, path, "the file is too large");
   std::vector<char> bytes(static_cast<std::size_t>(file_size));
@@ -263,7 +265,7 @@ void WriteNpy(const std::string& path, const NpyArray& array) {
   header.append(total - lead - header.size() - 1, ' ');
   header += '\n';
 
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  std::ofstream file(PathFromUtf8(path), std::ios::binary | std::ios::trunc);
   if (!file) Fail(ErrorCode::kInvalidArgument, path, "cannot open the file for writing");
   file.write(kMagic.data(), kMagic.size());
   const char version[2] = {static_cast<char>(version2 ? 2 : 1), 0};

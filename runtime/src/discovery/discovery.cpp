@@ -13,6 +13,7 @@
 #include "platform/regular_file.hpp"
 
 #include <backplane/backend_id.hpp>
+#include <backplane/path_text.hpp>
 #include <backplane/plugin.hpp>
 
 #include <algorithm>
@@ -36,11 +37,11 @@ std::vector<std::string> ListFolder(const fs::path& folder, ILogSink& log) {
   std::error_code error;
   fs::directory_iterator it(folder, error);
   for (; !error && it != fs::directory_iterator(); it.increment(error)) {
-    names.push_back(it->path().filename().string());
+    names.push_back(PathToUtf8(it->path().filename()));
   }
   if (error) {
     Log(log, LogLevel::kWarning, LogCategory::kDiscovery,
-        "cannot list all of " + folder.string() + ": " + error.message());
+        "cannot list all of " + PathToUtf8(folder) + ": " + error.message());
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -70,7 +71,7 @@ class Scanner {
                                                 const std::string& layer) {
     DiscoveryRecord record;
     record.found_by = FoundBy::kManifest;
-    record.manifest_path = (folder / name).string();
+    record.manifest_path = PathToUtf8(folder / PathFromUtf8(name));
     record.layer = layer;
     claimed_stems_.insert(FolderKey(folder, BackendStem(name)));
     std::optional<ManifestCandidate> candidate;
@@ -128,9 +129,9 @@ class Scanner {
     }
     DiscoveryRecord record;
     record.found_by = FoundBy::kNamingScheme;
-    record.library_path = (folder / name).string();
+    const fs::path path = folder / PathFromUtf8(name);
+    record.library_path = PathToUtf8(path);
     record.layer = layer;
-    const fs::path path = folder / name;
     Guarded(std::move(record), [&](DiscoveryRecord& working) {
       LoadCandidate(std::move(working), path, nullptr);
     });
@@ -183,13 +184,13 @@ class Scanner {
   // The manifest stages (docs/backend-discovery.md §3) and then trust (§8), over the same bytes.
   std::optional<ManifestCandidate> CheckManifest(const fs::path& folder, const std::string& name,
                                                  DiscoveryRecord& record) {
-    const fs::path file = folder / name;
+    const fs::path file = folder / PathFromUtf8(name);
     std::string text;
     ManifestCheck check = CheckManifestFile(file, context_.target, &text);
     record.warnings = std::move(check.warnings);
     if (check.claimed_library) {
       claimed_files_.insert(FolderKey(folder, *check.claimed_library));
-      record.library_path = (folder / *check.claimed_library).string();
+      record.library_path = PathToUtf8(folder / PathFromUtf8(*check.claimed_library));
     }
     if (!check.manifest) {
       record.stage = check.stage;
@@ -235,7 +236,7 @@ class Scanner {
   }
 
   static std::string FolderKey(const fs::path& folder, std::string_view name) {
-    std::string key = folder.string();
+    std::string key = PathToUtf8(folder);
     key += '\0';
     key += name;
     return key;
@@ -263,16 +264,16 @@ class Scanner {
     const fs::path canonical = fs::canonical(path, error);
     if (error) {
       return Reject(std::move(record), ReasonCode::kLibraryMissing,
-                    path.string() + " cannot be resolved: " + error.message());
+                    PathToUtf8(path) + " cannot be resolved: " + error.message());
     }
     if (const auto first = opened_.find(canonical); first != opened_.end()) {
       return Skip(std::move(record), ReasonCode::kDuplicateLibrary,
-                  path.string() + " is the same file as " + first->second +
+                  PathToUtf8(path) + " is the same file as " + first->second +
                       ", which was already considered; skipped");
     }
-    opened_.emplace(canonical, path.string());
+    opened_.emplace(canonical, PathToUtf8(path));
     if (std::string problem = loading::LibraryHeaderProblem(*file); !problem.empty()) {
-      return Reject(std::move(record), ReasonCode::kLibraryInvalid, path.string() + " " + problem);
+      return Reject(std::move(record), ReasonCode::kLibraryInvalid, PathToUtf8(path) + " " + problem);
     }
 
     record.stage = DiscoveryStage::kLibraryOpened;
@@ -283,10 +284,11 @@ class Scanner {
       } catch (const std::bad_alloc&) {
         throw;
       } catch (const std::exception& error) {
-        refusal = "RuntimeOptions::library_filter threw for " + path.string() + ": " + platform::Bounded(error.what(), 200);
+        refusal = "RuntimeOptions::library_filter threw for " + PathToUtf8(path) + ": " +
+                  platform::Bounded(error.what(), 200);
       } catch (...) {
         refusal = "RuntimeOptions::library_filter threw something that is not a std::exception for " +
-                  path.string();
+                  PathToUtf8(path);
       }
       if (!refusal.empty()) {
         return Reject(std::move(record), ReasonCode::kLibraryRefused, std::move(refusal));
@@ -307,7 +309,8 @@ class Scanner {
       if (!mismatches.empty()) {
         record.stage = DiscoveryStage::kBackendChecked;
         return Reject(std::move(record), ReasonCode::kManifestMismatch,
-                      manifest->file.string() + " does not describe " + canonical.string() + ": " + mismatches);
+                      PathToUtf8(manifest->file) + " does not describe " + PathToUtf8(canonical) + ": " +
+                          mismatches);
       }
     }
     record.backend_id = plugin.id.Get();
@@ -318,12 +321,12 @@ class Scanner {
       if (refusal.empty()) refusal = context_.filter.VersionRefusal(record.backend_id, record.version);
       if (!refusal.empty()) {
         return Conclude(std::move(record), Verdict::kFiltered, ReasonCode::kFilteredOut,
-                        path.string() + ": " + refusal + "; closed again");
+                        PathToUtf8(path) + ": " + refusal + "; closed again");
       }
     }
     if (const auto* existing = context_.registry.Find(plugin.id)) {
       return Skip(std::move(record), ReasonCode::kDuplicateBackendId,
-                  "backend id " + plugin.id.Get() + " of " + path.string() +
+                  "backend id " + plugin.id.Get() + " of " + PathToUtf8(path) +
                       " is already registered from " + LibraryOrigin(*existing) + "; skipped");
     }
 
@@ -334,7 +337,7 @@ class Scanner {
     backend.info.api_version = plugin.api_version;
     backend.info.found_by = record.found_by;
     backend.info.layer = record.layer;
-    backend.info.library_path = path.string();
+    backend.info.library_path = PathToUtf8(path);
     backend.info.manifest_path = record.manifest_path;
     backend.info.signature = record.signature;
     backend.factory = loading::MakePluginFactory(plugin.library, plugin.identity, plugin.factory);
@@ -481,7 +484,8 @@ void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryCont
   std::vector<Folder> folders;
   for (const auto& path : paths) {
     if (!path.valid) continue;
-    folders.push_back({fs::path(path.path), path.source, ListFolder(path.path, context.log)});
+    const fs::path folder = PathFromUtf8(path.path);
+    folders.push_back({folder, path.source, ListFolder(folder, context.log)});
     Log(context.log, LogLevel::kDebug, LogCategory::kDiscovery,
         "searching " + path.path + " (" + path.source + "): " + std::to_string(folders.back().names.size()) +
             " entries");
@@ -491,7 +495,7 @@ void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryCont
     const std::vector<std::string> names = folders.back().names;
     for (const auto& name : names) {
       std::error_code error;
-      const fs::path subfolder = fs::path(path.path) / name;
+      const fs::path subfolder = folder / PathFromUtf8(name);
       if (name.front() == '.' || !fs::is_directory(subfolder, error)) continue;
       folders.push_back({subfolder, path.source, ListFolder(subfolder, context.log)});
     }

@@ -7,6 +7,7 @@
 #include "platform/regular_file.hpp"
 
 #include <backplane/backend_id.hpp>
+#include <backplane/path_text.hpp>
 #include <backplane/plugin.hpp>
 
 #include <nlohmann/json.hpp>
@@ -63,7 +64,7 @@ std::string ValueText(const json& value) {
 class FieldReader {
  public:
   FieldReader(const fs::path& file, std::vector<ManifestProblem>& problems)
-      : file_(file.string()), problems_(problems) {}
+      : file_(PathToUtf8(file)), problems_(problems) {}
 
   // The field when present and of type `type`; otherwise records a problem (if required or
   // ill-typed) and returns null.
@@ -160,7 +161,7 @@ void ReadCapabilities(const json& object, FieldReader& reader, Manifest& manifes
 // "library" must be a bare file name in the manifest's folder.
 std::string LibraryNameProblem(const std::string& name) {
   if (name.empty()) return "is empty";
-  if (fs::path(name).is_absolute() || name.front() == '/' || name.front() == '\\') {
+  if (PathFromUtf8(name).is_absolute() || name.front() == '/' || name.front() == '\\') {
     return "is an absolute path; it must be a file name in the manifest's folder";
   }
   if (name == "." || name == "..") return "is not a file name";
@@ -269,14 +270,14 @@ std::optional<ManifestProblem> LibraryFileProblem(const fs::path& library, const
   std::error_code error;
   const fs::file_status link = fs::symlink_status(library, error);
   if (error || !fs::exists(link)) {
-    return ManifestProblem{ReasonCode::kLibraryMissing, "library " + library.string() + " does not exist"};
+    return ManifestProblem{ReasonCode::kLibraryMissing, "library " + PathToUtf8(library) + " does not exist"};
   }
   if (!fs::is_symlink(link)) return std::nullopt;
   const fs::path target = fs::canonical(library, error);
   if (error) {
     const bool loop = error == std::errc::too_many_symbolic_link_levels;
     return ManifestProblem{ReasonCode::kLibraryMissing,
-                           "library " + library.string() +
+                           "library " + PathToUtf8(library) +
                                (loop ? " is a symlink loop" : " is a symlink that resolves to nothing")};
   }
   // A symlink may give the file another name (Foo.so -> Foo.so.1.2.3) but not take it out of
@@ -284,8 +285,8 @@ std::optional<ManifestProblem> LibraryFileProblem(const fs::path& library, const
   const fs::path home = fs::canonical(folder, error);
   if (error || target.parent_path() != home) {
     return ManifestProblem{ReasonCode::kLibraryPathInvalid,
-                           "library " + library.string() + " is a symlink to " + target.string() +
-                               ", outside the manifest's folder " + (error ? folder : home).string()};
+                           "library " + PathToUtf8(library) + " is a symlink to " + PathToUtf8(target) +
+                               ", outside the manifest's folder " + PathToUtf8(error ? folder : home)};
   }
   return std::nullopt;
 }
@@ -293,7 +294,7 @@ std::optional<ManifestProblem> LibraryFileProblem(const fs::path& library, const
 ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& text,
                                        const loading::TargetTags& target) {
   ManifestCheck check;
-  const std::string name = file.string();
+  const std::string name = PathToUtf8(file);
 
   check.stage = DiscoveryStage::kManifestRead;
   json root;
@@ -381,7 +382,7 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
       reader.Add(ReasonCode::kLibraryPathInvalid, "library " + platform::Quoted(*library) + " is longer than " +
                                                       std::to_string(kMaxFileNameBytes) + " bytes, the longest file name");
     } else {
-      manifest.library_path = file.parent_path() / *library;
+      manifest.library_path = file.parent_path() / PathFromUtf8(*library);
       if (auto problem = LibraryFileProblem(manifest.library_path, file.parent_path())) {
         reader.Add(problem->code, problem->message);
       } else {
@@ -438,7 +439,7 @@ namespace {
 // kManifestUnreadable problem (not a regular file, larger than kMaxManifestBytes, an I/O error).
 std::optional<ManifestProblem> ReadManifestBytes(const fs::path& file, std::string& text) {
   auto unreadable = [&](const std::string& why) {
-    return ManifestProblem{ReasonCode::kManifestUnreadable, file.string() + ": " + why};
+    return ManifestProblem{ReasonCode::kManifestUnreadable, PathToUtf8(file) + ": " + why};
   };
   try {
     // Only a regular file is read (checked on the opened handle: a FIFO or a device would
@@ -491,7 +492,7 @@ ManifestCheck CheckManifestText(const fs::path& file, const std::string& text,
     ManifestCheck check;
     check.stage = DiscoveryStage::kManifestChecked;
     check.problems.push_back({ReasonCode::kManifestInvalidJson,
-                              file.string() + ": cannot be checked: " + platform::Bounded(error.what(), 200)});
+                              PathToUtf8(file) + ": cannot be checked: " + platform::Bounded(error.what(), 200)});
     return check;
   }
 }
@@ -506,20 +507,20 @@ std::optional<ManifestProblem> OpenLibraryFile(const fs::path& library,
   switch (failure) {
     case platform::OpenFailure::kNotRegular:
       return ManifestProblem{ReasonCode::kLibraryInvalid,
-                             library.string() + " " + why + ", not a regular file"};
+                             PathToUtf8(library) + " " + why + ", not a regular file"};
     case platform::OpenFailure::kSymlinkLoop:
-      return ManifestProblem{ReasonCode::kLibraryMissing, library.string() + " is a symlink loop"};
+      return ManifestProblem{ReasonCode::kLibraryMissing, PathToUtf8(library) + " is a symlink loop"};
     case platform::OpenFailure::kMissing: {
       std::error_code error;
       const bool link = fs::is_symlink(fs::symlink_status(library, error));
       return ManifestProblem{ReasonCode::kLibraryMissing,
-                             library.string() + (link ? " is a symlink that resolves to nothing"
-                                                      : " does not exist")};
+                             PathToUtf8(library) + (link ? " is a symlink that resolves to nothing"
+                                                         : " does not exist")};
     }
     case platform::OpenFailure::kUnreadable:
       break;
   }
-  return ManifestProblem{ReasonCode::kLibraryMissing, library.string() + " " + why};
+  return ManifestProblem{ReasonCode::kLibraryMissing, PathToUtf8(library) + " " + why};
 }
 
 std::optional<ManifestProblem> CheckLibraryChecksum(const platform::RegularFile& file,
@@ -536,8 +537,8 @@ std::optional<ManifestProblem> CheckLibraryChecksum(const platform::RegularFile&
   }
   if (actual == expected) return std::nullopt;
   return ManifestProblem{ReasonCode::kChecksumMismatch,
-                         library.string() + " has sha256 " + actual + ", but " +
-                             manifest_file.string() + " says " + expected};
+                         PathToUtf8(library) + " has sha256 " + actual + ", but " +
+                             PathToUtf8(manifest_file) + " says " + expected};
 }
 
 std::optional<ManifestProblem> CheckLibraryChecksum(const fs::path& library,

@@ -1,5 +1,7 @@
 #include "discovery/search_paths.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <filesystem>
 #include <system_error>
 
@@ -25,7 +27,7 @@ constexpr const char* kMissing = "does not exist";
 }  // namespace
 
 std::string CheckSearchFolder(const std::string& path) {
-  const fs::path folder(path);
+  const fs::path folder = PathFromUtf8(path);
   if (!folder.is_absolute()) return "not an absolute path";
   std::error_code error;
   const auto status = fs::status(folder, error);
@@ -73,7 +75,7 @@ std::vector<SearchPath> ResolveSearchPaths(const SearchPathSources& sources, cha
     path.reason = CheckSearchFolder(path.path);
     if (path.reason.empty()) {
       std::error_code error;
-      const fs::path canonical = fs::canonical(path.path, error);
+      const fs::path canonical = fs::canonical(PathFromUtf8(path.path), error);
       for (const auto& [earlier, given] : searched) {
         if (!error && earlier == canonical) path.reason = "same folder as " + given + ", already searched";
       }

@@ -1,6 +1,7 @@
 #include "discovery/sha256.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #include <openssl/evp.h>
 
@@ -37,7 +38,7 @@ std::string Sha256OfFile(const std::filesystem::path& file) {
   platform::OpenFailure failure{};
   std::string why;
   const auto opened = platform::RegularFile::Open(file, failure, why);
-  if (!opened) throw Exception(ErrorCode::kNotFound, "cannot read " + file.string() + ": it " + why);
+  if (!opened) throw Exception(ErrorCode::kNotFound, "cannot read " + PathToUtf8(file) + ": it " + why);
   return Sha256OfFile(*opened, file);
 }
 
@@ -53,10 +54,10 @@ std::string Sha256OfFile(const platform::RegularFile& file, const std::filesyste
   std::string why;
   for (;;) {
     const auto count = file.ReadAt(offset, chunk.data(), chunk.size(), why);
-    if (!count) throw Exception(ErrorCode::kNotFound, "error reading " + name.string() + ": " + why);
+    if (!count) throw Exception(ErrorCode::kNotFound, "error reading " + PathToUtf8(name) + ": " + why);
     if (*count == 0) break;
     if (EVP_DigestUpdate(context.get(), chunk.data(), *count) != 1) {
-      throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + name.string());
+      throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + PathToUtf8(name));
     }
     offset += *count;
   }
@@ -64,7 +65,7 @@ std::string Sha256OfFile(const platform::RegularFile& file, const std::filesyste
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest;
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
-    throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + name.string());
+    throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + PathToUtf8(name));
   }
   return Hex(digest.data(), length);
 }

@@ -6,6 +6,7 @@
 #include "platform/regular_file.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #include <nlohmann/json.hpp>
 #include <openssl/bio.h>
@@ -117,7 +118,7 @@ std::string RawPublicKey(EVP_PKEY* key) {
 // Reads the Ed25519 private key of PEM file `path`; throws Exception naming the file.
 PKey ReadPrivateKey(const std::string& path) {
   std::string why;
-  const auto pem = ReadSmallFile(path, kMaxTrustFileBytes, why);
+  const auto pem = ReadSmallFile(PathFromUtf8(path), kMaxTrustFileBytes, why);
   if (!pem) throw Exception(ErrorCode::kNotFound, "private key " + path + " " + why);
   const std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem->data(), static_cast<int>(pem->size())),
                                                       &BIO_free);
@@ -150,7 +151,8 @@ std::string SignEd25519(EVP_PKEY* key, const std::string& message) {
 // sees the old file or the new one, never half of one. Throws Exception naming the file.
 void WriteFileAtomically(const fs::path& path, const std::string& text) {
   const fs::path temporary =
-      path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(std::random_device{}()));
+      path.parent_path() /
+      PathFromUtf8("." + PathToUtf8(path.filename()) + ".tmp" + std::to_string(std::random_device{}()));
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << text;
@@ -158,7 +160,7 @@ void WriteFileAtomically(const fs::path& path, const std::string& text) {
     if (!out) {
       std::error_code ignored;
       fs::remove(temporary, ignored);
-      throw Exception(ErrorCode::kInvalidArgument, "cannot write " + temporary.string());
+      throw Exception(ErrorCode::kInvalidArgument, "cannot write " + PathToUtf8(temporary));
     }
   }
   std::error_code error;
@@ -166,7 +168,7 @@ void WriteFileAtomically(const fs::path& path, const std::string& text) {
   if (error) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    throw Exception(ErrorCode::kInvalidArgument, "cannot write " + path.string() + ": " + error.message());
+    throw Exception(ErrorCode::kInvalidArgument, "cannot write " + PathToUtf8(path) + ": " + error.message());
   }
 }
 
@@ -357,7 +359,7 @@ std::string TrustedKeyFileText(const TrustedKey& key) {
 
 TrustedKey ReadTrustedKeyFile(const std::string& path) {
   std::string why;
-  const auto text = discovery::ReadSmallFile(path, discovery::kMaxTrustFileBytes, why);
+  const auto text = discovery::ReadSmallFile(PathFromUtf8(path), discovery::kMaxTrustFileBytes, why);
   if (!text) throw Exception(ErrorCode::kNotFound, "key file " + path + " " + why);
   auto key = discovery::ParseKeyFile(*text, path, why);
   if (!key) throw Exception(ErrorCode::kInvalidArgument, "key file " + path + ": " + why);
@@ -367,7 +369,7 @@ TrustedKey ReadTrustedKeyFile(const std::string& path) {
 SignatureInfo SignManifestFile(const std::string& manifest, const std::string& private_key,
                                const std::string& publisher) {
   std::string why;
-  const auto text = discovery::ReadSmallFile(manifest, discovery::kMaxManifestBytes, why);
+  const auto text = discovery::ReadSmallFile(PathFromUtf8(manifest), discovery::kMaxManifestBytes, why);
   if (!text) throw Exception(ErrorCode::kNotFound, "manifest " + manifest + " " + why);
   // The sha256 makes the signature cover the library too. The rest of the manifest is
   // discovery's to check, on the target platform (a drop may be signed on another one).
@@ -395,7 +397,7 @@ SignatureInfo SignManifestFile(const std::string& manifest, const std::string& p
   signature.key_id = discovery::KeyIdOf(signature.raw_public_key);
   signature.raw_signature = discovery::SignEd25519(key.get(), *text);
   const std::string signature_path = manifest + kSignatureSuffix;
-  discovery::WriteFileAtomically(signature_path, discovery::SignatureFileText(signature));
+  discovery::WriteFileAtomically(PathFromUtf8(signature_path), discovery::SignatureFileText(signature));
 
   SignatureInfo info;
   info.status = SignatureStatus::kUntrusted;

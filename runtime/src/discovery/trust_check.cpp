@@ -6,6 +6,8 @@
 #include "platform/message_text.hpp"
 #include "platform/permissions.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -35,10 +37,10 @@ void UnknownPolicy(TrustSettings& settings, const std::string& where, const std:
 // The system configuration's "trust_policy", when the file exists and says one.
 void ReadSystemConfig(const std::string& file, TrustSettings& settings) {
   std::error_code error;
-  if (file.empty() || !fs::exists(file, error)) return;
+  if (file.empty() || !fs::exists(PathFromUtf8(file), error)) return;
   const std::string where = "system config " + file;
   std::string why;
-  const auto text = ReadSmallFile(file, kMaxTrustFileBytes, why);
+  const auto text = ReadSmallFile(PathFromUtf8(file), kMaxTrustFileBytes, why);
   if (!text) {
     settings.policy = TrustPolicy::kRequire;
     settings.policy_source = where;
@@ -65,14 +67,15 @@ void ReadSystemConfig(const std::string& file, TrustSettings& settings) {
 
 void ReadKeyFolder(const TrustFolder& folder, TrustSettings& settings) {
   std::error_code error;
-  if (folder.path.empty() || !fs::is_directory(folder.path, error)) return;  // none yet: normal
-  if (platform::IsWritableByOthers(folder.path)) {
+  const fs::path path = PathFromUtf8(folder.path);
+  if (folder.path.empty() || !fs::is_directory(path, error)) return;  // none yet: normal
+  if (platform::IsWritableByOthers(path)) {
     settings.problems.push_back("trusted-key folder " + folder.path +
                                 " is writable by other users; none of its keys is trusted");
     return;
   }
   std::vector<fs::path> files;
-  for (fs::directory_iterator it(folder.path, error); !error && it != fs::directory_iterator(); it.increment(error)) {
+  for (fs::directory_iterator it(path, error); !error && it != fs::directory_iterator(); it.increment(error)) {
     if (it->path().extension() == ".json") files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
@@ -83,14 +86,14 @@ void ReadKeyFolder(const TrustFolder& folder, TrustSettings& settings) {
   }
   for (const auto& file : files) {
     if (platform::IsWritableByOthers(file)) {
-      settings.problems.push_back("key file " + file.string() + " is writable by other users; not trusted");
+      settings.problems.push_back("key file " + PathToUtf8(file) + " is writable by other users; not trusted");
       continue;
     }
     std::string why;
     const auto text = ReadSmallFile(file, kMaxTrustFileBytes, why);
-    auto key = text ? ParseKeyFile(*text, file.string(), why) : std::nullopt;
+    auto key = text ? ParseKeyFile(*text, PathToUtf8(file), why) : std::nullopt;
     if (!key) {
-      settings.problems.push_back("key file " + file.string() + (text ? ": " : " ") + why + "; not used");
+      settings.problems.push_back("key file " + PathToUtf8(file) + (text ? ": " : " ") + why + "; not used");
       continue;
     }
     key->source = folder.source;
@@ -103,7 +106,7 @@ std::string InsecureFiles(const std::vector<fs::path>& files) {
   std::string list;
   for (const auto& file : files) {
     if (file.empty() || !platform::IsWritableByOthers(file)) continue;
-    list += (list.empty() ? "" : ", ") + file.string();
+    list += (list.empty() ? "" : ", ") + PathToUtf8(file);
   }
   return list;
 }
@@ -168,7 +171,10 @@ TrustCheck CheckManifestCandidate(const fs::path& manifest, const std::string& m
                                   const ManifestCheck& manifest_check, const TrustSettings& settings) {
   TrustCheck check;
   if (settings.policy == TrustPolicy::kOff) return check;
-  const fs::path signature_path = manifest.string() + kSignatureSuffix;
+  fs::path signature_path = manifest;
+  signature_path += kSignatureSuffix;
+  const std::string manifest_name = PathToUtf8(manifest);
+  const std::string signature_name = PathToUtf8(signature_path);
   SignatureInfo& info = check.signature;
   const bool require = settings.policy == TrustPolicy::kRequire;
 
@@ -178,18 +184,18 @@ TrustCheck CheckManifestCandidate(const fs::path& manifest, const std::string& m
     info.status = SignatureStatus::kUnsigned;
     if (require) {
       check.rejection = ManifestProblem{ReasonCode::kSignatureMissing,
-                                        manifest.string() + " has no signature (" + signature_path.filename().string() +
+                                        manifest_name + " has no signature (" + PathToUtf8(signature_path.filename()) +
                                             "); " + PolicyText(settings) + " loads only signed drops"};
     }
   } else {
-    info.signature_path = signature_path.string();
+    info.signature_path = signature_name;
     std::string why;
     const auto text = ReadSmallFile(signature_path, kMaxTrustFileBytes, why);
     const auto signature = text ? ParseSignatureFile(*text, why) : std::nullopt;
     if (!signature) {
       info.status = SignatureStatus::kInvalid;
       check.rejection = ManifestProblem{ReasonCode::kSignatureInvalid,
-                                        "signature " + signature_path.string() + (text ? " is malformed: " : " ") + why};
+                                        "signature " + signature_name + (text ? " is malformed: " : " ") + why};
     } else {
       info.key_id = signature->key_id;
       info.publisher = signature->publisher;
@@ -198,12 +204,12 @@ TrustCheck CheckManifestCandidate(const fs::path& manifest, const std::string& m
         info.status = SignatureStatus::kInvalid;
         check.rejection = ManifestProblem{
             ReasonCode::kSignatureInvalid,
-            "signature " + signature_path.string() + " by " + by + " does not verify over " + manifest.string() +
+            "signature " + signature_name + " by " + by + " does not verify over " + manifest_name +
                 ": the manifest was changed after it was signed, or the signature is of another file"};
       } else if (!manifest_check.sha256) {
         info.status = SignatureStatus::kInvalid;
         check.rejection = ManifestProblem{ReasonCode::kSignatureInvalid,
-                                          manifest.string() + " is signed by " + by +
+                                          manifest_name + " is signed by " + by +
                                               " but gives no \"sha256\", so the signature does not cover its library"};
       } else {
         const auto trusted = std::find_if(settings.keys.begin(), settings.keys.end(), [&](const TrustedKey& key) {
@@ -218,7 +224,7 @@ TrustCheck CheckManifestCandidate(const fs::path& manifest, const std::string& m
           if (require) {
             check.rejection = ManifestProblem{
                 ReasonCode::kPublisherUntrusted,
-                manifest.string() + " is signed by " + by + ", which is in no trust folder (" + KeyFolderList(settings) +
+                manifest_name + " is signed by " + by + ", which is in no trust folder (" + KeyFolderList(settings) +
                     "); " + PolicyText(settings) + " loads only drops of trusted publishers (sdk-plugin keys add)"};
           }
         }
@@ -237,7 +243,7 @@ TrustCheck CheckUnsignedLibrary(const fs::path& library, const TrustSettings& se
   check.signature.status = SignatureStatus::kUnsigned;
   if (settings.policy == TrustPolicy::kRequire) {
     check.rejection = ManifestProblem{ReasonCode::kSignatureMissing,
-                                      library.string() + " has no manifest, so nothing about it is signed; " +
+                                      PathToUtf8(library) + " has no manifest, so nothing about it is signed; " +
                                           PolicyText(settings) + " loads only signed drops"};
   }
   CheckPermissions({library.parent_path(), library}, settings, check);
@@ -249,13 +255,13 @@ TrustCheck CheckUnsignedLibrary(const fs::path& library, const TrustSettings& se
 TrustCheck CheckManifestTrust(const std::string& manifest, const TrustSettings& settings) {
   std::string text;
   const discovery::ManifestCheck manifest_check =
-      discovery::CheckManifestFile(manifest, loading::RuntimeTargetTags(), &text);
+      discovery::CheckManifestFile(PathFromUtf8(manifest), loading::RuntimeTargetTags(), &text);
   if (manifest_check.stage == DiscoveryStage::kFound && !manifest_check.problems.empty()) {
     TrustCheck check;  // unreadable: nothing to verify
     check.rejection = manifest_check.problems.front();
     return check;
   }
-  return discovery::CheckManifestCandidate(manifest, text, manifest_check, settings);
+  return discovery::CheckManifestCandidate(PathFromUtf8(manifest), text, manifest_check, settings);
 }
 
 }  // namespace backplane

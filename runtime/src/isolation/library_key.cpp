@@ -3,6 +3,7 @@
 #include "discovery/sha256.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #include <system_error>
 
@@ -15,13 +16,13 @@ std::optional<LibraryKey> ReadLibraryKey(const fs::path& library, std::string& w
   LibraryKey key;
   const fs::path canonical = fs::canonical(library, error);
   if (error) {
-    why = library.string() + " cannot be resolved: " + error.message();
+    why = PathToUtf8(library) + " cannot be resolved: " + error.message();
     return std::nullopt;
   }
-  key.path = canonical.string();
+  key.path = PathToUtf8(canonical);
   const fs::file_status status = fs::status(canonical, error);
   if (error || !fs::is_regular_file(status)) {
-    why = library.string() + " is not a regular file";
+    why = PathToUtf8(library) + " is not a regular file";
     return std::nullopt;
   }
   key.size = fs::file_size(canonical, error);

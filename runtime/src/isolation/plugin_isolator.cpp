@@ -5,6 +5,7 @@
 #include "platform/environment.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
@@ -33,9 +34,9 @@ fs::path DefaultProbeProgram() {
 namespace {
 
 fs::path StoreFolder(const PluginIsolation& options) {
-  if (!options.verdict_store.empty()) return options.verdict_store;
+  if (!options.verdict_store.empty()) return PathFromUtf8(options.verdict_store);
   if (const auto folder = platform::SecureGetEnv(kPluginVerdictStoreEnvVar); folder && !folder->empty()) {
-    return *folder;
+    return PathFromUtf8(*folder);
   }
   return DefaultVerdictStoreFolder();
 }
@@ -45,7 +46,7 @@ fs::path StoreFolder(const PluginIsolation& options) {
 PluginIsolator::PluginIsolator(const PluginIsolation& options, ILogSink& log)
     : timeout_seconds_(options.timeout_seconds > 0 ? options.timeout_seconds : 10),
       reprobe_(options.reprobe),
-      program_(options.probe_program.empty() ? DefaultProbeProgram() : fs::path(options.probe_program)),
+      program_(options.probe_program.empty() ? DefaultProbeProgram() : PathFromUtf8(options.probe_program)),
       log_(log) {
   const fs::path folder = StoreFolder(options);
   if (folder.empty()) {
@@ -60,7 +61,7 @@ PluginIsolator::PluginIsolator(const PluginIsolation& options, ILogSink& log)
 std::string PluginIsolator::Check(const DiscoveryRecord& candidate) {
   const std::string& library = candidate.library_path;
   std::string why;
-  const std::optional<LibraryKey> key = ReadLibraryKey(library, why);
+  const std::optional<LibraryKey> key = ReadLibraryKey(PathFromUtf8(library), why);
   if (!key) {
     // Discovery's own checks reject what cannot be read; nothing of it runs in a child either.
     Log(log_, LogLevel::kDebug, LogCategory::kPlugin, "plugin isolation: not probing " + library + ": " + why);
@@ -77,7 +78,7 @@ std::string PluginIsolator::Check(const DiscoveryRecord& candidate) {
       if (!longer_timeout) {
         std::string refusal = library + " is quarantined since " + stored->probed_at + ": it " + stored->reason +
                               "; the runtime does not load it until the file changes or " +
-                              store_->EntryFor(key->path).string() +
+                              PathToUtf8(store_->EntryFor(key->path)) +
                               " is deleted (sdk-info --isolate probes it again)";
         return refusal;  // discovery logs the record
       }
@@ -88,7 +89,7 @@ std::string PluginIsolator::Check(const DiscoveryRecord& candidate) {
 
 std::string PluginIsolator::Probe(const LibraryKey& key, const std::string& library) {
   Log(log_, LogLevel::kInfo, LogCategory::kPlugin,
-      "plugin isolation: probing " + library + " in a child process (" + program_.string() + ")");
+      "plugin isolation: probing " + library + " in a child process (" + PathToUtf8(program_) + ")");
   ++probes_started_;
   ProbeResult result;
   try {
@@ -105,12 +106,12 @@ std::string PluginIsolator::Probe(const LibraryKey& key, const std::string& libr
   verdict.runtime = RuntimeIdentity();
   // A file replaced while it was probed gets no verdict: the next start probes the new one.
   std::string ignored;
-  const std::optional<LibraryKey> after = ReadLibraryKey(library, ignored);
+  const std::optional<LibraryKey> after = ReadLibraryKey(PathFromUtf8(library), ignored);
   const bool saved = store_ && after == key && store_->Save(verdict);
   if (result.outcome == ProbeOutcome::kPassed) return {};
   std::string refusal = library + " " + result.reason + "; the runtime did not load it" +
                         (saved ? " and quarantined it until the file changes (verdict stored in " +
-                                     store_->EntryFor(key.path).string() + ")"
+                                     PathToUtf8(store_->EntryFor(key.path)) + ")"
                                : std::string(" (the verdict is not remembered)"));
   return refusal;  // discovery logs the record
 }

@@ -2,6 +2,7 @@
 
 #include "log.hpp"
 
+#include <backplane/path_text.hpp>
 #include <backplane/version.hpp>
 
 #include <nlohmann/json.hpp>
@@ -41,7 +42,7 @@ std::string PathHash(const std::string& text) {
 }
 
 bool IsEntryName(const fs::path& file) {
-  const std::string name = file.filename().string();
+  const std::string name = PathToUtf8(file.filename());
   return name.size() == 21 && file.extension() == ".json" &&
          std::all_of(name.begin(), name.begin() + 16, [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
@@ -128,7 +129,7 @@ fs::path TemporaryName(const fs::path& entry) {
   static thread_local std::mt19937_64 generator{std::random_device{}()};
   char digits[17];
   std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(generator()));
-  return fs::path(entry.string() + ".tmp-" + digits);
+  return PathFromUtf8(PathToUtf8(entry) + ".tmp-" + digits);
 }
 
 }  // namespace
@@ -179,7 +180,7 @@ std::string UtcNow() {
 VerdictStore::VerdictStore(fs::path folder, ILogSink& log) : folder_(std::move(folder)), log_(log) {}
 
 fs::path VerdictStore::EntryFor(const std::string& canonical_library) const {
-  return folder_ / (PathHash(canonical_library) + ".json");
+  return folder_ / PathFromUtf8(PathHash(canonical_library) + ".json");
 }
 
 std::optional<StoredVerdict> VerdictStore::Find(const LibraryKey& key) const {
@@ -190,12 +191,12 @@ std::optional<StoredVerdict> VerdictStore::Find(const LibraryKey& key) const {
   std::optional<StoredVerdict> verdict = ReadEntry(entry, why);
   if (!verdict) {
     Log(log_, LogLevel::kWarning, LogCategory::kPlugin,
-        "plugin verdict store: ignoring " + entry.string() + ": " + why + " (the library is probed again)");
+        "plugin verdict store: ignoring " + PathToUtf8(entry) + ": " + why + " (the library is probed again)");
     return std::nullopt;
   }
   if (verdict->key != key || verdict->runtime != RuntimeIdentity()) {
     Log(log_, LogLevel::kDebug, LogCategory::kPlugin,
-        "plugin verdict store: " + entry.string() + " is for " +
+        "plugin verdict store: " + PathToUtf8(entry) + " is for " +
             (verdict->key.path != key.path ? "another library (" + verdict->key.path + ")"
              : verdict->runtime != RuntimeIdentity() ? "another runtime (" + verdict->runtime + ")"
                                                      : "an earlier version of " + key.path) +
@@ -221,7 +222,7 @@ bool VerdictStore::Save(const StoredVerdict& verdict) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
     Log(log_, LogLevel::kWarning, LogCategory::kPlugin,
-        "plugin verdict store: cannot write " + entry.string() + ": " + error.message() +
+        "plugin verdict store: cannot write " + PathToUtf8(entry) + ": " + error.message() +
             " (the verdict for " + verdict.key.path + " is not remembered)");
     return false;
   }
@@ -242,7 +243,7 @@ void VerdictStore::Prune() {
     std::string why;
     const std::optional<StoredVerdict> verdict = ReadEntry(file, why);
     std::error_code missing;
-    if (verdict && fs::exists(verdict->key.path, missing)) {
+    if (verdict && fs::exists(PathFromUtf8(verdict->key.path), missing)) {
       kept.push_back({verdict->probed_at, file});
       continue;
     }
@@ -250,7 +251,7 @@ void VerdictStore::Prune() {
     std::error_code ignored;
     fs::remove(file, ignored);
     Log(log_, LogLevel::kDebug, LogCategory::kPlugin,
-        "plugin verdict store: removed " + file.string() + " (" +
+        "plugin verdict store: removed " + PathToUtf8(file) + " (" +
             (verdict ? verdict->key.path + " no longer exists" : why) + ")");
   }
   if (kept.size() <= kMaxEntries) return;

@@ -5,6 +5,8 @@
 #include "loading/plugin_call.hpp"
 #include "platform/message_text.hpp"
 
+#include <backplane/path_text.hpp>
+
 namespace backplane::loading {
 
 namespace {
@@ -47,7 +49,7 @@ BackendFactory MakePluginFactory(std::shared_ptr<SharedLibrary> library,
                                  const BackplanePluginIdentity* identity,
                                  BpBackendFactoryFunction entry_point) {
   const std::string id = identity && identity->backend_id ? identity->backend_id : "";
-  const std::string where = library ? "BackendFactory() of " + library->Path().string()
+  const std::string where = library ? "BackendFactory() of " + PathToUtf8(library->Path())
                                     : "the factory of static backend " + id;
   auto origin = std::make_shared<const PluginOrigin>(PluginOrigin{BackendId(id), std::move(library)});
   return [origin = std::move(origin), identity, entry_point, where]() {

@@ -5,6 +5,7 @@
 #include "platform/message_text.hpp"
 
 #include <backplane/backend_id.hpp>
+#include <backplane/path_text.hpp>
 
 #include <array>
 #include <cstring>
@@ -87,7 +88,7 @@ std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* iden
 PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
                                const TargetTags& target, BackendApiVersion api,
                                const std::optional<platform::FileIdentity>& checked_file) {
-  const std::string where = library_path.string();
+  const std::string where = PathToUtf8(library_path);
   std::shared_ptr<SharedLibrary> library;
   try {
     library = SharedLibrary::Open(library_path);

@@ -1,6 +1,7 @@
 #include "loading/shared_library.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #include <boost/dll/shared_library.hpp>
 
@@ -22,7 +23,7 @@ SharedLibrary::~SharedLibrary() = default;
 std::shared_ptr<SharedLibrary> SharedLibrary::Open(const std::filesystem::path& path) {
   if (!path.is_absolute()) {
     throw Exception(ErrorCode::kInvalidArgument,
-                    "refusing to open " + path.string() + ": not an absolute path");
+                    "refusing to open " + PathToUtf8(path) + ": not an absolute path");
   }
   auto handle = std::make_unique<Handle>();
 #if defined(_WIN32)
@@ -51,7 +52,7 @@ std::shared_ptr<SharedLibrary> SharedLibrary::Open(const std::filesystem::path& 
       message = message.substr(prefix.size(), message.size() - prefix.size() - 1);
     }
 #endif
-    throw Exception(ErrorCode::kBackendFailure, "cannot open " + path.string() + ": " + message);
+    throw Exception(ErrorCode::kBackendFailure, "cannot open " + PathToUtf8(path) + ": " + message);
   }
   return std::shared_ptr<SharedLibrary>(new SharedLibrary(path, std::move(handle)));
 }

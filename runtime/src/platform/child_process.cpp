@@ -1,6 +1,7 @@
 #include "platform/child_process.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/path_text.hpp>
 
 #if defined(_WIN32)
 #include "platform/windows_api.hpp"
@@ -70,7 +71,7 @@ InheritableHandle OpenForChild(const fs::path& path, bool write) {
                               FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, &inherit,
                               write ? CREATE_ALWAYS : OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
   if (file.handle == INVALID_HANDLE_VALUE) {
-    throw Exception(ErrorCode::kNotFound, "cannot open " + path.u8string() + " for a child process: " +
+    throw Exception(ErrorCode::kNotFound, "cannot open " + PathToUtf8(path) + " for a child process: " +
                                               SystemErrorText(::GetLastError()));
   }
   return file;
@@ -116,7 +117,7 @@ ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std:
   ::DeleteProcThreadAttributeList(list);
   if (!ok) {
     throw Exception(ErrorCode::kNotFound,
-                    program.u8string() + " cannot be started: " + SystemErrorText(error));
+                    PathToUtf8(program) + " cannot be started: " + SystemErrorText(error));
   }
   ::CloseHandle(started.hThread);
   auto state = std::make_unique<State>();
@@ -154,10 +155,11 @@ ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std:
   std::error_code error;
   // Files, not pipes: nothing to drain while waiting, and no SIGCHLD handler as asynchronous
   // pipes need.
-  bp::child child(bp::exe = program.string(), bp::args = arguments, bp::std_in < bp::null,
-                  bp::std_out > stdout_file.string(), bp::std_err > stderr_file.string(), error);
+  // POSIX: the native names are the bytes of the paths.
+  bp::child child(bp::exe = program.native(), bp::args = arguments, bp::std_in < bp::null,
+                  bp::std_out > stdout_file.native(), bp::std_err > stderr_file.native(), error);
   if (error) {
-    throw Exception(ErrorCode::kNotFound, program.string() + " cannot be started: " + error.message());
+    throw Exception(ErrorCode::kNotFound, PathToUtf8(program) + " cannot be started: " + error.message());
   }
   return ChildProcess(std::make_unique<State>(State{std::move(child)}));
 }

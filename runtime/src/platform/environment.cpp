@@ -1,5 +1,7 @@
 #include "platform/environment.hpp"
 
+#include <backplane/path_text.hpp>
+
 #include <cstdlib>
 
 #if defined(_WIN32)
@@ -113,12 +115,12 @@ std::filesystem::path UserBaseFolder(UserFolderKind kind) {
   const Base base = kind == UserFolderKind::kCache  ? Base{"XDG_CACHE_HOME", ".cache"}
                     : kind == UserFolderKind::kData ? Base{"XDG_DATA_HOME", ".local/share"}
                                                     : Base{"XDG_CONFIG_HOME", ".config"};
-  if (const auto xdg = SecureGetEnv(base.variable); xdg && fs::path(*xdg).is_absolute()) {
-    return fs::path(*xdg);
+  if (const auto xdg = SecureGetEnv(base.variable); xdg && PathFromUtf8(*xdg).is_absolute()) {
+    return PathFromUtf8(*xdg);
   }
   const auto home = SecureGetEnv("HOME");
-  if (!home || !fs::path(*home).is_absolute()) return {};
-  return (fs::path(*home) / base.under_home).lexically_normal();
+  if (!home || !PathFromUtf8(*home).is_absolute()) return {};
+  return (PathFromUtf8(*home) / base.under_home).lexically_normal();
 #endif
 }
 
