@@ -35,8 +35,9 @@ std::shared_ptr<OpenClDevice> OpenClBackendContext::Device() {
     }
     if (device_->CpuKernels() || !kWithClblast) {
       // CLBlast's parameters and its tuner concern CLBlast's kernels alone.
-      std::string gemm = device_->CpuKernels() ? "kernels shaped for a CPU: GpuOpenCl's register-tiled GEMM"
-                                               : "kernels shaped for a GPU; matrix products: GpuOpenCl's register-tiled GEMM";
+      std::string gemm =
+          device_->CpuKernels() ? "kernels shaped for a CPU: " : "kernels shaped for a GPU; matrix products: ";
+      gemm += "GpuOpenCl's register-tiled GEMM";
       gemm += kWithClblast ? " (option kernels=gpu runs CLBlast's)" : " (this build has no CLBlast)";
       Log(log_.get(), settings_.tune ? LogLevel::kWarning : LogLevel::kInfo,
           gemm + (settings_.tune ? "; option tune has no effect on it" : ""));
