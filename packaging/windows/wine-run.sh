@@ -5,6 +5,17 @@
 # prefix per user, made on first use.
 #   BACKPLANE_WINEPREFIX   the prefix (default ${XDG_CACHE_HOME:-~/.cache}/backplane/wine-prefix)
 # Exit status: the program's.
+#
+# The program's standard error is written to a file and copied out after it ends: Wine's system
+# processes (services.exe, explorer.exe, ...), started by whichever program finds none running,
+# keep that program's standard error open for their own messages until the Wine server stops,
+# and ctest and Ninja wait for every writer of a pipe to close it: a test that had passed hung
+# until its timeout (seen about once in a few hundred runs). A hang of the program itself loses
+# its standard error this way; run it by hand to see it.
+#
+# Wine's loader sometimes cannot map its shared user data page, before any of the program has
+# run ("failed to map the shared user data", an address clash): that start is tried again, up to
+# three times. Nothing the program itself did is ever retried.
 set -euo pipefail
 
 compiler=x86_64-w64-mingw32-g++-posix
@@ -15,10 +26,21 @@ done
 winepath=$(printf '%s\n' "${runtime_dirs[@]}" | sort -u | paste -sd ';')
 export WINEPATH="$winepath${WINEPATH:+;$WINEPATH}"
 export WINEPREFIX=${BACKPLANE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/backplane/wine-prefix}
-export WINEDEBUG=${WINEDEBUG:--all}
+# Wine's messages are off but for the loader's errors, which the retry below reads.
+export WINEDEBUG=${WINEDEBUG:--all,err+virtual}
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}  # no Mono/Gecko install prompts
 if [[ ! -d $WINEPREFIX ]]; then
   mkdir -p "$(dirname "$WINEPREFIX")"
   wine wineboot --init >/dev/null 2>&1 || true
 fi
-exec wine "$@"
+program_errors=$(mktemp)
+trap 'rm -f "$program_errors"' EXIT
+for attempt in 1 2 3; do
+  status=0
+  wine "$@" 2>"$program_errors" || status=$?
+  cat "$program_errors" >&2
+  if (( status == 0 || attempt == 3 )) || ! grep -q 'failed to map the shared user data' "$program_errors"; then
+    exit "$status"
+  fi
+  echo "wine-run.sh: Wine could not start $1 (its loader failed before the program ran); starting it again" >&2
+done
