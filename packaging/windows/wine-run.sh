@@ -13,9 +13,15 @@
 # until its timeout (seen about once in a few hundred runs). A hang of the program itself loses
 # its standard error this way; run it by hand to see it.
 #
-# Wine's loader sometimes cannot map its shared user data page, before any of the program has
-# run ("failed to map the shared user data", an address clash): that start is tried again, up to
-# three times. Nothing the program itself did is ever retried.
+# One Wine server serves the whole run: it is started here, before the program, to stay 60 s
+# after its last program (Debian's wine starts it to stop at once), so programs that ctest starts
+# one after the other do not meet a server that is shutting down ("wine client error:0: recvmsg:
+# Connection reset by peer").
+#
+# A start that Wine fails before any of the program has run is tried again, up to three times:
+# its loader could not map its shared user data page ("failed to map the shared user data", an
+# address clash), or it could not reach the server ("wine client error:0:", thread 0: before the
+# program's first thread). Nothing the program itself did is ever retried.
 set -euo pipefail
 
 compiler=x86_64-w64-mingw32-g++-posix
@@ -32,15 +38,18 @@ export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}  # no Mono/Gecko in
 if [[ ! -d $WINEPREFIX ]]; then
   mkdir -p "$(dirname "$WINEPREFIX")"
   wine wineboot --init >/dev/null 2>&1 || true
+  wineserver -w  # until the server that made it has stopped
 fi
+wineserver -p60 </dev/null >/dev/null 2>&1 || true  # exits at once when this prefix's server is up
+
 program_errors=$(mktemp)
 trap 'rm -f "$program_errors"' EXIT
 for attempt in 1 2 3; do
   status=0
   wine "$@" 2>"$program_errors" || status=$?
   cat "$program_errors" >&2
-  if (( status == 0 || attempt == 3 )) || ! grep -q 'failed to map the shared user data' "$program_errors"; then
+  if (( status == 0 || attempt == 3 )) || ! grep -q -e 'failed to map the shared user data' -e '^wine client error:0:' "$program_errors"; then
     exit "$status"
   fi
-  echo "wine-run.sh: Wine could not start $1 (its loader failed before the program ran); starting it again" >&2
+  echo "wine-run.sh: Wine could not start $1 (it failed before the program ran); starting it again" >&2
 done
