@@ -24,12 +24,22 @@ namespace backplane::e2e {
 namespace {
 
 #if defined(_WIN32)
+// The quoting CommandLineToArgvW (and the C runtime) undoes: backslashes are literal except in a
+// run before a quote, where each is doubled (and the quote escaped), the closing quote included:
+// "C:\folder\" is written "C:\folder\\".
 std::string Quote(const std::string& argument) {
   std::string quoted = "\"";
+  std::size_t backslashes = 0;
   for (char c : argument) {
-    if (c == '"') quoted += '\\';
+    if (c == '\\') {
+      ++backslashes;
+    } else {
+      if (c == '"') quoted.append(backslashes + 1, '\\');
+      backslashes = 0;
+    }
     quoted += c;
   }
+  quoted.append(backslashes, '\\');  // before the closing quote
   return quoted + "\"";
 }
 FILE* OpenPipe(const std::string& command) {

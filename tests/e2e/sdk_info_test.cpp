@@ -309,6 +309,16 @@ TEST_CASE("the same folder twice is searched once, exit 0" *
   CHECK(document.at("records").at(0).at("verdict") == "registered");
 }
 
+TEST_CASE("a folder given with a trailing separator counts its candidates, exit 0" *
+          doctest::skip(!kHaveReferencePlugin)) {
+  TempFolder folder("e2e-trailing");
+  CopyReferencePlugin(folder.path());
+  const std::string path = (folder.path() / "").string();
+  RUN_SDK_INFO(text, {"--path", path, "--no-static"});
+  CHECK(text.exit_code == 0);
+  CHECK(Contains(text.out, path + "  (option)  ok: 1 candidate, 1 registered"));
+}
+
 TEST_CASE("without --path the environment variable is used" *
           doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
   TempFolder folder("e2e-env");

@@ -335,6 +335,42 @@ TEST_CASE("spec 000 test 7: one shared object reached through two folders is loa
   CHECK(runtime->GetBackends().size() == 1);
 }
 
+TEST_CASE("spec 000 test 12: a plugin in a folder whose path is over 260 characters is found and loaded") {
+  // Windows' MAX_PATH: the folder is listed and the library opened through the extended-length form.
+  TestFolder folder;
+  fs::path deep;
+  while ((folder / deep).native().size() <= 300) deep /= "a-folder-name-of-forty-characters-------";
+  const fs::path searched = folder.MakeFolder(deep);
+  folder.AddLibrary(test_plugins::valid_a, deep / LibraryFileName("Test", "ValidA"));
+
+  auto runtime = Runtime::Create(OptionsFor({searched}));
+  const DiscoveryReport& report = runtime->GetDiscoveryReport();
+  INFO(Describe(report));
+  REQUIRE(report.records.size() == 1);
+  CHECK(Mismatch(&report.records[0], {Verdict::kRegistered, ReasonCode::kOk, DiscoveryStage::kRegistered,
+                                      FoundBy::kNamingScheme, {}}) == "");
+  CHECK(fs::path(report.records[0].library_path) == searched / LibraryFileName("Test", "ValidA"));
+}
+
+TEST_CASE("spec 000 test 7: one library under two hard-linked names is loaded once") {
+  TestFolder folder;
+  const std::string first = LibraryFileName("Test", "LinkA");
+  const std::string second = LibraryFileName("Test", "LinkB");
+  const fs::path library = folder.AddLibrary(test_plugins::valid_a, first);
+  fs::create_hard_link(library, folder / second);
+
+  auto runtime = Runtime::Create(OptionsFor({folder.path()}));
+  const DiscoveryReport& report = runtime->GetDiscoveryReport();
+  INFO(Describe(report));
+  REQUIRE(report.records.size() == 2);
+  CHECK(Mismatch(RecordFor(report, first), {Verdict::kRegistered, ReasonCode::kOk, DiscoveryStage::kRegistered,
+                                            FoundBy::kNamingScheme, {}}) == "");
+  CHECK(Mismatch(RecordFor(report, second), {Verdict::kDuplicate, ReasonCode::kDuplicateLibrary,
+                                             DiscoveryStage::kLibraryVerified, FoundBy::kNamingScheme,
+                                             {first}}) == "");
+  CHECK(runtime->GetBackends().size() == 1);
+}
+
 TEST_CASE("spec 000 test 7: a folder reached twice (a symlinked folder) is searched once" * doctest::skip(!kSymlinksInTests)) {
   TestFolder folder;
   const fs::path real = folder.MakeFolder("real");

@@ -435,6 +435,25 @@ TEST_CASE("manifest: an accepted manifest's library gets no second record from t
   CHECK(runtime->GetBackends().size() == 1);
 }
 
+TEST_CASE("manifest: a library named in other letter case is still the manifest's, no second record (Windows)" *
+          doctest::skip(!kNamesIgnoreCase)) {
+  // Another stem than the manifest's, so only the claimed file name keeps the fallback off it.
+  TestFolder folder;
+  const std::string named = LibraryFileName("Test", "Named");
+  folder.AddLibrary(test_plugins::valid_a, named);
+  std::string shouted = named;
+  for (char& c : shouted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  folder.WriteManifest(kManifest, DefaultManifest(test_plugins::valid_a, shouted));
+
+  auto runtime = Runtime::Create(OptionsFor({folder.path()}));
+  const DiscoveryReport& report = runtime->GetDiscoveryReport();
+  INFO(Describe(report));
+  REQUIRE(report.records.size() == 1);
+  CHECK(Mismatch(RecordFor(report, kManifest), {Verdict::kRegistered, ReasonCode::kOk, DiscoveryStage::kRegistered,
+                                                FoundBy::kManifest, {}}) == "");
+  CHECK(runtime->GetBackends().size() == 1);
+}
+
 TEST_CASE("manifest: a JSON file not named <Vendor>_<Name>_backend.json is not a manifest") {
   TestFolder folder;
   const std::string library = LibraryFileName("Test", "ValidA");

@@ -16,10 +16,14 @@ namespace backplane::unit {
 
 // Whether tests can make symbolic links: MinGW's std::filesystem cannot (and Windows needs a
 // privilege for them), so the cases about symlinks are skipped in Windows builds.
+// Whether file names ignore letter case (Windows, and Wine's view of a POSIX file system), for
+// the cases about names that differ only in case.
 #if defined(_WIN32)
 inline constexpr bool kSymlinksInTests = false;
+inline constexpr bool kNamesIgnoreCase = true;
 #else
 inline constexpr bool kSymlinksInTests = true;
+inline constexpr bool kNamesIgnoreCase = false;
 #endif
 
 namespace fs = std::filesystem;

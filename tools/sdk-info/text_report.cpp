@@ -19,6 +19,14 @@ using tools::TextStyle;
 
 namespace {
 
+// The folder `text` names, or that holds the file it names (`of_file`), spelled one way for
+// comparing: "/a/b", "/a/b/" and "/a/b/." are "/a/b", and "/a/b/./x" is in it.
+std::filesystem::path FolderNamed(const std::string& text, bool of_file = false) {
+  std::filesystem::path path = PathFromUtf8(text).lexically_normal();
+  if (of_file || !path.has_filename()) path = path.parent_path();
+  return path;
+}
+
 constexpr std::size_t kLineWidth = 100;
 constexpr std::string_view kFieldIndent = "    ";
 constexpr std::size_t kLabelWidth = 14;
@@ -91,8 +99,8 @@ void WriteSearchPaths(std::ostream& out, const DiscoveryReport& report, const Te
       for (const DiscoveryRecord& record : report.records) {
         const std::string& file = CandidateFile(record);
         // A drop layer's candidates may lie one subfolder down (one folder per installed drop).
-        const std::filesystem::path folder = PathFromUtf8(file).parent_path();
-        const std::filesystem::path searched = PathFromUtf8(path.path);
+        const std::filesystem::path folder = FolderNamed(file, true);
+        const std::filesystem::path searched = FolderNamed(path.path);
         if (file.empty() || (folder != searched && folder.parent_path() != searched)) continue;
         ++candidates;
         if (record.verdict == Verdict::kRegistered) ++registered;
@@ -114,7 +122,7 @@ void WriteTrust(std::ostream& out, const TrustSettings& trust, const TextStyle& 
   for (const TrustFolder& folder : trust.key_folders) {
     std::size_t count = 0;
     for (const TrustedKey& key : trust.keys) {
-      if (PathFromUtf8(key.file).parent_path() == PathFromUtf8(folder.path)) ++count;
+      if (FolderNamed(key.file, true) == FolderNamed(folder.path)) ++count;
     }
     out << "  keys in " << folder.path << "  (" << folder.source << "): " << count << '\n';
   }

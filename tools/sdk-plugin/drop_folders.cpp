@@ -5,6 +5,7 @@
 #include "file_writes.hpp"
 #include "staging_folder.hpp"
 
+#include <backplane/folder_entries.hpp>
 #include <backplane/path_text.hpp>
 
 #include <algorithm>
@@ -17,12 +18,10 @@ namespace {
 std::vector<fs::path> DropSubfolders(const fs::path& folder) {
   std::vector<fs::path> subfolders;
   std::error_code error;
-  fs::directory_iterator it(folder, error);
-  if (error) return subfolders;
-  for (const fs::directory_entry& entry : it) {
-    const std::string name = PathToUtf8(entry.path().filename());
+  for (const fs::path& entry : FolderEntries(folder, error)) {
+    const std::string name = PathToUtf8(entry.filename());
     if (name.empty() || name.front() == '.') continue;
-    if (entry.is_directory(error)) subfolders.push_back(entry.path());
+    if (fs::is_directory(entry, error)) subfolders.push_back(entry);
   }
   std::sort(subfolders.begin(), subfolders.end());
   return subfolders;
@@ -32,10 +31,8 @@ std::vector<fs::path> DropSubfolders(const fs::path& folder) {
 std::vector<fs::path> ManifestsIn(const fs::path& folder) {
   std::vector<fs::path> manifests;
   std::error_code error;
-  fs::directory_iterator it(folder, error);
-  if (error) return manifests;
-  for (const fs::directory_entry& entry : it) {
-    if (IsManifestFileName(PathToUtf8(entry.path().filename()))) manifests.push_back(entry.path());
+  for (const fs::path& entry : FolderEntries(folder, error)) {
+    if (IsManifestFileName(PathToUtf8(entry.filename()))) manifests.push_back(entry);
   }
   std::sort(manifests.begin(), manifests.end());
   return manifests;

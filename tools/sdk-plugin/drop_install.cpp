@@ -5,6 +5,7 @@
 #include "file_writes.hpp"
 #include "staging_folder.hpp"
 
+#include <backplane/folder_entries.hpp>
 #include <backplane/path_text.hpp>
 #include <backplane/runtime.hpp>
 
@@ -36,10 +37,10 @@ void CopyFileInto(const fs::path& from, const fs::path& to, fs::perms mode) {
 std::vector<std::string> FolderFileNames(const fs::path& folder) {
   std::vector<std::string> names;
   std::error_code error;
-  fs::directory_iterator it(folder, error);
+  const std::vector<fs::path> entries = FolderEntries(folder, error);
   if (error) throw FileSystemError("cannot list the drop " + PathToUtf8(folder), error, ExitCode::kInputMissing);
-  for (const fs::directory_entry& entry : it) {
-    if (entry.is_regular_file(error)) names.push_back(PathToUtf8(entry.path().filename()));
+  for (const fs::path& entry : entries) {
+    if (fs::is_regular_file(entry, error)) names.push_back(PathToUtf8(entry.filename()));
   }
   std::sort(names.begin(), names.end());
   return names;

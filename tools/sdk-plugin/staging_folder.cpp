@@ -3,6 +3,7 @@
 #include "exit_code.hpp"
 #include "file_writes.hpp"
 
+#include <backplane/folder_entries.hpp>
 #include <backplane/path_text.hpp>
 
 namespace backplane::sdk_plugin {
@@ -76,19 +77,19 @@ bool RemoveFolder(const fs::path& folder, std::error_code& error) {
 std::vector<std::string> RemoveStaleWorkFolders(const fs::path& parent, std::chrono::seconds age) {
   std::vector<std::string> removed;
   std::error_code error;
-  fs::directory_iterator it(parent, error);
+  const std::vector<fs::path> entries = FolderEntries(parent, error);
   if (error) return removed;
   const fs::file_time_type now = fs::file_time_type::clock::now();
   std::vector<fs::path> stale;
-  for (const fs::directory_entry& entry : it) {
-    const std::string name = PathToUtf8(entry.path().filename());
+  for (const fs::path& entry : entries) {
+    const std::string name = PathToUtf8(entry.filename());
     if (!StartsWith(name, kStagingPrefix) && !StartsWith(name, kOldPrefix) && !StartsWith(name, kRemovingPrefix)) {
       continue;
     }
-    if (!entry.is_directory(error) || entry.is_symlink(error)) continue;
-    const fs::file_time_type changed = fs::last_write_time(entry.path(), error);
+    if (!fs::is_directory(fs::symlink_status(entry, error))) continue;  // a folder, not a link to one
+    const fs::file_time_type changed = fs::last_write_time(entry, error);
     if (error || now - changed < age) continue;
-    stale.push_back(entry.path());
+    stale.push_back(entry);
   }
   for (const fs::path& folder : stale) {
     if (RemoveFolder(folder, error)) removed.push_back(PathToUtf8(folder));

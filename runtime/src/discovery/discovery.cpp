@@ -13,6 +13,7 @@
 #include "platform/regular_file.hpp"
 
 #include <backplane/backend_id.hpp>
+#include <backplane/folder_entries.hpp>
 #include <backplane/path_text.hpp>
 #include <backplane/plugin.hpp>
 
@@ -35,10 +36,7 @@ namespace {
 std::vector<std::string> ListFolder(const fs::path& folder, ILogSink& log) {
   std::vector<std::string> names;
   std::error_code error;
-  fs::directory_iterator it(folder, error);
-  for (; !error && it != fs::directory_iterator(); it.increment(error)) {
-    names.push_back(PathToUtf8(it->path().filename()));
-  }
+  for (const fs::path& entry : FolderEntries(folder, error)) names.push_back(PathToUtf8(entry.filename()));
   if (error) {
     Log(log, LogLevel::kWarning, LogCategory::kDiscovery,
         "cannot list all of " + PathToUtf8(folder) + ": " + error.message());
@@ -60,7 +58,7 @@ struct ManifestCandidate {
 };
 
 // One scan over a list of folders. Remembers which library files manifests claim and which
-// canonical files were already taken, so each file yields at most one record.
+// files (by identity) were already taken, so each file yields at most one record.
 class Scanner {
  public:
   explicit Scanner(DiscoveryContext& context) : context_(context) {}
@@ -235,11 +233,9 @@ class Scanner {
     Conclude(std::move(record), Verdict::kSuperseded, ReasonCode::kSuperseded, std::move(message));
   }
 
+  // Names the file system takes for one (on Windows: any case) have one key.
   static std::string FolderKey(const fs::path& folder, std::string_view name) {
-    std::string key = PathToUtf8(folder);
-    key += '\0';
-    key += name;
-    return key;
+    return platform::NameKey(folder / PathFromUtf8(name));
   }
 
   // The library stages (docs/backend-discovery.md §3, from library_verified on). The file is
@@ -266,12 +262,12 @@ class Scanner {
       return Reject(std::move(record), ReasonCode::kLibraryMissing,
                     PathToUtf8(path) + " cannot be resolved: " + error.message());
     }
-    if (const auto first = opened_.find(canonical); first != opened_.end()) {
+    if (const auto first = opened_.find(file->Identity()); first != opened_.end()) {
       return Skip(std::move(record), ReasonCode::kDuplicateLibrary,
                   PathToUtf8(path) + " is the same file as " + first->second +
                       ", which was already considered; skipped");
     }
-    opened_.emplace(canonical, PathToUtf8(path));
+    opened_.emplace(file->Identity(), PathToUtf8(path));
     if (std::string problem = loading::LibraryHeaderProblem(*file); !problem.empty()) {
       return Reject(std::move(record), ReasonCode::kLibraryInvalid, PathToUtf8(path) + " " + problem);
     }
@@ -416,7 +412,9 @@ class Scanner {
   // Keys are FolderKey(folder, file name or stem): strings compare faster than paths.
   std::unordered_set<std::string> claimed_files_;
   std::unordered_set<std::string> claimed_stems_;
-  std::map<fs::path, std::string> opened_;
+  // The files considered for opening, by identity (whatever name, link or case reached them),
+  // each with the name it was first found under.
+  std::map<platform::FileIdentity, std::string> opened_;
 };
 
 }  // namespace

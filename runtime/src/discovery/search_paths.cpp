@@ -2,6 +2,8 @@
 
 #include <backplane/path_text.hpp>
 
+#include "platform/regular_file.hpp"
+
 #include <filesystem>
 #include <system_error>
 
@@ -67,19 +69,21 @@ std::vector<SearchPath> ResolveSearchPaths(const SearchPathSources& sources, cha
 
   std::vector<SearchPath> paths;
   paths.reserve(folders.size());
-  std::vector<std::pair<fs::path, std::string>> searched;  // canonical folder, as given
+  // The folders searched so far, by identity (so another spelling, case on Windows, or a link
+  // to one of them is found out), each as given.
+  std::vector<std::pair<platform::FileIdentity, std::string>> searched;
   for (auto& [folder, source] : folders) {
     SearchPath path;
     path.path = std::move(folder);
     path.source = source;
     path.reason = CheckSearchFolder(path.path);
     if (path.reason.empty()) {
-      std::error_code error;
-      const fs::path canonical = fs::canonical(PathFromUtf8(path.path), error);
-      for (const auto& [earlier, given] : searched) {
-        if (!error && earlier == canonical) path.reason = "same folder as " + given + ", already searched";
+      if (const auto identity = platform::IdentityOf(PathFromUtf8(path.path))) {
+        for (const auto& [earlier, given] : searched) {
+          if (earlier == *identity) path.reason = "same folder as " + given + ", already searched";
+        }
+        if (path.reason.empty()) searched.emplace_back(*identity, path.path);
       }
-      if (path.reason.empty()) searched.emplace_back(canonical, path.path);
     }
     path.valid = path.reason.empty();
     path.normally_absent = IsNormallyAbsent(path);

@@ -1,9 +1,11 @@
 #include "discovery/search_paths.hpp"
 
 #include "platform/environment.hpp"
+#include "platform/regular_file.hpp"
 
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -147,6 +149,21 @@ TEST_CASE("search paths: a folder reached twice is searched once") {
     CHECK_FALSE(paths[i].valid);
     CHECK(paths[i].reason == "same folder as " + a.path.string() + ", already searched");
   }
+}
+
+TEST_CASE("search paths: a folder named again in other letter case is searched once (Windows)" *
+          doctest::skip(!platform::kFileNamesIgnoreCase)) {
+  TempFolder a;
+  std::string shouted = a.path.string();
+  for (char& c : shouted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  REQUIRE(shouted != a.path.string());
+  SearchPathSources sources;
+  sources.option = {a.path.string(), shouted};
+  const auto paths = ResolveSearchPaths(sources, kSeparator);
+  REQUIRE(paths.size() == 2);
+  CHECK(paths[0].valid);
+  CHECK_FALSE(paths[1].valid);
+  CHECK(paths[1].reason == "same folder as " + a.path.string() + ", already searched");
 }
 
 TEST_CASE("search paths: no source at all gives no folder") {

@@ -6,6 +6,7 @@
 #include "platform/message_text.hpp"
 #include "platform/permissions.hpp"
 
+#include <backplane/folder_entries.hpp>
 #include <backplane/path_text.hpp>
 
 #include <nlohmann/json.hpp>
@@ -75,8 +76,8 @@ void ReadKeyFolder(const TrustFolder& folder, TrustSettings& settings) {
     return;
   }
   std::vector<fs::path> files;
-  for (fs::directory_iterator it(path, error); !error && it != fs::directory_iterator(); it.increment(error)) {
-    if (it->path().extension() == ".json") files.push_back(it->path());
+  for (const fs::path& entry : FolderEntries(path, error)) {
+    if (entry.extension() == ".json") files.push_back(entry);
   }
   std::sort(files.begin(), files.end());
   if (files.size() > kMaxKeysPerFolder) {

@@ -2,6 +2,7 @@
 
 #include "log.hpp"
 
+#include <backplane/folder_entries.hpp>
 #include <backplane/path_text.hpp>
 #include <backplane/version.hpp>
 
@@ -237,8 +238,7 @@ void VerdictStore::Prune() {
   };
   std::vector<Kept> kept;
   std::error_code error;
-  for (fs::directory_iterator it(folder_, error), end; !error && it != end; it.increment(error)) {
-    const fs::path file = it->path();
+  for (const fs::path& file : FolderEntries(folder_, error)) {
     if (!IsEntryName(file)) continue;  // temporary files of other writers, foreign files
     std::string why;
     const std::optional<StoredVerdict> verdict = ReadEntry(file, why);

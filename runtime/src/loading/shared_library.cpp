@@ -39,7 +39,16 @@ std::shared_ptr<SharedLibrary> SharedLibrary::Open(const std::filesystem::path& 
 #endif
   try {
     // No decorations, no system search: exactly this file.
+#if defined(_WIN32)
+    // A long path goes in its extended-length form (\\?\C:\...), which std::filesystem does
+    // not take for absolute, so Boost.DLL would put the current folder before it.
+    // search_system_folders is Boost.DLL's word for "pass the name on as it is" (Boost.DLL takes
+    // it off again: it is no LoadLibraryExW flag); the path is absolute, checked above.
+    handle->library.load(boost::dll::fs::path(platform::ExtendedLengthPath(path)),
+                         mode | boost::dll::load_mode::search_system_folders);
+#else
     handle->library.load(path, mode);
+#endif
   } catch (const std::system_error& error) {
 #if defined(_WIN32)
     // Boost.DLL's text for a Win32 code is "Unknown error code" under MinGW; ask Windows.

@@ -5,6 +5,7 @@
 
 #if defined(_WIN32)
 #include "platform/windows_api.hpp"
+#include "platform/windows_text.hpp"
 #else
 #include <cerrno>
 #include <fcntl.h>
@@ -37,7 +38,7 @@ const char* KindOf(mode_t mode) {
 std::optional<RegularFile> RegularFile::Open(const std::filesystem::path& path,
                                              OpenFailure& failure, std::string& why) {
   // FILE_FLAG_BACKUP_SEMANTICS lets a folder be opened too, so it is reported as a folder.
-  HANDLE handle = ::CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE,
+  HANDLE handle = ::CreateFileW(ExtendedLengthPath(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE,
                                 nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (handle == INVALID_HANDLE_VALUE) {
     const DWORD error = ::GetLastError();
@@ -110,7 +111,7 @@ std::optional<std::size_t> RegularFile::ReadAt(std::uint64_t offset, void* buffe
 }
 
 std::optional<FileIdentity> IdentityOf(const std::filesystem::path& path) {
-  HANDLE handle = ::CreateFileW(path.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+  HANDLE handle = ::CreateFileW(ExtendedLengthPath(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                                 nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (handle == INVALID_HANDLE_VALUE) return std::nullopt;
   BY_HANDLE_FILE_INFORMATION info{};
@@ -119,6 +120,16 @@ std::optional<FileIdentity> IdentityOf(const std::filesystem::path& path) {
   if (!ok) return std::nullopt;
   return FileIdentity{info.dwVolumeSerialNumber,
                       (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
+}
+
+std::string NameKey(const std::filesystem::path& path) {
+  std::wstring name = std::filesystem::path(path).make_preferred().native();
+  if (!name.empty()) {
+    // Same length in and out: LCMAP_UPPERCASE maps each UTF-16 unit to one.
+    ::LCMapStringEx(LOCALE_NAME_INVARIANT, LCMAP_UPPERCASE, name.data(), static_cast<int>(name.size()),
+                    name.data(), static_cast<int>(name.size()), nullptr, nullptr, 0);
+  }
+  return Utf8FromWide(name);
 }
 
 #else  // POSIX
@@ -199,6 +210,8 @@ std::optional<FileIdentity> IdentityOf(const std::filesystem::path& path) {
   if (::stat(path.c_str(), &status) != 0) return std::nullopt;
   return FileIdentity{static_cast<std::uint64_t>(status.st_dev), static_cast<std::uint64_t>(status.st_ino)};
 }
+
+std::string NameKey(const std::filesystem::path& path) { return path.native(); }
 
 #endif
 

@@ -19,6 +19,9 @@ struct FileIdentity {
     return device == other.device && file == other.file;
   }
   bool operator!=(const FileIdentity& other) const { return !(*this == other); }
+  bool operator<(const FileIdentity& other) const {
+    return device != other.device ? device < other.device : file < other.file;
+  }
 };
 
 // Why a file could not be opened as a regular file.
@@ -76,5 +79,21 @@ class RegularFile {
 // nothing that can be inspected. Does not open the file (no blocking on FIFOs). Never throws
 // except std::bad_alloc.
 std::optional<FileIdentity> IdentityOf(const std::filesystem::path& path);
+
+// Whether this platform's file names ignore letter case (Windows: NTFS, and Wine's view of a
+// POSIX file system), the rule NameKey follows.
+#if defined(_WIN32)
+inline constexpr bool kFileNamesIgnoreCase = true;
+#else
+inline constexpr bool kFileNamesIgnoreCase = false;
+#endif
+
+// A key under which two names that the file system takes for one name compare equal, without
+// touching the disk: on Windows the name with '\\' separators, upper-cased as NTFS compares names
+// (ordinal, case-insensitive: "C:/Plugins/a.DLL" and "c:\\plugins\\A.dll" have one key); elsewhere
+// the name's bytes. For names of files that may not exist; for files that do, IdentityOf is exact
+// (hard links, symlinks, 8.3 short names, another path to the same volume). Never throws except
+// std::bad_alloc.
+std::string NameKey(const std::filesystem::path& path);
 
 }  // namespace backplane::platform

@@ -38,5 +38,14 @@ std::string SystemErrorText(unsigned long code) {
   return text.empty() ? number : Utf8FromWide(text) + " (" + number + ")";
 }
 
+std::wstring ExtendedLengthPath(const std::filesystem::path& path) {
+  const std::wstring& given = path.native();
+  if (given.size() < MAX_PATH || given.rfind(LR"(\\?\)", 0) == 0) return given;
+  const std::wstring normal = path.lexically_normal().make_preferred().native();
+  if (normal.size() >= 3 && normal[1] == L':' && normal[2] == L'\\') return LR"(\\?\)" + normal;
+  if (normal.rfind(LR"(\\)", 0) == 0) return LR"(\\?\UNC\)" + normal.substr(2);
+  return given;
+}
+
 }  // namespace backplane::platform
 #endif
