@@ -16,7 +16,13 @@
 #include <system_error>
 #include <vector>
 
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#include <aclapi.h>
+#else
 #include <sys/stat.h>  // mkfifo
 #endif
 
@@ -149,6 +155,41 @@ fs::path TestFolder::Fifo(const fs::path& relative) const {
   }
 #endif
   return fifo;
+}
+
+void MakeWritableByEveryone(const fs::path& path) {
+#if defined(_WIN32)
+  BYTE everyone[SECURITY_MAX_SID_SIZE];
+  DWORD size = sizeof(everyone);
+  if (!::CreateWellKnownSid(WinWorldSid, nullptr, everyone, &size)) {
+    throw std::system_error(static_cast<int>(::GetLastError()), std::system_category(), "CreateWellKnownSid");
+  }
+  PACL old_dacl = nullptr;
+  PSECURITY_DESCRIPTOR descriptor = nullptr;
+  DWORD status = ::GetNamedSecurityInfoW(path.c_str(), SE_FILE_OBJECT, DACL_SECURITY_INFORMATION, nullptr, nullptr,
+                                         &old_dacl, nullptr, &descriptor);
+  EXPLICIT_ACCESSW access{};
+  access.grfAccessPermissions = FILE_GENERIC_WRITE;
+  access.grfAccessMode = GRANT_ACCESS;
+  access.grfInheritance = NO_INHERITANCE;
+  access.Trustee.TrusteeForm = TRUSTEE_IS_SID;
+  access.Trustee.TrusteeType = TRUSTEE_IS_WELL_KNOWN_GROUP;
+  access.Trustee.ptstrName = reinterpret_cast<LPWSTR>(everyone);
+  PACL new_dacl = nullptr;
+  if (status == ERROR_SUCCESS) status = ::SetEntriesInAclW(1, &access, old_dacl, &new_dacl);
+  if (status == ERROR_SUCCESS) {
+    status = ::SetNamedSecurityInfoW(const_cast<wchar_t*>(path.c_str()), SE_FILE_OBJECT, DACL_SECURITY_INFORMATION,
+                                     nullptr, nullptr, new_dacl, nullptr);
+  }
+  ::LocalFree(new_dacl);
+  ::LocalFree(descriptor);
+  if (status != ERROR_SUCCESS) {
+    throw std::system_error(static_cast<int>(status), std::system_category(),
+                            "cannot let everyone write " + path.string());
+  }
+#else
+  fs::permissions(path, fs::perms::others_write, fs::perm_options::add);
+#endif
 }
 
 std::string Sha256OfFile(const fs::path& file) {

@@ -28,6 +28,10 @@ inline constexpr bool kNamesIgnoreCase = false;
 
 namespace fs = std::filesystem;
 
+// Lets every user of the machine write `path`: POSIX o+w; on Windows an ACE that allows Everyone
+// FILE_GENERIC_WRITE (Wine turns it into o+w, and back). Throws std::system_error on failure.
+void MakeWritableByEveryone(const fs::path& path);
+
 // "<vendor>_<name>_backend" plus this platform's library suffix (".so", ".dll", ".dylib").
 std::string LibraryFileName(const std::string& vendor, const std::string& name);
 // "<vendor>_<name>_backend.json".

@@ -251,14 +251,13 @@ TEST_CASE("trust: under require, an untrusted newer version gives way to the old
   CHECK(records[0]->code == ReasonCode::kPublisherUntrusted);
 }
 
-#if !defined(_WIN32)
 TEST_CASE("trust: a drop folder writable by other users is refused under require and reported under warn") {
   TestFolder drops, keys, secrets;
   const VendorKey vendor(secrets);
   vendor.TrustIn(keys);
   const fs::path manifest = AddSignablePlugin(drops, test_plugins::valid_a, "ValidA");
   vendor.Sign(manifest);
-  fs::permissions(drops.path(), fs::perms::others_write, fs::perm_options::add);
+  MakeWritableByEveryone(drops.path());
   {
     auto runtime = Runtime::Create(TrustOptionsFor({drops.path()}, TrustPolicy::kRequire, keys));
     const DiscoveryReport& report = runtime->GetDiscoveryReport();
@@ -284,11 +283,11 @@ TEST_CASE("trust: keys in a folder or file writable by other users are not trust
   const fs::path key_file = keys / (vendor.key.public_key.key_id + ".json");
   std::string expected;
   SUBCASE("the folder") {
-    fs::permissions(keys.path(), fs::perms::others_write, fs::perm_options::add);
+    MakeWritableByEveryone(keys.path());
     expected = "trusted-key folder " + keys.path().string() + " is writable by other users";
   }
   SUBCASE("the file") {
-    fs::permissions(key_file, fs::perms::others_write, fs::perm_options::add);
+    MakeWritableByEveryone(key_file);
     expected = "key file " + key_file.string() + " is writable by other users";
   }
   TrustOptions options;
@@ -301,7 +300,6 @@ TEST_CASE("trust: keys in a folder or file writable by other users are not trust
   REQUIRE(runtime->GetBackends().size() == 1);
   CHECK(runtime->GetBackends()[0].signature.status == SignatureStatus::kUntrusted);
 }
-#endif
 
 TEST_CASE("trust: the policy comes from the option, else the environment, else the system configuration") {
   TestFolder config, keys;
