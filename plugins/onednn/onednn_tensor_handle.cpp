@@ -3,6 +3,7 @@
 #include <backplane/backend/broadcast.hpp>
 #include <backplane/exception.hpp>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -46,7 +47,28 @@ void OneDnnTensorHandle::Reserve(Buffer& buffer, std::size_t size) {
   buffer.size = rounded;
 }
 
+void* OneDnnTensorHandle::SliceOf(const dnnl::memory::desc& desc, std::size_t offset, std::size_t size) const {
+  const bool own = data_ && data_ != imported_ && desc_ == desc;
+  return own && offset + size <= desc.get_size() ? static_cast<std::uint8_t*>(data_) + offset : nullptr;
+}
+
+bool OneDnnTensorHandle::WriteInto(const OneDnnTensorHandle& concat, const dnnl::memory::desc& concat_desc,
+                                   std::size_t offset, const dnnl::memory::desc& desc) {
+  if (imported_ || &concat == this) return false;
+  if (slice_.concat) return slice_.concat == &concat && slice_.offset == offset && slice_.desc == desc;
+  slice_ = Slice{&concat, concat_desc, offset, desc};
+  return true;
+}
+
 void* OneDnnTensorHandle::PrepareWrite(const dnnl::memory::desc& desc) {
+  if (slice_.concat && !imported_ && desc == slice_.desc) {
+    if (void* slice = slice_.concat->SliceOf(slice_.concat_desc, slice_.offset, desc.get_size())) {
+      data_ = slice;
+      desc_ = desc;
+      plain_ = desc == plain_desc_;
+      return data_;
+    }
+  }
   if (desc == plain_desc_) {
     if (!imported_) Reserve(plain_buffer_, info_.NumBytes());
     data_ = imported_ ? imported_ : plain_buffer_.data;

@@ -43,6 +43,17 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   // again: within a run each tensor is written once, before its readers run.
   bool Alias(const OneDnnTensorHandle& source);
 
+  // For an in-place Concat (ops/concat.cpp): from the next PrepareWrite(`desc`) on, this
+  // handle's content is written into `concat`'s content at byte `offset` (the slice the concat
+  // reads there without a copy) whenever `concat` holds content of layout `concat_desc` in its
+  // own buffer or in a slice of its own concat; otherwise into this handle's own buffer, and the
+  // concat copies. `concat` must be a handle of the same execution context: handles are made and
+  // destroyed together, with no run in between. Returns false, changing nothing, when this
+  // handle is already written into another place (a tensor two concats read is written into
+  // the first one's) or has imported memory.
+  bool WriteInto(const OneDnnTensorHandle& concat, const dnnl::memory::desc& concat_desc, std::size_t offset,
+                 const dnnl::memory::desc& desc);
+
   // The layout of the current content (dims equal GetInfo()'s shape) and where it is.
   const dnnl::memory::desc& Desc() const { return desc_; }
   void* Data() const { return data_; }
@@ -58,6 +69,16 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
     std::size_t size = 0;
   };
   void Reserve(Buffer& buffer, std::size_t size);
+  // Where WriteInto's slice of this handle's content is now (nullptr when this handle does not
+  // hold content of layout `desc` in its own memory).
+  void* SliceOf(const dnnl::memory::desc& desc, std::size_t offset, std::size_t size) const;
+
+  struct Slice {
+    const OneDnnTensorHandle* concat = nullptr;
+    dnnl::memory::desc concat_desc;
+    std::size_t offset = 0;
+    dnnl::memory::desc desc;
+  };
 
   TensorInfo info_;
   dnnl::engine engine_;
@@ -68,6 +89,7 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   void* imported_ = nullptr;
   void* data_ = nullptr;
   bool plain_ = true;
+  Slice slice_;  // WriteInto's
 };
 
 // Thread-safe; handles it creates share its engine.

@@ -1,11 +1,118 @@
-// Concat along one axis; inputs in the layout activations arrive in, output as oneDNN picks.
+// Concat along one axis. When each input is a contiguous slice of the output (every axis before
+// the concat axis has size 1, and for a channel-blocked layout every input's channels are whole
+// blocks), the inputs' producers write straight into their slices from the second run on
+// (OneDnnTensorHandle::WriteInto) and the concat copies nothing; otherwise, and for inputs
+// that are not where the output needs them, it copies each into its slice. Anything else runs
+// oneDNN's concat primitive: inputs in the layout activations arrive in, output as oneDNN picks.
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
 #include "../dnnl_compat.hpp"
 #include "../onednn_tensor_handle.hpp"
 
+#include <cstring>
+
 namespace backplane::onednn {
+
+namespace {
+using dnnl::memory;
+
+// Thread-safe: Execute changes only the tensor handles of its run (and the reorder cache,
+// which locks).
+class SliceConcatWorkload final : public backend::IWorkload {
+ public:
+  struct Part {
+    std::size_t index = 0;     // WorkloadArgs input, when not constant
+    memory constant;           // packed in `layout` at load, when constant
+    memory::desc layout;       // how the input's slice of the output is laid out
+    std::size_t offset = 0;    // where the slice starts in the output, in bytes
+  };
+  SliceConcatWorkload(ExecutionPtr execution, memory::desc output, std::vector<Part> parts,
+                      std::unique_ptr<backend::IWorkload> primitive)
+      : execution_(std::move(execution)), output_(output), parts_(std::move(parts)), primitive_(std::move(primitive)) {}
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    auto* out = dynamic_cast<OneDnnTensorHandle*>(args.outputs.at(0));
+    if (!out) return primitive_->Execute(args);  // the user's or another backend's memory
+    const ExecuteThreads threads(*execution_);
+    try {
+      const dnnl::engine& engine = execution_->engine;
+      dnnl::stream stream(engine);
+      auto* base = static_cast<std::uint8_t*>(out->PrepareWrite(output_));
+      for (const Part& part : parts_) {
+        void* slice = base + part.offset;
+        if (part.constant) {
+          std::memcpy(slice, part.constant.get_data_handle(), part.layout.get_size());
+          continue;
+        }
+        backend::ITensorHandle* handle = args.inputs.at(part.index);
+        auto* in = dynamic_cast<OneDnnTensorHandle*>(handle);
+        if (in && in->Data() == slice && in->Desc() == part.layout) continue;  // its producer wrote it there
+        const bool blocked = in && !in->IsPlain();
+        const memory::desc from_desc = blocked ? in->Desc() : PlainDesc(DimsOf(handle->GetInfo()));
+        void* from_data = blocked ? in->Data() : handle->Map();
+        if (from_desc == part.layout) {
+          std::memcpy(slice, from_data, part.layout.get_size());
+        } else {
+          memory from(from_desc, engine, from_data), to(part.layout, engine, slice);
+          reorders_.Get(engine, from_desc, part.layout).execute(stream, from, to);
+        }
+        if (in) in->WriteInto(*out, output_, part.offset, part.layout);  // for the next run
+      }
+      stream.wait();
+    } catch (const dnnl::error& error) {
+      throw Exception(ErrorCode::kBackendFailure, std::string("CpuOneDnn concat: oneDNN failed: ") + error.what());
+    }
+  }
+  std::size_t GetScratchSize() const override { return primitive_->GetScratchSize(); }
+  backend::WorkloadInfo GetInfo() const override { return DescribeImplementation("backplane:slices"); }
+
+ private:
+  ExecutionPtr execution_;
+  memory::desc output_;
+  std::vector<Part> parts_;
+  std::unique_ptr<backend::IWorkload> primitive_;
+  mutable ReorderCache reorders_;
+};
+
+// The channel block of `tag` (nChw16c: 16), 0 for other layouts.
+memory::dim ChannelBlock(memory::format_tag tag) {
+  if (tag == memory::format_tag::nChw16c) return 16;
+  if (tag == memory::format_tag::nChw8c) return 8;
+  return 0;
+}
+
+// The parts of a concat whose inputs are contiguous slices of its output in the layout
+// activations arrive in; empty when they are not.
+std::vector<SliceConcatWorkload::Part> Slices(const OpSpec& spec, const ExecutionPtr& execution, std::size_t axis,
+                                              memory::desc& output) {
+  const auto dims = DimsOf(spec.output);
+  for (std::size_t i = 0; i < axis; ++i) {
+    if (dims[i] != 1) return {};
+  }
+  output = ActivationLayout(*execution, dims);
+  const bool plain = output == PlainDesc(dims);
+  const memory::dim block = ChannelBlock(execution->activation_tag);
+  if (!plain && (axis != 1 || block == 0)) return {};
+  std::vector<SliceConcatWorkload::Part> parts;
+  std::size_t offset = 0;
+  for (const TensorRef& input : spec.inputs) {
+    const auto input_dims = DimsOf(input.info);
+    SliceConcatWorkload::Part part;
+    part.layout = ActivationLayout(*execution, input_dims);
+    if ((part.layout == PlainDesc(input_dims)) != plain || (!plain && input_dims[1] % block != 0)) return {};
+    part.index = input.index;
+    part.offset = offset;
+    if (input.constant) {
+      part.constant = PackConstant(execution->engine, input.constant, PlainDesc(input_dims), part.layout);
+    }
+    offset += part.layout.get_size();
+    parts.push_back(std::move(part));
+  }
+  if (offset != output.get_size()) return {};
+  return parts;
+}
+}  // namespace
 
 bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason) {
   if (!AllFloat32(layer, reason) || !FitsOneDnnRank(layer.GetOutputInfo(0).shape, reason)) return false;
@@ -23,9 +130,9 @@ std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec& spec, const Execu
   std::size_t axis = 0;
   NormalizeAxis(static_cast<const ConcatDescriptor&>(*spec.descriptor).axis, dims.size(), axis);
   try {
-    std::vector<dnnl::memory::desc> sources;
+    std::vector<memory::desc> sources;
     for (const auto& input : spec.inputs) sources.push_back(ActivationLayout(*execution, DimsOf(input.info)));
-    const dnnl::memory::desc dst(dims, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+    const memory::desc dst(dims, memory::data_type::f32, memory::format_tag::any);
     auto pd = compat::Concat(execution->engine, dst, static_cast<int>(axis), sources, execution->Attr());
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::concat(pd), pd.scratchpad_desc());
@@ -40,7 +147,10 @@ std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec& spec, const Execu
       }
     }
     workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(dims), pd.dst_desc());
-    return workload;
+    memory::desc output;
+    auto parts = Slices(spec, execution, axis, output);
+    if (parts.empty()) return workload;
+    return std::make_unique<SliceConcatWorkload>(execution, output, std::move(parts), std::move(workload));
   } catch (const dnnl::error& error) {
     ThrowCreateError(spec.name, std::string("concat: ") + error.what());
   }

@@ -358,6 +358,57 @@ TEST_CASE("ops: consumers that expect another layout than the producer wrote reo
   CHECK(EdgeFactory(outcome, "conv", "softmax") == "Backplane/CpuOneDnn/Blocked");
 }
 
+TEST_CASE("ops: concats of whole channel blocks read their inputs in place, run after run") {
+  // From the second run on the producers write into the concat's output (WriteInto), so a
+  // stale or misplaced slice shows only in later runs: three runs, new inputs each time.
+  // Channel concat of two convolutions and a tensor given twice (16 + 32 + 16), one of them
+  // also read by an activation and a network output; a channel concat with 24 + 8 channels
+  // (not whole blocks: oneDNN's concat); a plain concat along rows with a constant.
+  auto runtime = MakeRuntime();
+  Network net;
+  auto x = net.AddInput("x", F32({1, 16, 6, 6}));
+  Convolution2dDescriptor conv;
+  conv.pads = {1, 1, 1, 1};
+  auto a = net.Add(conv, {x, Constant(net, "wa", {16, 16, 3, 3}, 1, 0.2f)}, "conv_a");
+  auto b = net.Add(conv, {x, Constant(net, "wb", {32, 16, 3, 3}, 2, 0.2f)}, "conv_b");
+  ActivationDescriptor relu;
+  net.AddOutput("relu_a_out", net.Add(relu, {a}, "relu_a"));
+  net.AddOutput("b_out", b);
+  ConcatDescriptor channels;
+  channels.axis = 1;
+  auto joined = net.Add(channels, {a, b, a}, "op");
+  net.AddOutput("y", net.Add(conv, {joined, Constant(net, "wy", {16, 64, 3, 3}, 3, 0.1f)}, "conv_y"));
+  auto c = net.Add(conv, {x, Constant(net, "wc", {24, 16, 3, 3}, 4, 0.2f)}, "conv_c");
+  auto d = net.Add(conv, {x, Constant(net, "wd", {8, 16, 3, 3}, 5, 0.2f)}, "conv_d");
+  net.AddOutput("odd_blocks", net.Add(channels, {c, d}, "odd_concat"));
+  auto rows = net.AddInput("rows", F32({1, 5, 8}));
+  ConcatDescriptor along_rows;
+  along_rows.axis = 1;
+  auto rows_joined = net.Add(along_rows, {Constant(net, "first_row", {1, 1, 8}, 6), rows}, "row_concat");
+  net.AddOutput("rows_out", net.Add(relu, {rows_joined}, "relu_rows"));
+
+  OptimizeOptions ours_options, ref_options;
+  ours_options.backends = {kOneDnn, kRef};
+  ref_options.backends = {kRef};
+  const NetworkId ours = runtime->LoadNetwork(runtime->Optimize(net, ours_options));
+  const NetworkId ref = runtime->LoadNetwork(runtime->Optimize(net, ref_options));
+  auto ours_context = runtime->CreateExecutionContext(ours);
+  auto ref_context = runtime->CreateExecutionContext(ref);
+  for (unsigned run = 0; run < 3; ++run) {
+    CAPTURE(run);
+    const std::vector<std::vector<float>> inputs{Random(16 * 36, 10 + run), Random(5 * 8, 20 + run)};
+    const auto expected = RunOnce(*runtime, ref, *ref_context, inputs);
+    const auto actual = RunOnce(*runtime, ours, *ours_context, inputs);
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t o = 0; o < actual.size(); ++o) {
+      CAPTURE(o);
+      CHECK(MaxRelativeError(actual[o], expected[o]) <= 1e-4);
+    }
+  }
+  runtime->UnloadNetwork(ours);
+  runtime->UnloadNetwork(ref);
+}
+
 TEST_CASE("ops: reshapes that keep the bytes share their input's, and copy where they cannot") {
   // A CpuOneDnn tensor read by a Reshape (shared), by a Transpose that moves only a size-1 axis
   // (shared) and by an activation; a Reshape of the network input (imported memory: copied);

@@ -29,6 +29,10 @@ void UseThreads(int threads) {
 
 }  // namespace
 
+ExecuteThreads::ExecuteThreads(const Execution& execution) : units_(*execution.gate, execution.settings.threads) {
+  UseThreads(units_.Units());
+}
+
 [[noreturn]] void ThrowCreateError(const std::string& name, const std::string& what) {
   throw Exception(ErrorCode::kUnsupported, "CpuOneDnn cannot create layer '" + name + "': " + what);
 }
@@ -167,8 +171,7 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
   if (scratch_size_ > 0 && !scratch) {
     throw Exception(ErrorCode::kInvalidArgument, "CpuOneDnn layer '" + name_ + "': no scratch memory was given");
   }
-  GateUnits units(*execution_->gate, execution_->settings.threads);
-  UseThreads(units.Units());
+  const ExecuteThreads threads(*execution_);
   try {
     const dnnl::engine& engine = execution_->engine;
     dnnl::stream stream(engine);

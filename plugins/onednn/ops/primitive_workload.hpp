@@ -42,6 +42,16 @@ class ReorderCache {
   std::vector<Entry> entries_;
 };
 
+// For one Execute: holds the execution's thread units of the gate (waiting while other contexts
+// hold the cores) and sets this thread's OpenMP team size to them.
+class ExecuteThreads {
+ public:
+  explicit ExecuteThreads(const Execution& execution);
+
+ private:
+  GateUnits units_;
+};
+
 // Immutable after construction (Add*/Set* are for the creating op only) apart from its
 // thread-safe ReorderCache, so Execute is thread-safe: every per-run object (oneDNN memory
 // objects, stream) is made in Execute.
