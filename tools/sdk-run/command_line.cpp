@@ -287,6 +287,19 @@ bool Given(const po::variables_map& values, const char* name) {
   return values.count(name) != 0 && !values[name].defaulted();
 }
 
+// A path option (--model, --output-dir, --profile, --report) given with no name, or with the
+// next option where its name belongs ("--profile --per-layer" would write a file named
+// "--per-layer"): a usage error saying what it needs (`what`: "a file name").
+void RequirePathValue(const po::variables_map& values, const char* name, const std::string& value,
+                      const std::string& what) {
+  if (!Given(values, name)) return;
+  const std::string option = std::string("--") + name;
+  if (value.empty()) Usage(option + " needs " + what);
+  if (value.rfind("--", 0) == 0) {
+    Usage(option + " needs " + what + ", not the option " + value + " (write ./" + value + " for a path of that name)");
+  }
+}
+
 // Options that make no sense with another one: refused rather than silently ignored.
 void CheckCombinations(const po::variables_map& values, const CommandLine& command_line) {
   if (command_line.list_backends) {
@@ -388,9 +401,7 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   if (Given(values, "max-latency-ms")) {
     RequirePositive("--max-latency-ms", command_line.max_latency_ms, 1e12);
   }
-  if (Given(values, "report") && command_line.report_file.empty()) {
-    Usage("--report needs a file name");
-  }
+  RequirePathValue(values, "report", command_line.report_file, "a file name");
   if (Given(values, "compare-backends")) {
     command_line.compare = ParseBackendList("--compare-backends", raw.compare, true);
     if (command_line.compare.size() != 2) {
@@ -412,13 +423,9 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   if (!(command_line.isolate_timeout > 0) || command_line.isolate_timeout > 86400) {
     Usage("--isolate-timeout needs a number of seconds above 0 and at most 86400");
   }
-  if (Given(values, "model") && command_line.model.empty()) Usage("--model needs a file name");
-  if (Given(values, "output-dir") && command_line.output_dir.empty()) {
-    Usage("--output-dir needs a folder name");
-  }
-  if (Given(values, "profile") && command_line.profile.empty()) {
-    Usage("--profile needs a file name");
-  }
+  RequirePathValue(values, "model", command_line.model, "a file name");
+  RequirePathValue(values, "output-dir", command_line.output_dir, "a folder name");
+  RequirePathValue(values, "profile", command_line.profile, "a file name");
   if (Given(values, "per-layer") && !LayerSortFromString(command_line.per_layer)) {
     Usage("--per-layer " + command_line.per_layer + ": expected time, name or order");
   }

@@ -156,6 +156,11 @@ TEST_CASE("--max-latency-ms, --expected and --report are checked and collected")
   CHECK(UsageError({"--model", "m.onnx", "--expected", "y=a.npy", "--expected", "y=b.npy"}) ==
         "--expected 'y=b.npy': output y is given twice");
   CHECK(UsageError({"--model", "m.onnx", "--report", ""}) == "--report needs a file name");
+  // The next option where a path belongs is not taken for a path.
+  CHECK(UsageError({"--model", "m.onnx", "--profile", "--per-layer"}) ==
+        "--profile needs a file name, not the option --per-layer (write ./--per-layer for a path of that name)");
+  CHECK(UsageError({"--model", "m.onnx", "--output-dir", "--json"}).rfind("--output-dir needs a folder name, not", 0) == 0);
+  CHECK(Parse({"--model", "m.onnx", "--profile", "./--per-layer"}).profile == "./--per-layer");
   CHECK(UsageError({"--model", "m.onnx", "--tolerance", "0.1"}) ==
         "--tolerance applies to --compare-backends and --expected only");
 }
