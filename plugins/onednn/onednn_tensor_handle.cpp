@@ -116,13 +116,17 @@ bool OneDnnTensorHandle::Import(void* memory, backend::MemorySource source) {
 }
 
 bool OneDnnTensorHandle::Alias(const OneDnnTensorHandle& source) {
-  if (imported_ || !source.plain_ || !source.data_ || source.data_ == source.imported_ ||
+  return source.plain_ && Alias(source, plain_desc_);
+}
+
+bool OneDnnTensorHandle::Alias(const OneDnnTensorHandle& source, const dnnl::memory::desc& desc) {
+  if (imported_ || !source.data_ || source.data_ == source.imported_ || desc.get_size() != source.desc_.get_size() ||
       source.info_.NumBytes() != info_.NumBytes()) {
     return false;
   }
   data_ = source.data_;
-  desc_ = plain_desc_;
-  plain_ = true;
+  desc_ = desc;
+  plain_ = desc == plain_desc_;
   return true;
 }
 

@@ -42,6 +42,10 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   // otherwise, changing nothing. The shared content stays valid while `source` is not written
   // again: within a run each tensor is written once, before its readers run.
   bool Alias(const OneDnnTensorHandle& source);
+  // For a transpose: makes this handle's content `source`'s current content (plain or not),
+  // without a copy, read as `desc` (source's layout with its axes permuted: this handle's dims).
+  // Holds under Alias's conditions but for the plain source; returns false otherwise.
+  bool Alias(const OneDnnTensorHandle& source, const dnnl::memory::desc& desc);
 
   // For an in-place Concat (ops/concat.cpp): from the next PrepareWrite(`desc`) on, this
   // handle's content is written into `concat`'s content at byte `offset` (the slice the concat

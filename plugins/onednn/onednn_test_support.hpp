@@ -106,6 +106,35 @@ inline double MaxRelativeError(const std::vector<float>& actual, const std::vect
   return worst / scale;
 }
 
+// Loads `network` on CpuOneDnn (falling back to CpuRef) and on CpuRef alone and runs each
+// `runs` times on one context, with new random inputs (shaped as `input_sizes`, in signature
+// order) each run; checks every output of every run within 1e-4 relative error. For what
+// changes after the first run (tensors written in place, shared, relabelled).
+inline void CheckRunsAgainstReference(Runtime& runtime, const Network& network,
+                                      const std::vector<std::size_t>& input_sizes, unsigned runs = 3) {
+  OptimizeOptions ours_options, ref_options;
+  ours_options.backends = {kOneDnn, kRef};
+  ref_options.backends = {kRef};
+  const NetworkId ours = runtime.LoadNetwork(runtime.Optimize(network, ours_options));
+  const NetworkId ref = runtime.LoadNetwork(runtime.Optimize(network, ref_options));
+  auto ours_context = runtime.CreateExecutionContext(ours);
+  auto ref_context = runtime.CreateExecutionContext(ref);
+  for (unsigned run = 0; run < runs; ++run) {
+    CAPTURE(run);
+    std::vector<std::vector<float>> inputs;
+    for (std::size_t i = 0; i < input_sizes.size(); ++i) inputs.push_back(Random(input_sizes[i], 10 * run + i + 1));
+    const auto expected = RunOnce(runtime, ref, *ref_context, inputs);
+    const auto actual = RunOnce(runtime, ours, *ours_context, inputs);
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t o = 0; o < actual.size(); ++o) {
+      CAPTURE(o);
+      CHECK(MaxRelativeError(actual[o], expected[o]) <= 1e-4);
+    }
+  }
+  runtime.UnloadNetwork(ours);
+  runtime.UnloadNetwork(ref);
+}
+
 // Runs on CpuOneDnn (falling back to CpuRef) and on CpuRef alone; checks every output within
 // `tolerance` relative error. Returns the CpuOneDnn outcome for placement checks.
 inline Outcome CheckAgainstReference(Runtime& runtime, const Network& network,

@@ -43,6 +43,33 @@ class SharedReshapeWorkload final : public backend::IWorkload {
   std::unique_ptr<backend::IWorkload> copy_;
 };
 
+// A transpose that relabels: the output shares the input's content read with its axes
+// permuted (Alias), whatever layout the producer wrote, when that leaves it plain (a
+// channels-last tensor made NHWC) or its one reader reorders it anyway; else `copy` runs.
+// Thread-safe as `copy` is.
+class RelabelWorkload final : public backend::IWorkload {
+ public:
+  RelabelWorkload(std::vector<int> axis_moves, bool single_reader, std::unique_ptr<backend::IWorkload> copy)
+      : axis_moves_(std::move(axis_moves)), single_reader_(single_reader), copy_(std::move(copy)) {}
+  void Execute(const backend::WorkloadArgs& args) const override {
+    const auto* input = dynamic_cast<const OneDnnTensorHandle*>(args.inputs.at(0));
+    auto* output = dynamic_cast<OneDnnTensorHandle*>(args.outputs.at(0));
+    if (input && output) {
+      const memory::desc relabelled = input->Desc().permute_axes(axis_moves_);
+      const bool plain = relabelled == PlainDesc(DimsOf(output->GetInfo()));
+      if ((plain || single_reader_) && output->Alias(*input, relabelled)) return;
+    }
+    copy_->Execute(args);
+  }
+  std::size_t GetScratchSize() const override { return copy_->GetScratchSize(); }
+  backend::WorkloadInfo GetInfo() const override { return copy_->GetInfo(); }  // when it copies
+
+ private:
+  std::vector<int> axis_moves_;  // oneDNN's permute_axes: input axis i becomes output axis [i]
+  bool single_reader_;
+  std::unique_ptr<backend::IWorkload> copy_;
+};
+
 // A reorder of the input, read through `view` starting `view_offset` elements into its dense
 // bytes, into the dense output.
 std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionPtr& execution,
@@ -88,8 +115,10 @@ std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const Ex
   for (auto p : permutation) {
     if (in_dims[p] != 1) moved.push_back(p);
   }
-  if (!std::is_sorted(moved.begin(), moved.end())) return copy;
-  return std::make_unique<SharedReshapeWorkload>(std::move(copy));
+  if (std::is_sorted(moved.begin(), moved.end())) return std::make_unique<SharedReshapeWorkload>(std::move(copy));
+  std::vector<int> axis_moves(permutation.size());
+  for (std::size_t i = 0; i < permutation.size(); ++i) axis_moves[permutation[i]] = static_cast<int>(i);
+  return std::make_unique<RelabelWorkload>(std::move(axis_moves), spec.output_readers == 1, std::move(copy));
 }
 
 std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec& spec, const ExecutionPtr& execution) {

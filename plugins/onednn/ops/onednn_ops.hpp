@@ -68,6 +68,9 @@ struct OpSpec {
   // own result's dims) of the output tensor's dense bytes. Its post-ops are then elementwise
   // only (a binary operand would be read in the untransposed dims).
   std::optional<dnnl::memory::desc> output_view;
+  // How many layer inputs read the output (ILayerView::GetOutputConsumerCount; SIZE_MAX when
+  // unknown). Plain layers only.
+  std::size_t output_readers = SIZE_MAX;
 };
 
 // Input `input` of `layer` as WorkloadArgs input `input`, read in its own shape.

@@ -55,6 +55,7 @@ OpSpec SpecOf(const backend::ILayerView& layer) {
     spec.inputs.push_back(InputRef(layer, i));
   }
   spec.output = layer.GetOutputInfo(0);
+  spec.output_readers = layer.GetOutputConsumerCount(0);
   return spec;
 }
 

@@ -387,26 +387,36 @@ TEST_CASE("ops: concats of whole channel blocks read their inputs in place, run 
   auto rows_joined = net.Add(along_rows, {Constant(net, "first_row", {1, 1, 8}, 6), rows}, "row_concat");
   net.AddOutput("rows_out", net.Add(relu, {rows_joined}, "relu_rows"));
 
-  OptimizeOptions ours_options, ref_options;
-  ours_options.backends = {kOneDnn, kRef};
-  ref_options.backends = {kRef};
-  const NetworkId ours = runtime->LoadNetwork(runtime->Optimize(net, ours_options));
-  const NetworkId ref = runtime->LoadNetwork(runtime->Optimize(net, ref_options));
-  auto ours_context = runtime->CreateExecutionContext(ours);
-  auto ref_context = runtime->CreateExecutionContext(ref);
-  for (unsigned run = 0; run < 3; ++run) {
-    CAPTURE(run);
-    const std::vector<std::vector<float>> inputs{Random(16 * 36, 10 + run), Random(5 * 8, 20 + run)};
-    const auto expected = RunOnce(*runtime, ref, *ref_context, inputs);
-    const auto actual = RunOnce(*runtime, ours, *ours_context, inputs);
-    REQUIRE(actual.size() == expected.size());
-    for (std::size_t o = 0; o < actual.size(); ++o) {
-      CAPTURE(o);
-      CHECK(MaxRelativeError(actual[o], expected[o]) <= 1e-4);
-    }
-  }
-  runtime->UnloadNetwork(ours);
-  runtime->UnloadNetwork(ref);
+  CheckRunsAgainstReference(*runtime, net, {16 * 36, 5 * 8});
+}
+
+TEST_CASE("ops: transposes relabel their input's content where that copies nothing or only moves the copy") {
+  // h = relu(x), a plain CpuOneDnn tensor [1, 4, 5, 16]:
+  // - h -> NCHW transpose (one reader, relabelled channels-last) -> conv (reorders it) ->
+  //   NHWC transpose (relabelled blocked) -> softmax (reorders it);
+  // - h -> NCHW transpose read by a relu and a softmax (two readers: copied);
+  // - h -> NCHW transpose (relabelled channels-last) -> NHWC transpose (relabelled to plain:
+  //   nothing copied at all) -> matmul.
+  auto runtime = MakeRuntime();
+  Network net;
+  ActivationDescriptor relu;
+  auto h = net.Add(relu, {net.AddInput("x", F32({1, 4, 5, 16}))}, "h");
+  TransposeDescriptor to_nchw, to_nhwc;
+  to_nchw.permutation = {0, 3, 1, 2};
+  to_nhwc.permutation = {0, 2, 3, 1};
+  Convolution2dDescriptor conv;
+  conv.pads = {1, 1, 1, 1};
+  auto c = net.Add(conv, {net.Add(to_nchw, {h}, "h_nchw_for_conv"), Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
+  SoftmaxDescriptor softmax;
+  net.AddOutput("softmax_out", net.Add(softmax, {net.Add(to_nhwc, {c}, "conv_nhwc")}, "softmax"));
+  auto read_twice = net.Add(to_nchw, {h}, "h_nchw_read_twice");
+  net.AddOutput("relu_out", net.Add(relu, {read_twice}, "relu"));
+  net.AddOutput("softmax2_out", net.Add(softmax, {read_twice}, "softmax2"));
+  auto round_trip = net.Add(to_nhwc, {net.Add(to_nchw, {h}, "h_nchw")}, "h_back");
+  MatMulDescriptor mm;
+  net.AddOutput("mm_out", net.Add(mm, {round_trip, Constant(net, "mw", {16, 8}, 2, 0.2f)}, "mm"));
+  CheckRunsAgainstReference(*runtime, net, {4 * 5 * 16});
+  CheckOp(*runtime, OneLayer(to_nchw, {1, 4, 5, 16}));  // the user's memory in and out: copied
 }
 
 TEST_CASE("ops: reshapes that keep the bytes share their input's, and copy where they cannot") {
