@@ -500,7 +500,7 @@ def main():
     models = {}
     for name in args.models.split(","):
         files = peer_models.ensure_model(args.models_dir, name, log=log)
-        models[name] = {"files": files, "gflop": flop_count.gflop(files["onnx"]),
+        models[name] = {"files": files, "gflop": flop_count.gflop(files["onnx"], args.tools.sdk_run, args.tools.env),
                         "reference": {"output": peer_models.ensure_reference(files)}}
 
     header = machine_description(args, engines)

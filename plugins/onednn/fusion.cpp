@@ -587,6 +587,78 @@ backend::OptimizationViews FuseSubgraph(const backend::SubgraphView& subgraph) {
   return views;
 }
 
+namespace {
+
+BinaryOperation BinaryOperationOf(dnnl::algorithm algorithm) {
+  switch (algorithm) {
+    case dnnl::algorithm::binary_sub: return BinaryOperation::kSub;
+    case dnnl::algorithm::binary_mul: return BinaryOperation::kMul;
+    case dnnl::algorithm::binary_div: return BinaryOperation::kDiv;
+    case dnnl::algorithm::binary_max: return BinaryOperation::kMax;
+    case dnnl::algorithm::binary_min: return BinaryOperation::kMin;
+    default: return BinaryOperation::kAdd;
+  }
+}
+
+// A fused layer run as two primitives: `head` (the anchor with the leading post-ops) writes the
+// output, then `tail` (a binary of the output and an operand, with the remaining post-ops)
+// rewrites it in place. `tail` reads WorkloadArgs {output, the layer's inputs...}. Immutable;
+// thread-safe as its workloads are.
+class SplitChainWorkload final : public backend::IWorkload {
+ public:
+  SplitChainWorkload(std::unique_ptr<backend::IWorkload> head, std::unique_ptr<backend::IWorkload> tail)
+      : head_(std::move(head)), tail_(std::move(tail)) {}
+  void Execute(const backend::WorkloadArgs& args) const override {
+    head_->Execute(args);
+    std::vector<backend::ITensorHandle*> inputs{args.outputs.at(0)};
+    inputs.insert(inputs.end(), args.inputs.begin(), args.inputs.end());
+    tail_->Execute(backend::WorkloadArgs{inputs, args.outputs, args.scratch});
+  }
+  // The two run one after the other: one scratch serves both.
+  std::size_t GetScratchSize() const override { return std::max(head_->GetScratchSize(), tail_->GetScratchSize()); }
+  backend::WorkloadInfo GetInfo() const override {
+    backend::WorkloadInfo info = head_->GetInfo();
+    const backend::WorkloadInfo tail = tail_->GetInfo();
+    info.implementation += " + " + tail.implementation;
+    info.slow_path = tail.slow_path;
+    return info;
+  }
+
+ private:
+  std::unique_ptr<backend::IWorkload> head_;
+  std::unique_ptr<backend::IWorkload> tail_;
+};
+}  // namespace
+
+std::unique_ptr<backend::IWorkload> SplitAtSlowPostOp(const OpSpec& spec, const OpKernel& anchor,
+                                                      const ExecutionPtr& execution,
+                                                      std::unique_ptr<backend::IWorkload> whole) {
+  // The most leading post-ops the anchor takes on a non-reference kernel, up to a binary one.
+  for (std::size_t kept = spec.post_ops.size(); kept-- > 0;) {
+    if (spec.post_ops[kept].kind != PostOp::Kind::kBinary) continue;
+    OpSpec head = spec;
+    head.post_ops.resize(kept);
+    auto head_workload = anchor.create(head, execution);
+    if (!head_workload->GetInfo().slow_path.empty()) continue;
+    const PostOp& first = spec.post_ops[kept];
+    ElementwiseBinaryDescriptor binary;
+    binary.operation = BinaryOperationOf(first.binary);
+    OpSpec tail;
+    tail.name = spec.name;
+    tail.type = backend::LayerType::kElementwiseBinary;
+    tail.descriptor = &binary;
+    tail.output = spec.output;
+    TensorRef chain;
+    chain.info = spec.output;
+    tail.inputs = {chain, first.operand};
+    tail.post_ops.assign(spec.post_ops.begin() + static_cast<std::ptrdiff_t>(kept) + 1, spec.post_ops.end());
+    for (PostOp& post_op : tail.post_ops) post_op.operand.index += 1;  // after the output
+    tail.inputs[1].index += 1;
+    return std::make_unique<SplitChainWorkload>(std::move(head_workload), CreateElementwiseBinary(tail, execution));
+  }
+  return whole;
+}
+
 std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer, const ExecutionPtr& execution) {
   const auto* fused = dynamic_cast<const FusedDescriptor*>(layer.GetDescriptor());
   if (!fused) {
@@ -658,7 +730,9 @@ std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer,
   }
   const OpKernel* op = Ops().Find(fused->anchor_type);
   if (!op) fail("no kernel for the anchor layer");
-  return op->create(spec, execution);
+  auto whole = op->create(spec, execution);
+  if (whole->GetInfo().slow_path.empty()) return whole;
+  return SplitAtSlowPostOp(spec, *op, execution, std::move(whole));
 }
 
 }  // namespace backplane::onednn

@@ -74,6 +74,15 @@ struct FusedDescriptor final : LayerDescriptor {
 // layer it does not understand: that layer stays untouched.
 backend::OptimizationViews FuseSubgraph(const backend::SubgraphView& subgraph);
 
+// When the fused primitive `whole` would run oneDNN's reference kernel (a binary post-op of a
+// broadcast oneDNN's optimized kernels do not take, as Swin's attention bias on a strided
+// matmul): the anchor with the most leading post-ops that keep it off the reference kernel,
+// then the rest as a binary primitive rewriting the output in place. `whole` itself when no
+// such split exists.
+std::unique_ptr<backend::IWorkload> SplitAtSlowPostOp(const OpSpec& spec, const OpKernel& anchor,
+                                                      const ExecutionPtr& execution,
+                                                      std::unique_ptr<backend::IWorkload> whole);
+
 // The workload of a PreCompiled layer FuseSubgraph described. Throws backplane::Exception
 // (kUnsupported) when the layer is not one, or its tensors do not match the chain.
 std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const backend::ILayerView& layer, const ExecutionPtr& execution);

@@ -369,3 +369,59 @@ TEST_CASE("fusion: data movement that is no strided view is left to run, the res
 
 }  // namespace
 }  // namespace backplane::onednn::testing
+
+namespace backplane::onednn::testing {
+namespace {
+
+// The implementation a profiled run names for layer `name` (a fused layer's name holds its
+// members joined by '+'), or "" when no step's name contains it.
+std::string ImplementationOf(Runtime& runtime, const Network& net, const std::string& name, std::string* slow = nullptr) {
+  OptimizeOptions options;
+  options.backends = {kOneDnn, kRef};
+  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
+  ExecutionOptions profiled;
+  profiled.profiling = true;
+  auto context = runtime.CreateExecutionContext(id, profiled);
+  const auto signature = runtime.GetNetworkSignature(id);
+  std::vector<std::vector<float>> inputs;
+  for (const auto& input : signature.inputs) inputs.push_back(Random(input.info.shape.NumElements(), 3));
+  RunOnce(runtime, id, *context, inputs);
+  std::string found;
+  for (std::size_t s = 0; s < context->GetProfiledSteps().size(); ++s) {
+    if (context->GetProfiledSteps()[s].layer.find(name) == std::string::npos) continue;
+    found = context->GetProfiledStepDetails().at(s).implementation;
+    if (slow) *slow = context->GetProfiledStepDetails().at(s).slow_path;
+  }
+  runtime.UnloadNetwork(id);
+  return found;
+}
+
+TEST_CASE("fusion: a chain oneDNN would run only on its reference kernel runs as two fast primitives") {
+  // Swin's window attention: scores = q @ k^T (k through a folded Transpose) + a position bias
+  // shared by every window ([1, heads, n, n] over [windows, heads, n, n]). oneDNN's matmul
+  // takes that broadcast only in its reference kernel (0.16 GFLOP/s on Swin-T): the matmul
+  // runs alone and a binary primitive adds the bias in place.
+  auto runtime = MakeRuntime();
+  const std::int64_t windows = 8, heads = 3, n = 49, d = 32;
+  Network net;
+  auto q = net.AddInput("q", F32({windows, heads, n, d}));
+  auto k = net.AddInput("k", F32({windows, heads, n, d}));
+  TransposeDescriptor kt;
+  kt.permutation = {0, 1, 3, 2};
+  MatMulDescriptor mm;
+  auto scores = net.Add(mm, {q, net.Add(kt, {k}, "k_t")}, "scores");
+  auto biased = Binary(net, BinaryOperation::kAdd, scores, Constant(net, "bias", {1, heads, n, n}, 4), "bias_add");
+  SoftmaxDescriptor softmax;
+  softmax.axis = -1;
+  net.AddOutput("attn", net.Add(softmax, {biased}, "softmax"));
+  CheckRunsAgainstReference(*runtime, net, {static_cast<std::size_t>(windows * heads * n * d),
+                                            static_cast<std::size_t>(windows * heads * n * d)});
+  std::string slow;
+  const std::string implementation = ImplementationOf(*runtime, net, "bias_add", &slow);
+  CAPTURE(implementation);
+  CHECK(implementation.find(" + ") != std::string::npos);
+  CHECK(slow.empty());
+}
+
+}  // namespace
+}  // namespace backplane::onednn::testing

@@ -3,7 +3,8 @@
 // blocks), the inputs' producers write straight into their slices from the second run on
 // (OneDnnTensorHandle::WriteInto) and the concat copies nothing; otherwise, and for inputs
 // that are not where the output needs them, it copies each into its slice. Anything else runs
-// oneDNN's concat primitive: inputs in the layout activations arrive in, output as oneDNN picks.
+// oneDNN's concat primitive: inputs in the layout activations arrive in (InputLayouts), output as
+// oneDNN picks.
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
@@ -82,25 +83,44 @@ memory::dim ChannelBlock(memory::format_tag tag) {
   return 0;
 }
 
-// The parts of a concat whose inputs are contiguous slices of its output in the layout
-// activations arrive in; empty when they are not.
+// The layouts a concat reads its inputs in: the activation layout when it is channel-blocked
+// for every input and the output (the convolutions' outputs in googlenet), else all dense (a
+// blocked 53-channel slice next to a dense 3-channel one, as Swin's cyclic shift concatenates,
+// leaves oneDNN only its reference kernel).
+std::vector<memory::desc> InputLayouts(const OpSpec& spec, const Execution& execution) {
+  std::vector<memory::desc> layouts;
+  bool blocked = ActivationLayout(execution, DimsOf(spec.output)) != PlainDesc(DimsOf(spec.output));
+  for (const auto& input : spec.inputs) {
+    const auto dims = DimsOf(input.info);
+    layouts.push_back(ActivationLayout(execution, dims));
+    blocked = blocked && layouts.back() != PlainDesc(dims);
+  }
+  if (!blocked) {
+    for (std::size_t i = 0; i < layouts.size(); ++i) layouts[i] = PlainDesc(DimsOf(spec.inputs[i].info));
+  }
+  return layouts;
+}
+
+// The parts of a concat whose inputs (in `layouts`) are contiguous slices of its output; empty
+// when they are not.
 std::vector<SliceConcatWorkload::Part> Slices(const OpSpec& spec, const ExecutionPtr& execution, std::size_t axis,
-                                              memory::desc& output) {
+                                              const std::vector<memory::desc>& layouts, memory::desc& output) {
   const auto dims = DimsOf(spec.output);
   for (std::size_t i = 0; i < axis; ++i) {
     if (dims[i] != 1) return {};
   }
-  output = ActivationLayout(*execution, dims);
-  const bool plain = output == PlainDesc(dims);
+  const bool plain = layouts.front() == PlainDesc(DimsOf(spec.inputs.front().info));
+  output = plain ? PlainDesc(dims) : ActivationLayout(*execution, dims);
   const memory::dim block = ChannelBlock(execution->activation_tag);
   if (!plain && (axis != 1 || block == 0)) return {};
   std::vector<SliceConcatWorkload::Part> parts;
   std::size_t offset = 0;
-  for (const TensorRef& input : spec.inputs) {
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    const TensorRef& input = spec.inputs[i];
     const auto input_dims = DimsOf(input.info);
     SliceConcatWorkload::Part part;
-    part.layout = ActivationLayout(*execution, input_dims);
-    if ((part.layout == PlainDesc(input_dims)) != plain || (!plain && input_dims[1] % block != 0)) return {};
+    part.layout = layouts[i];
+    if (!plain && input_dims[1] % block != 0) return {};
     part.index = input.index;
     part.offset = offset;
     if (input.constant) {
@@ -130,8 +150,7 @@ std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec& spec, const Execu
   std::size_t axis = 0;
   NormalizeAxis(static_cast<const ConcatDescriptor&>(*spec.descriptor).axis, dims.size(), axis);
   try {
-    std::vector<memory::desc> sources;
-    for (const auto& input : spec.inputs) sources.push_back(ActivationLayout(*execution, DimsOf(input.info)));
+    const std::vector<memory::desc> sources = InputLayouts(spec, *execution);
     const memory::desc dst(dims, memory::data_type::f32, memory::format_tag::any);
     auto pd = compat::Concat(execution->engine, dst, static_cast<int>(axis), sources, execution->Attr());
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
@@ -148,7 +167,7 @@ std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec& spec, const Execu
     }
     workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(dims), pd.dst_desc());
     memory::desc output;
-    auto parts = Slices(spec, execution, axis, output);
+    auto parts = Slices(spec, execution, axis, sources, output);
     if (parts.empty()) return workload;
     return std::make_unique<SliceConcatWorkload>(execution, output, std::move(parts), std::move(workload));
   } catch (const dnnl::error& error) {

@@ -506,5 +506,42 @@ TEST_CASE("ops: profiles name oneDNN's implementation, count a fused convolution
   CHECK(reference_flops == conv_flops);
 }
 
+TEST_CASE("ops: broadcasts and concats oneDNN has only a reference kernel for run on fast paths and match") {
+  // Swin's shifted-window mask ([1, 4, 3, 5, 5] + [1, 4, 1, 5, 5]: a broadcast oneDNN's jit
+  // binary does not take) and two broadcast dimensions: our loop. Swin's cyclic shift: a
+  // 53-channel slice (blocked if alone) beside a 3-channel one (dense): one dense concat.
+  auto runtime = MakeRuntime();
+  struct Case {
+    BinaryOperation op;
+    TensorShape a, b;
+    bool b_constant;
+  };
+  const Case cases[] = {
+      {BinaryOperation::kAdd, {1, 4, 3, 5, 5}, {1, 4, 1, 5, 5}, false},
+      {BinaryOperation::kSub, {2, 3, 4, 5}, {2, 1, 4, 1}, true},
+      {BinaryOperation::kMul, {2, 1, 4, 1}, {2, 3, 4, 5}, false},  // commutative: swapped
+  };
+  for (const Case& c : cases) {
+    CAPTURE(static_cast<int>(c.op));
+    ElementwiseBinaryDescriptor d;
+    d.operation = c.op;
+    const Network net = OneLayer(d, c.a, {{c.b, c.b_constant}});
+    CheckOp(*runtime, net, 0.5f, 2.0f);
+    for (const auto& [step, detail] : ProfiledSteps(*runtime, net, {kOneDnn})) {
+      if (step.layer != "op") continue;
+      CHECK(detail.implementation == "backplane:broadcast loop");
+      CHECK(detail.slow_path.empty());
+    }
+  }
+  ConcatDescriptor concat;
+  concat.axis = 1;
+  const Network shift = OneLayer(concat, {1, 53, 6, 8}, {{TensorShape{1, 3, 6, 8}, false}});
+  CheckOp(*runtime, shift);
+  for (const auto& [step, detail] : ProfiledSteps(*runtime, shift, {kOneDnn})) {
+    CAPTURE(step.layer);
+    CHECK(detail.slow_path.empty());
+  }
+}
+
 }  // namespace
 }  // namespace backplane::onednn::testing
