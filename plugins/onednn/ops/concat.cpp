@@ -84,16 +84,19 @@ memory::dim ChannelBlock(memory::format_tag tag) {
 }
 
 // The layouts a concat reads its inputs in: the activation layout when it is channel-blocked
-// for every input and the output (the convolutions' outputs in googlenet), else all dense (a
-// blocked 53-channel slice next to a dense 3-channel one, as Swin's cyclic shift concatenates,
-// leaves oneDNN only its reference kernel).
-std::vector<memory::desc> InputLayouts(const OpSpec& spec, const Execution& execution) {
+// for every input and the output and each input is whole blocks of channels (googlenet's
+// branches), else all dense. oneDNN concatenates blocks that do not line up (ShuffleNet's
+// 58 + 58 channels in 16-channel blocks) or a blocked input beside a dense one (Swin's cyclic
+// shift: 53 + 3 channels) only in its reference kernel.
+std::vector<memory::desc> InputLayouts(const OpSpec& spec, const Execution& execution, std::size_t axis) {
   std::vector<memory::desc> layouts;
-  bool blocked = ActivationLayout(execution, DimsOf(spec.output)) != PlainDesc(DimsOf(spec.output));
+  const memory::dim block = ChannelBlock(execution.activation_tag);
+  bool blocked = axis == 1 && block > 0 &&
+                 ActivationLayout(execution, DimsOf(spec.output)) != PlainDesc(DimsOf(spec.output));
   for (const auto& input : spec.inputs) {
     const auto dims = DimsOf(input.info);
     layouts.push_back(ActivationLayout(execution, dims));
-    blocked = blocked && layouts.back() != PlainDesc(dims);
+    blocked = blocked && layouts.back() != PlainDesc(dims) && dims[1] % block == 0;
   }
   if (!blocked) {
     for (std::size_t i = 0; i < layouts.size(); ++i) layouts[i] = PlainDesc(DimsOf(spec.inputs[i].info));
@@ -111,8 +114,6 @@ std::vector<SliceConcatWorkload::Part> Slices(const OpSpec& spec, const Executio
   }
   const bool plain = layouts.front() == PlainDesc(DimsOf(spec.inputs.front().info));
   output = plain ? PlainDesc(dims) : ActivationLayout(*execution, dims);
-  const memory::dim block = ChannelBlock(execution->activation_tag);
-  if (!plain && (axis != 1 || block == 0)) return {};
   std::vector<SliceConcatWorkload::Part> parts;
   std::size_t offset = 0;
   for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
@@ -120,7 +121,6 @@ std::vector<SliceConcatWorkload::Part> Slices(const OpSpec& spec, const Executio
     const auto input_dims = DimsOf(input.info);
     SliceConcatWorkload::Part part;
     part.layout = layouts[i];
-    if (!plain && input_dims[1] % block != 0) return {};
     part.index = input.index;
     part.offset = offset;
     if (input.constant) {
@@ -150,7 +150,7 @@ std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec& spec, const Execu
   std::size_t axis = 0;
   NormalizeAxis(static_cast<const ConcatDescriptor&>(*spec.descriptor).axis, dims.size(), axis);
   try {
-    const std::vector<memory::desc> sources = InputLayouts(spec, *execution);
+    const std::vector<memory::desc> sources = InputLayouts(spec, *execution, axis);
     const memory::desc dst(dims, memory::data_type::f32, memory::format_tag::any);
     auto pd = compat::Concat(execution->engine, dst, static_cast<int>(axis), sources, execution->Attr());
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);

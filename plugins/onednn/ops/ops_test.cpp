@@ -508,8 +508,8 @@ TEST_CASE("ops: profiles name oneDNN's implementation, count a fused convolution
 
 TEST_CASE("ops: broadcasts and concats oneDNN has only a reference kernel for run on fast paths and match") {
   // Swin's shifted-window mask ([1, 4, 3, 5, 5] + [1, 4, 1, 5, 5]: a broadcast oneDNN's jit
-  // binary does not take) and two broadcast dimensions: our loop. Swin's cyclic shift: a
-  // 53-channel slice (blocked if alone) beside a 3-channel one (dense): one dense concat.
+  // binary does not take) and two broadcast dimensions: our loop. Concats oneDNN would run
+  // on its reference kernel in blocked layouts read dense inputs (InputLayouts).
   auto runtime = MakeRuntime();
   struct Case {
     BinaryOperation op;
@@ -533,13 +533,17 @@ TEST_CASE("ops: broadcasts and concats oneDNN has only a reference kernel for ru
       CHECK(detail.slow_path.empty());
     }
   }
+  // ShuffleNet's 58 + 58 channels: 16-channel blocks that do not line up.
   ConcatDescriptor concat;
   concat.axis = 1;
-  const Network shift = OneLayer(concat, {1, 53, 6, 8}, {{TensorShape{1, 3, 6, 8}, false}});
-  CheckOp(*runtime, shift);
-  for (const auto& [step, detail] : ProfiledSteps(*runtime, shift, {kOneDnn})) {
-    CAPTURE(step.layer);
-    CHECK(detail.slow_path.empty());
+  for (const auto& [first, second] : {std::pair<TensorShape, TensorShape>{{1, 53, 6, 8}, {1, 3, 6, 8}},
+                                      std::pair<TensorShape, TensorShape>{{1, 24, 6, 8}, {1, 24, 6, 8}}}) {
+    const Network net = OneLayer(concat, first, {{second, false}});
+    CheckOp(*runtime, net);
+    for (const auto& [step, detail] : ProfiledSteps(*runtime, net, {kOneDnn})) {
+      CAPTURE(step.layer);
+      CHECK(detail.slow_path.empty());
+    }
   }
 }
 
