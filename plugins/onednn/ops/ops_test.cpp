@@ -363,7 +363,8 @@ TEST_CASE("ops: concats of whole channel blocks read their inputs in place, run 
   // stale or misplaced slice shows only in later runs: three runs, new inputs each time.
   // Channel concat of two convolutions and a tensor given twice (16 + 32 + 16), one of them
   // also read by an activation and a network output; a channel concat with 24 + 8 channels
-  // (not whole blocks: oneDNN's concat); a plain concat along rows with a constant.
+  // (not whole blocks: dense slices, the blocked convolution outputs copied in); a plain concat
+  // along rows with a constant.
   auto runtime = MakeRuntime();
   Network net;
   auto x = net.AddInput("x", F32({1, 16, 6, 6}));
