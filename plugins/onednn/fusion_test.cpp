@@ -375,7 +375,8 @@ namespace {
 
 // The implementation a profiled run names for layer `name` (a fused layer's name holds its
 // members joined by '+'), or "" when no step's name contains it.
-std::string ImplementationOf(Runtime& runtime, const Network& net, const std::string& name, std::string* slow = nullptr) {
+std::string ImplementationOf(Runtime& runtime, const Network& net, const std::string& name,
+                             std::string* slow = nullptr) {
   OptimizeOptions options;
   options.backends = {kOneDnn, kRef};
   const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));

@@ -13,7 +13,9 @@ namespace {
 using dnnl::memory;
 
 TensorInfo F32(TensorShape shape) { return {std::move(shape), DataType::kFloat32}; }
-memory::desc Blocked(const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, memory::format_tag::nChw16c); }
+memory::desc Blocked(const memory::dims& dims) {
+  return memory::desc(dims, memory::data_type::f32, memory::format_tag::nChw16c);
+}
 
 TEST_CASE("tensor handle: a concat's input is written into its slice once bound, else into its own buffer") {
   const dnnl::engine engine(dnnl::engine::kind::cpu, 0);

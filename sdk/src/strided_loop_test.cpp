@@ -44,10 +44,11 @@ TEST_CASE("strided loop: merges what every operand walks as one, and splits rows
   const StridedLoop<2> bias(image.Dims(), {DenseStrides(image), BroadcastStrides(TensorShape({3, 1, 1}), image)});
   CHECK(bias.Dims() == std::vector<std::int64_t>{2, 3, 20});
   CHECK(Rows(bias, 4, 5) == std::vector<Row>{Row{80, 1, 20, 1, 0}});
-  const StridedLoop<2> one(std::vector<std::int64_t>{1, 1}, {std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{1, 1}});
+  using Dims = std::vector<std::int64_t>;
+  const StridedLoop<2> one(Dims{1, 1}, {Dims{1, 1}, Dims{1, 1}});
   CHECK(one.RowCount() == 1);
   CHECK(Rows(one, 0, 1).size() == 1);
-  const StridedLoop<2> none(std::vector<std::int64_t>{3, 0}, {std::vector<std::int64_t>{0, 1}, std::vector<std::int64_t>{0, 1}});
+  const StridedLoop<2> none(Dims{3, 0}, {Dims{0, 1}, Dims{0, 1}});
   CHECK(none.RowCount() == 0);
   CHECK(Rows(none, 0, 1).empty());
 }

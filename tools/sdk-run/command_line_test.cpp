@@ -159,7 +159,8 @@ TEST_CASE("--max-latency-ms, --expected and --report are checked and collected")
   // The next option where a path belongs is not taken for a path.
   CHECK(UsageError({"--model", "m.onnx", "--profile", "--per-layer"}) ==
         "--profile needs a file name, not the option --per-layer (write ./--per-layer for a path of that name)");
-  CHECK(UsageError({"--model", "m.onnx", "--output-dir", "--json"}).rfind("--output-dir needs a folder name, not", 0) == 0);
+  CHECK(UsageError({"--model", "m.onnx", "--output-dir", "--json"}).rfind("--output-dir needs a folder name, not", 0) ==
+        0);
   CHECK(Parse({"--model", "m.onnx", "--profile", "./--per-layer"}).profile == "./--per-layer");
   CHECK(UsageError({"--model", "m.onnx", "--tolerance", "0.1"}) ==
         "--tolerance applies to --compare-backends and --expected only");

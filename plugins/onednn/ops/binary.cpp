@@ -49,7 +49,8 @@ class BroadcastLoopWorkload final : public backend::IWorkload {
         a_(std::move(a)),
         b_(std::move(b)),
         out_(PlainDesc(DimsOf(out))),
-        loop_(out.shape.Dims(), {backend::DenseStrides(out.shape), backend::BroadcastStrides(b_.info.shape, out.shape)}),
+        loop_(out.shape.Dims(),
+              {backend::DenseStrides(out.shape), backend::BroadcastStrides(b_.info.shape, out.shape)}),
         execution_(std::move(execution)) {}
 
   void Execute(const backend::WorkloadArgs& args) const override {
@@ -79,7 +80,8 @@ class BroadcastLoopWorkload final : public backend::IWorkload {
   void Run(const float* a, const float* b, float* y, Op op) const {
     const ExecuteThreads threads(*execution_);
     const std::int64_t rows = loop_.RowCount();
-    const int parts = static_cast<int>(std::min<std::int64_t>(execution_->settings.threads, std::max<std::int64_t>(rows, 1)));
+    const int parts =
+        static_cast<int>(std::min<std::int64_t>(execution_->settings.threads, std::max<std::int64_t>(rows, 1)));
 #pragma omp parallel for num_threads(parts) schedule(static)
     for (int part = 0; part < parts; ++part) {
       loop_.ForEachRowIn(rows * part / parts, rows * (part + 1) / parts,

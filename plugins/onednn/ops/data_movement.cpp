@@ -9,6 +9,7 @@
 #include "../onednn_tensor_handle.hpp"
 
 #include <backplane/backend/broadcast.hpp>
+#include <backplane/exception.hpp>
 
 #include <algorithm>
 
@@ -26,21 +27,38 @@ std::vector<std::uint32_t> Permutation(const TransposeDescriptor& d, std::size_t
 }
 
 // A reshape that keeps the bytes in place: the output shares the input's content when both are
-// CpuOneDnn handles that allow it (see Alias), else `copy` runs. Thread-safe as `copy` is.
+// CpuOneDnn handles that allow it (see Alias). Input content in another layout (blocked, or
+// relabelled by a transpose) is reordered once, straight into the output's dense bytes read in
+// the input's dims; anything else runs `copy`. Thread-safe as `copy` and the reorder cache are.
 class SharedReshapeWorkload final : public backend::IWorkload {
  public:
-  explicit SharedReshapeWorkload(std::unique_ptr<backend::IWorkload> copy) : copy_(std::move(copy)) {}
+  SharedReshapeWorkload(ExecutionPtr execution, std::unique_ptr<backend::IWorkload> copy)
+      : execution_(std::move(execution)), copy_(std::move(copy)) {}
   void Execute(const backend::WorkloadArgs& args) const override {
     const auto* input = dynamic_cast<const OneDnnTensorHandle*>(args.inputs.at(0));
     auto* output = dynamic_cast<OneDnnTensorHandle*>(args.outputs.at(0));
     if (input && output && output->Alias(*input)) return;
-    copy_->Execute(args);
+    if (!input || input->IsPlain()) return copy_->Execute(args);
+    const ExecuteThreads threads(*execution_);
+    try {
+      const dnnl::engine& engine = execution_->engine;
+      const memory::desc dense = PlainDesc(DimsOf(input->GetInfo()));
+      void* target = output ? output->PrepareWrite(PlainDesc(DimsOf(output->GetInfo()))) : args.outputs.at(0)->Map();
+      memory from(input->Desc(), engine, input->Data()), to(dense, engine, target);
+      dnnl::stream stream(engine);
+      reorders_.Get(engine, input->Desc(), dense).execute(stream, from, to);
+      stream.wait();
+    } catch (const dnnl::error& error) {
+      throw Exception(ErrorCode::kBackendFailure, std::string("CpuOneDnn reshape: oneDNN failed: ") + error.what());
+    }
   }
   std::size_t GetScratchSize() const override { return copy_->GetScratchSize(); }
   backend::WorkloadInfo GetInfo() const override { return copy_->GetInfo(); }  // when it cannot alias
 
  private:
+  ExecutionPtr execution_;
   std::unique_ptr<backend::IWorkload> copy_;
+  mutable ReorderCache reorders_;
 };
 
 // A transpose that relabels: the output shares the input's content read with its axes
@@ -115,14 +133,16 @@ std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const Ex
   for (auto p : permutation) {
     if (in_dims[p] != 1) moved.push_back(p);
   }
-  if (std::is_sorted(moved.begin(), moved.end())) return std::make_unique<SharedReshapeWorkload>(std::move(copy));
+  if (std::is_sorted(moved.begin(), moved.end())) {
+    return std::make_unique<SharedReshapeWorkload>(execution, std::move(copy));
+  }
   std::vector<int> axis_moves(permutation.size());
   for (std::size_t i = 0; i < permutation.size(); ++i) axis_moves[permutation[i]] = static_cast<int>(i);
   return std::make_unique<RelabelWorkload>(std::move(axis_moves), spec.output_readers == 1, std::move(copy));
 }
 
 std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec& spec, const ExecutionPtr& execution) {
-  return std::make_unique<SharedReshapeWorkload>(Reorder(spec, execution, PlainDesc(DimsOf(spec.output))));
+  return std::make_unique<SharedReshapeWorkload>(execution, Reorder(spec, execution, PlainDesc(DimsOf(spec.output))));
 }
 
 namespace {

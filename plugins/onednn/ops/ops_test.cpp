@@ -397,7 +397,8 @@ TEST_CASE("ops: transposes relabel their input's content where that copies nothi
   //   NHWC transpose (relabelled blocked) -> softmax (reorders it);
   // - h -> NCHW transpose read by a relu and a softmax (two readers: copied);
   // - h -> NCHW transpose (relabelled channels-last) -> NHWC transpose (relabelled to plain:
-  //   nothing copied at all) -> matmul.
+  //   nothing copied at all) -> matmul;
+  // - a channel shuffle of the conv's output.
   auto runtime = MakeRuntime();
   Network net;
   ActivationDescriptor relu;
@@ -416,6 +417,15 @@ TEST_CASE("ops: transposes relabel their input's content where that copies nothi
   auto round_trip = net.Add(to_nhwc, {net.Add(to_nchw, {h}, "h_nchw")}, "h_back");
   MatMulDescriptor mm;
   net.AddOutput("mm_out", net.Add(mm, {round_trip, Constant(net, "mw", {16, 8}, 2, 0.2f)}, "mm"));
+  // ShuffleNet's channel shuffle of the conv's blocked output: Reshape (blocked: reordered once
+  // into its dense output), Transpose (relabelled), Reshape (reordered once).
+  ReshapeDescriptor split_groups, merge_groups;
+  split_groups.shape = {1, 2, 16, 4, 5};
+  merge_groups.shape = {1, 32, 4, 5};
+  TransposeDescriptor swap_groups;
+  swap_groups.permutation = {0, 2, 1, 3, 4};
+  auto shuffled = net.Add(merge_groups, {net.Add(swap_groups, {net.Add(split_groups, {c}, "split")}, "swap")}, "merge");
+  net.AddOutput("shuffled_out", net.Add(relu, {shuffled}, "relu_shuffled"));
   CheckRunsAgainstReference(*runtime, net, {4 * 5 * 16});
   CheckOp(*runtime, OneLayer(to_nchw, {1, 4, 5, 16}));  // the user's memory in and out: copied
 }
