@@ -195,12 +195,16 @@ bool FoldsOperands(const ILayerView& layer) {
          layer.GetInputInfo(0).shape.Rank() == layer.GetInputInfo(1).shape.Rank();
 }
 
-// The data movement between a matmul operand and the tensor it comes from, folded into a view.
+// The data movement between a matmul operand and the tensor it comes from, folded into a view;
+// or the channel gate in front of a convolution's input.
 struct FoldedOperand {
   std::vector<const ILayerView*> layers;  // source side first; empty when nothing folds
   std::size_t source_input = 0;           // the input of layers.front() that is the source
   StridedView view;
   float scale = 1.0f;
+  // A channel gate (FoldChannelGate): the input of the Mul holding the per-channel scale. The
+  // source is then read as it is, not through `view`.
+  std::optional<std::size_t> channel_scale_input;
 };
 
 // Walks up from input `slot` of `matmul` through layers of this subgraph (by name) that are
@@ -243,6 +247,40 @@ FoldedOperand FoldOperand(const ILayerView& matmul, std::size_t slot,
   return {};
 }
 
+// A convolution's input computed as x * s (either order), s a run-time [1, C, 1, 1] tensor and
+// the product read by the convolution alone, when its constant weights have at most half as
+// many elements as x: the Mul folds into the convolution (fusion.hpp, channel gates).
+FoldedOperand FoldChannelGate(const ILayerView& conv, const std::map<std::string, const ILayerView*>& by_name,
+                              const std::set<const ILayerView*>& taken) {
+  const TensorInfo& x_info = conv.GetInputInfo(0);
+  if (conv.GetType() != LayerType::kConvolution2d || x_info.shape.Rank() != 4 || !conv.GetConstantInput(1) ||
+      2 * conv.GetInputInfo(1).shape.NumElements() > x_info.shape.NumElements()) {
+    return {};
+  }
+  std::size_t output = 0;
+  const auto found = by_name.find(conv.GetInputProducer(0, &output));
+  if (found == by_name.end() || output != 0) return {};
+  const ILayerView& mul = *found->second;
+  if (taken.count(&mul) || !Is(&mul, LayerType::kElementwiseBinary) || BinaryOf(mul) != BinaryOperation::kMul ||
+      mul.GetNumInputs() != 2 || mul.GetNumOutputs() != 1 || !ReadBy(mul, 1)) {
+    return {};
+  }
+  const TensorInfo gate{TensorShape{1, x_info.shape[1], 1, 1}, DataType::kFloat32};
+  for (std::size_t x = 0; x < 2; ++x) {
+    const std::size_t s = 1 - x;
+    if (mul.GetConstantInput(x) || mul.GetConstantInput(s) || mul.GetInputInfo(x) != x_info ||
+        mul.GetInputInfo(s) != gate) {
+      continue;
+    }
+    FoldedOperand folded;
+    folded.layers = {&mul};
+    folded.source_input = x;
+    folded.channel_scale_input = s;
+    return folded;
+  }
+  return {};
+}
+
 // Builds one chain; `roles` dedupes constants by address as the runtime dedupes tensors. Each
 // layer taken reads the chain's current tensor (the output of `tail_`), which nothing else
 // reads: the chain follows the network's connections, not merely the layer order.
@@ -262,7 +300,10 @@ class ChainBuilder {
       for (const ILayerView* layer : operand.layers) {
         for (std::size_t i = 0; i < layer->GetNumInputs(); ++i) {
           if (layer == operand.layers.front() && i == operand.source_input) {
-            AddRole(FusedRole::Kind::kAnchorInput, slot, *layer, i, &operand.view);
+            AddRole(FusedRole::Kind::kAnchorInput, slot, *layer, i,
+                    operand.channel_scale_input ? nullptr : &operand.view);
+          } else if (operand.channel_scale_input == i) {
+            AddRole(FusedRole::Kind::kInputChannelScale, slot, *layer, i);
           } else if (layer->GetConstantInput(i)) {
             AddRole(FusedRole::Kind::kUnused, 0, *layer, i);
           }  // else: the previous folded layer's output, inside the chain
@@ -557,11 +598,10 @@ backend::OptimizationViews FuseSubgraph(const backend::SubgraphView& subgraph) {
       continue;
     }
     std::vector<FoldedOperand> folded;
-    if (FoldsOperands(*layer)) {
-      for (std::size_t slot = 0; slot < 2; ++slot) {
-        folded.push_back(FoldOperand(*layer, slot, by_name, taken));
-        taken.insert(folded.back().layers.begin(), folded.back().layers.end());
-      }
+    for (std::size_t slot = 0; slot < (FoldsOperands(*layer) ? 2 : 1); ++slot) {
+      folded.push_back(FoldsOperands(*layer) ? FoldOperand(*layer, slot, by_name, taken)
+                                             : FoldChannelGate(*layer, by_name, taken));
+      taken.insert(folded.back().layers.begin(), folded.back().layers.end());
     }
     ChainBuilder chain(*layer, folded);
     std::size_t next = i + 1;
@@ -714,6 +754,7 @@ std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer,
   spec.inputs.resize(fused->anchor_inputs);
   for (std::size_t r = 0; r < fused->roles.size(); ++r) {
     const FusedRole& role = fused->roles[r];
+    if (role.kind == FusedRole::Kind::kInputChannelScale) spec.input_channel_scale = refs[r];
     if (role.kind != FusedRole::Kind::kAnchorInput) continue;
     spec.inputs[role.slot] = refs[r];
     spec.inputs[role.slot].view = role.view;

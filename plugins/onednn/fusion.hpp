@@ -13,6 +13,12 @@
 // then reads the source through that view, the scalars become one scale post-op in front, and
 // a Transpose right after the matmul becomes a strided destination. Nothing is copied.
 //
+// Channel gates (squeeze-and-excitation): a convolution reading x * s, with s [1, C, 1, 1]
+// computed at run time and the product read by the convolution alone, takes the Mul in; the
+// convolution scales its weights by s each run instead of a pass over x. Only where the weights
+// have at most half as many elements as x (early, wide layers), so scaling and reordering them
+// costs less than the multiply it replaces.
+//
 // Connectivity: a chain is consecutive layers of the SubgraphView (topological order) each of
 // which reads the chain's current tensor (ILayerView::GetInputProducer, Backend API 1.1), and
 // every tensor inside the chain is read by the chain alone (GetOutputConsumerCount); otherwise
@@ -39,7 +45,7 @@ namespace backplane::onednn {
 // the order the chain's layers use them).
 struct FusedRole {
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  enum class Kind { kAnchorInput, kOperand, kUnused };
+  enum class Kind { kAnchorInput, kOperand, kInputChannelScale, kUnused };
   Kind kind = Kind::kUnused;
   std::size_t slot = 0;          // kAnchorInput: which input of the anchor
   TensorInfo info;

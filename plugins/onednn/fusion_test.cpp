@@ -424,5 +424,55 @@ TEST_CASE("fusion: a chain oneDNN would run only on its reference kernel runs as
   CHECK(slow.empty());
 }
 
+// A squeeze-and-excitation block on `x` ([1, channels, size, size]): y = relu(conv3x3(x)), a
+// per-channel gate s = sigmoid(fc2(relu(fc1(mean(y))))), then `consumer` (1x1 dense, 3x3
+// grouped by 4 or depthwise) reading y * s (or s * y).
+Network GatedNet(std::int64_t channels, std::int64_t size, std::uint32_t consumer_kernel, std::uint32_t groups,
+                 bool gate_first) {
+  Network net;
+  auto x = net.AddInput("x", F32({1, channels, size, size}));
+  auto y = Act(net, Conv(net, x, channels, channels, 3, 1, 1, 1, "conv", 10), ActivationFunction::kRelu, "relu");
+  Pooling2dDescriptor global;
+  global.global = true;
+  global.type = PoolingType::kAverage;
+  auto squeezed = net.Add(global, {y}, "squeeze");
+  auto fc1 = Act(net, Conv(net, squeezed, channels, 8, 1, 1, 1, 1, "fc1", 20), ActivationFunction::kRelu, "fc1_relu");
+  auto gate = Act(net, Conv(net, fc1, 8, channels, 1, 1, 1, 1, "fc2", 30), ActivationFunction::kSigmoid, "gate");
+  auto gated = gate_first ? Binary(net, BinaryOperation::kMul, gate, y, "excite")
+                          : Binary(net, BinaryOperation::kMul, y, gate, "excite");
+  net.AddOutput("out", Conv(net, gated, channels, channels, consumer_kernel, 1, 1, groups, "project", 40));
+  return net;
+}
+
+TEST_CASE("fusion: a squeeze-and-excitation gate folds into the convolution reading it (weights scaled per run)") {
+  auto runtime = MakeRuntime();
+  const std::int64_t channels = 24, size = 12;  // 24 channels: two blocks of 16, the second padded
+  const std::size_t input = static_cast<std::size_t>(channels * size * size);
+  struct Case {
+    std::uint32_t kernel, groups;
+    bool gate_first;
+  };
+  for (const Case& c : {Case{1, 1, false}, Case{1, 1, true}, Case{3, 4, false}, Case{3, 24, true}}) {
+    CAPTURE(c.kernel);
+    CAPTURE(c.groups);
+    CAPTURE(c.gate_first);
+    const Network net = GatedNet(channels, size, c.kernel, c.groups, c.gate_first);
+    // New inputs each run: the gate changes, and the weights with it.
+    CheckRunsAgainstReference(*runtime, net, {input});
+    const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(input, 3)});
+    CHECK(BackendOf(outcome, "excite").empty());  // folded into "excite+project"
+    CHECK(BackendOf(outcome, "excite+project") == "CpuOneDnn");
+  }
+  // With fast_math the gated convolution scales and reads f32 weights; its neighbours run bf16.
+  auto fast = MakeRuntime({{"fast_math", "1"}});
+  const Outcome fast_outcome =
+      CheckAgainstReference(*fast, GatedNet(channels, size, 1, 1, false), {Random(input, 5)}, 3e-2);
+  CHECK(BackendOf(fast_outcome, "excite+project") == "CpuOneDnn");
+  // Weights larger than half the gated tensor: scaling them would cost more than the Mul.
+  const Network wide = GatedNet(channels, 4, 3, 1, false);
+  const Outcome outcome = CheckAgainstReference(*runtime, wide, {Random(static_cast<std::size_t>(channels * 16), 4)});
+  CHECK(BackendOf(outcome, "excite") == "CpuOneDnn");
+}
+
 }  // namespace
 }  // namespace backplane::onednn::testing

@@ -1,5 +1,7 @@
 #include "onednn_tensor_handle.hpp"
 
+#include "dnnl_compat.hpp"
+
 #include <backplane/backend/broadcast.hpp>
 #include <backplane/exception.hpp>
 
@@ -17,6 +19,16 @@ dnnl::memory::dims DimsOf(const TensorInfo& info) {
 
 dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims, dnnl::memory::data_type type) {
   return dnnl::memory::desc(dims, type, backend::DenseStrides(TensorShape(dims)));
+}
+
+bool IsChannelOrdered(const dnnl::memory::desc& desc) {
+  using tag = dnnl::memory::format_tag;
+  const auto dims = compat::Dims(desc);
+  if (dims.size() != 4 || dims[0] != 1 || dims[2] != 1 || dims[3] != 1) return false;
+  for (const tag layout : {tag::nchw, tag::nhwc, tag::nChw16c, tag::nChw8c, tag::nChw4c}) {
+    if (desc == dnnl::memory::desc(dims, dnnl::memory::data_type::f32, layout)) return true;
+  }
+  return false;
 }
 
 OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine)

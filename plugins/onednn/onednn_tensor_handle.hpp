@@ -19,6 +19,9 @@ inline constexpr const char* kBlockedFactoryId = "Backplane/CpuOneDnn/Blocked";
 dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims,
                              dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 dnnl::memory::dims DimsOf(const TensorInfo& info);
+// Whether `desc` (f32, dims [1, C, 1, 1]) holds channel c at element c: dense, channels-last,
+// or channel-blocked (one image of one pixel). Pure function.
+bool IsChannelOrdered(const dnnl::memory::desc& desc);
 
 // Owns (per execution context) one buffer for blocked content and one for plain content, or
 // uses imported host memory as its plain content. Not thread-safe: one run uses it at a time

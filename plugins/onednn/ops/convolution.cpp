@@ -137,7 +137,10 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
       }
     };
     bool fast = false;
-    for (const memory::data_type type : ActivationTypes(*execution)) {
+    // Weights scaled per run (a channel gate folded in) are scaled in f32.
+    const auto types = spec.input_channel_scale ? std::vector<memory::data_type>{memory::data_type::f32}
+                                                : ActivationTypes(*execution);
+    for (const memory::data_type type : types) {
       for (const Candidate& candidate : candidates_in(type)) {
         if ((fast = make(candidate, type))) break;
       }
@@ -147,8 +150,14 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::convolution_forward(*pd), pd->scratchpad_desc());
     workload->AddInput(DNNL_ARG_SRC, spec.inputs[0].index, spec.inputs[0].info, PlainDesc(x_dims), pd->src_desc());
-    workload->AddConstant(DNNL_ARG_WEIGHTS,
-                          PackConstant(execution->engine, spec.inputs[1].constant, PlainDesc(w_dims), pd->weights_desc()));
+    if (spec.input_channel_scale) {
+      workload->AddChannelScaledWeights(DNNL_ARG_WEIGHTS, spec.inputs[1].constant, PlainDesc(w_dims),
+                                        pd->weights_desc(), spec.input_channel_scale->index,
+                                        spec.input_channel_scale->info);
+    } else {
+      workload->AddConstant(DNNL_ARG_WEIGHTS, PackConstant(execution->engine, spec.inputs[1].constant,
+                                                           PlainDesc(w_dims), pd->weights_desc()));
+    }
     if (has_bias) {
       workload->AddConstant(DNNL_ARG_BIAS, PackConstant(execution->engine, spec.inputs[2].constant, bias_desc, bias_desc));
     }

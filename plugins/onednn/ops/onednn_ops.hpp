@@ -71,6 +71,10 @@ struct OpSpec {
   // How many layer inputs read the output (ILayerView::GetOutputConsumerCount; SIZE_MAX when
   // unknown). Plain layers only.
   std::size_t output_readers = SIZE_MAX;
+  // Convolutions: a run-time tensor [1, C, 1, 1] that input 0 is multiplied by, channel by
+  // channel, before the convolution (a squeeze-and-excitation gate folded by fusion.cpp). The
+  // convolution scales its weights by it each run instead: conv(x * s, W) = conv(x, W * s).
+  std::optional<TensorRef> input_channel_scale;
 };
 
 // Input `input` of `layer` as WorkloadArgs input `input`, read in its own shape.

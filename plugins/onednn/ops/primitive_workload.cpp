@@ -82,8 +82,9 @@ void PrimitiveWorkload::SetPrimitive(dnnl::primitive primitive, const dnnl::memo
   if (has_scratchpad_) scratchpad_offset_ = Reserve(scratchpad.get_size());
 }
 
-void PrimitiveWorkload::AddInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
-                                 const dnnl::memory::desc& expected, std::int64_t view_offset) {
+PrimitiveWorkload::Input PrimitiveWorkload::MakeInput(int arg, std::size_t index, const TensorInfo& info,
+                                                      const dnnl::memory::desc& view,
+                                                      const dnnl::memory::desc& expected, std::int64_t view_offset) {
   Input input{arg, index, info, PlainDesc(DimsOf(info)), view, expected, std::nullopt, 0, 0};
   input.view_bytes = static_cast<std::size_t>(view_offset) * sizeof(float);
   input.as_is = view_offset == 0 && view == input.tensor_plain;
@@ -91,7 +92,60 @@ void PrimitiveWorkload::AddInput(int arg, std::size_t index, const TensorInfo& i
       execution_->engine, view, execution_->engine, expected));
   input.plain_offset = Reserve(info.NumBytes());
   input.expected_offset = Reserve(expected.get_size());
-  inputs_.push_back(std::move(input));
+  return input;
+}
+
+void PrimitiveWorkload::AddInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
+                                 const dnnl::memory::desc& expected, std::int64_t view_offset) {
+  inputs_.push_back(MakeInput(arg, index, info, view, expected, view_offset));
+}
+
+void PrimitiveWorkload::AddChannelScaledWeights(int arg, const void* plain, const dnnl::memory::desc& plain_desc,
+                                                const dnnl::memory::desc& packed, std::size_t scale_index,
+                                                const TensorInfo& scale_info) {
+  const auto scale_plain = PlainDesc(DimsOf(scale_info));
+  channel_scale_ = MakeInput(0, scale_index, scale_info, scale_plain, scale_plain, 0);
+  // Which input channel each packed element multiplies: 1 + the channel, packed like the
+  // weights (exact in f32 below 2^24 channels); the layout's padding reads 0.
+  auto dims = compat::Dims(plain_desc);
+  if (dims.size() == 4) dims.insert(dims.begin(), 1);  // [G, C_out / G, C_in / G, kernel...]
+  std::int64_t kernel = 1;
+  for (std::size_t k = 3; k < dims.size(); ++k) kernel *= dims[k];
+  std::vector<float> channel_of_plain;
+  channel_of_plain.reserve(static_cast<std::size_t>(dims[0] * dims[1] * dims[2] * kernel));
+  for (std::int64_t g = 0; g < dims[0]; ++g) {
+    for (std::int64_t o = 0; o < dims[1]; ++o) {
+      for (std::int64_t i = 0; i < dims[2]; ++i) {
+        channel_of_plain.insert(channel_of_plain.end(), static_cast<std::size_t>(kernel),
+                                static_cast<float>(1 + g * dims[2] + i));
+      }
+    }
+  }
+  const dnnl::memory channel_of = PackConstant(execution_->engine, channel_of_plain.data(), plain_desc, packed);
+  const auto* packed_channel = static_cast<const float*>(channel_of.get_data_handle());
+  ScaledWeights scaled{arg, PackConstant(execution_->engine, plain, plain_desc, packed), {}, 0};
+  scaled.channel.assign(packed_channel, packed_channel + packed.get_size() / sizeof(float));
+  scaled.offset = Reserve(packed.get_size());
+  scaled_ = std::move(scaled);
+}
+
+dnnl::memory PrimitiveWorkload::ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch,
+                                             dnnl::stream& stream) const {
+  // The scale's C values in channel order: a [1, C, 1, 1] tensor is, dense or channel-blocked.
+  const float* scale = nullptr;
+  auto* ours = dynamic_cast<OneDnnTensorHandle*>(args.inputs.at(channel_scale_->index));
+  if (ours && !ours->IsPlain() && IsChannelOrdered(ours->Desc())) {
+    scale = static_cast<const float*>(ours->Data());
+  } else {
+    scale = static_cast<const float*>(InputMemory(*channel_scale_, args, scratch, stream).get_data_handle());
+  }
+  const auto* weights = static_cast<const float*>(scaled_->packed.get_data_handle());
+  auto* scaled = reinterpret_cast<float*>(scratch + scaled_->offset);
+  for (std::size_t j = 0; j < scaled_->channel.size(); ++j) {
+    const std::uint32_t channel = scaled_->channel[j];
+    scaled[j] = channel == 0 ? 0.0f : weights[j] * scale[channel - 1];
+  }
+  return dnnl::memory(scaled_->packed.get_desc(), execution_->engine, scaled);
 }
 
 void PrimitiveWorkload::AddConstant(int arg, dnnl::memory memory) { constants_.emplace_back(arg, std::move(memory)); }
@@ -179,6 +233,7 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
     arguments.reserve(inputs_.size() + constants_.size() + 2);
     for (const auto& input : inputs_) arguments[input.arg] = InputMemory(input, args, scratch, stream);
     for (const auto& [arg, memory] : constants_) arguments[arg] = memory;
+    if (scaled_) arguments[scaled_->arg] = ScaleWeights(args, scratch, stream);
     if (has_scratchpad_) {
       arguments[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_, engine, scratch + scratchpad_offset_);
     }

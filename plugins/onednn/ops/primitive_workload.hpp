@@ -75,6 +75,14 @@ class PrimitiveWorkload final : public backend::IWorkload {
   void SetOutput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
                  const dnnl::memory::desc& produced);
 
+  // Constant weights (argument `arg`) multiplied each run, along their input channels, by the
+  // run-time input `scale_index` ([1, C_in, 1, 1]; OpSpec::input_channel_scale) before the
+  // primitive reads them. `plain` holds them dense as [G, C_out / G, C_in / G, ...]
+  // (`plain_desc`); `packed` is the f32 layout the primitive reads.
+  void AddChannelScaledWeights(int arg, const void* plain, const dnnl::memory::desc& plain_desc,
+                               const dnnl::memory::desc& packed, std::size_t scale_index,
+                               const TensorInfo& scale_info);
+
   // Runtime input `index` (shaped like the output) is the operand of the primitive's sum
   // post-op: copied (or reordered) into the destination before the primitive runs. Call after
   // SetOutput.
@@ -100,7 +108,18 @@ class PrimitiveWorkload final : public backend::IWorkload {
     std::size_t view_bytes = 0;              // where the view starts in the dense bytes
     bool as_is = true;                       // view is the tensor's own dense layout
   };
+  // Weights scaled per run by input channel (AddChannelScaledWeights).
+  struct ScaledWeights {
+    int arg;
+    dnnl::memory packed;                  // the constant weights, in the primitive's f32 layout
+    std::vector<std::uint32_t> channel;   // per packed element: 1 + its input channel, 0 for padding
+    std::size_t offset;                   // scratch for the scaled copy
+  };
   std::size_t Reserve(std::size_t bytes);
+  Input MakeInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
+                  const dnnl::memory::desc& expected, std::int64_t view_offset);
+  // The weights of scaled_ multiplied by this run's scale input, in scratch.
+  dnnl::memory ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch, dnnl::stream& stream) const;
   dnnl::memory InputMemory(const Input& input, const backend::WorkloadArgs& args, std::uint8_t* scratch,
                            dnnl::stream& stream) const;
   // Writes the sum operand into `destination` (laid out as produced_).
@@ -123,6 +142,8 @@ class PrimitiveWorkload final : public backend::IWorkload {
   bool output_as_is_ = true;              // the primitive's dims and elements are the tensor's
   std::size_t output_offset_ = 0;
   std::optional<Input> sum_;
+  std::optional<ScaledWeights> scaled_;
+  std::optional<Input> channel_scale_;  // the scale scaled_ is multiplied by
   mutable ReorderCache reorders_;
   dnnl::memory::desc scratchpad_;
   std::size_t scratchpad_offset_ = 0;
