@@ -325,7 +325,7 @@ class ChainBuilder {
 
   // Tries to append the layers at `layers[next]...`; returns how many it took (0: none).
   // The chain grammar (each part optional, in this order):
-  //   anchor, one constant operation (bias or scale), then either an activation (or the GELU
+  //   anchor, constant operations (bias, scale), then either an activation (or the GELU
   //   or x * gate(x) pattern) or a residual Add followed by an activation.
   // Every tensor inside the chain must be read by the chain alone (GPT-2's tanh GELU reads the
   // biased x three times: that chain stops before it); the layer connections tell.
@@ -359,7 +359,6 @@ class ChainBuilder {
     Stage stage;
     if (constant0 != constant1) {
       // A constant operation: the chain is the run-time input (first, or second when commutative).
-      if (stage_ != Stage::kAnchor) return 0;
       chain_input = constant0 ? 1 : 0;
       if (chain_input == 1 && !commutative) return 0;
       if (layer->GetInputInfo(chain_input) != chain_ || !Reads(*layer, chain_input, *tail_)) return 0;

@@ -1,7 +1,7 @@
 // Fusion (IBackend::OptimizeSubgraph): chains that start at a convolution, fully connected or
 // matmul layer and continue with layers oneDNN can apply as post-ops become one PreCompiled
-// layer. The chain grammar (each part optional): anchor -> one constant operation (bias, scale;
-// a binary post-op) -> either an activation (eltwise post-op), the ONNX GELU pattern
+// layer. The chain grammar (each part optional): anchor -> constant operations (bias, scale;
+// binary post-ops) -> either an activation (eltwise post-op), the ONNX GELU pattern
 // Div(sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5) (gelu_erf) or x * HardSigmoid(x) /
 // x * Sigmoid(x) (hardswish / swish), or a residual Add of a same-shaped run-time tensor (a sum
 // or binary post-op) followed by an activation.

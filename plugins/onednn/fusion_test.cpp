@@ -424,6 +424,28 @@ TEST_CASE("fusion: a chain oneDNN would run only on its reference kernel runs as
   CHECK(slow.empty());
 }
 
+TEST_CASE("fusion: ConvNeXt's layer scale after the NCHW transpose moves above it and fuses into the linear") {
+  // r + gamma * Transpose(x W + b): the runtime moves the Mul by gamma ([C, 1, 1]) above the
+  // Transpose (as gamma [1, 1, 1, C]), where it joins the matmul's chain after the bias.
+  auto runtime = MakeRuntime();
+  const std::int64_t c = 32, h = 6, w = 5;
+  Network net;
+  auto x = net.AddInput("x", F32({1, h, w, c}));
+  auto residual = net.AddInput("r", F32({1, c, h, w}));
+  MatMulDescriptor mm;
+  auto product = net.Add(mm, {x, Constant(net, "w", {c, c}, 1, 0.2f)}, "linear");
+  auto biased = Binary(net, BinaryOperation::kAdd, product, Constant(net, "b", {c}, 2), "bias");
+  TransposeDescriptor to_nchw;
+  to_nchw.permutation = {0, 3, 1, 2};
+  auto nchw = net.Add(to_nchw, {biased}, "to_nchw");
+  auto scaled = Binary(net, BinaryOperation::kMul, Constant(net, "gamma", {c, 1, 1}, 3), nchw, "layer_scale");
+  net.AddOutput("y", Binary(net, BinaryOperation::kAdd, scaled, residual, "residual"));
+  CheckRunsAgainstReference(*runtime, net, {static_cast<std::size_t>(h * w * c), static_cast<std::size_t>(c * h * w)});
+  const Outcome outcome = CheckAgainstReference(
+      *runtime, net, {Random(static_cast<std::size_t>(h * w * c), 4), Random(static_cast<std::size_t>(c * h * w), 5)});
+  CHECK(BackendOf(outcome, "linear+bias+layer_scale") == "CpuOneDnn");
+}
+
 // A squeeze-and-excitation block on `x` ([1, channels, size, size]): y = relu(conv3x3(x)), a
 // per-channel gate s = sigmoid(fc2(relu(fc1(mean(y))))), then `consumer` (1x1 dense, 3x3
 // grouped by 4 or depthwise) reading y * s (or s * y).

@@ -1,6 +1,7 @@
 // Graph passes (issue 3, section 2): constant folding, batch normalization folded into the
-// preceding convolution, dead-layer removal. Each is checked in the pass log and the placement,
-// and results are compared with the same network optimized with optimize_graph = false and
+// preceding convolution, ops with a constant operand moved above a Transpose, dead-layer
+// removal. Each is checked in the pass log and the placement, and results are compared with
+// the same network optimized with optimize_graph = false and
 // with naive computations.
 #include "naive_ops.hpp"
 #include "test_networks.hpp"
@@ -164,6 +165,55 @@ TEST_CASE("graph passes: batch normalization stays when the convolution's own ou
   });
   REQUIRE(y.size() == 2);
   CHECK(Compare(y[0], model.Forward(x, true), 2e-5) == "");
+}
+
+// s = c2 - Transpose(x) * c1 (x [2, 3, 4, 5] made [2, 4, 5, 3]; c1 [3], c2 [1, 4, 1, 3]);
+// `transposed_read_twice` also makes Transpose(x) an output.
+Network MakeTransposedScale(bool transposed_read_twice) {
+  Network net;
+  const auto x = net.AddInput("x", TensorInfo{{2, 3, 4, 5}, DataType::kFloat32});
+  TransposeDescriptor transpose;
+  transpose.permutation = {0, 2, 3, 1};
+  const auto t = net.Add(transpose, {x}, "t");
+  ElementwiseBinaryDescriptor mul, sub;
+  mul.operation = BinaryOperation::kMul;
+  sub.operation = BinaryOperation::kSub;
+  const auto m = net.Add(mul, {t, net.AddConstant("c1", {3}, Pseudorandom(3, 5))}, "m");
+  net.AddOutput("out", net.Add(sub, {net.AddConstant("c2", {1, 4, 1, 3}, Pseudorandom(12, 6)), m}, "s"));
+  if (transposed_read_twice) net.AddOutput("transposed", t);
+  return net;
+}
+
+TEST_CASE("graph passes: ops with a constant operand move above the Transpose they read, exactly") {
+  TestRuntime runtime({});
+  const auto x = Pseudorandom(2 * 3 * 4 * 5, 29);
+  const auto moved = RunNetwork(*runtime, MakeTransposedScale(false), On({kCpuRef}), {x},
+                                [](const OptimizedNetwork& network) {
+                                  INFO(network.Describe());
+                                  CHECK(Logged(network, "moved 'm' above transpose 't'"));
+                                  CHECK(Logged(network, "moved 's' above transpose 't'"));
+                                  CHECK(EdgeOf(network, "s", "t").strategy == EdgeStrategy::kDirect);
+                                });
+  const auto as_is = RunNetwork(*runtime, MakeTransposedScale(false), On({kCpuRef}, false), {x});
+  CHECK(Bitwise(moved[0], as_is[0]));
+  // The same elements meet: c2[0, h, 0, c] - x[n, c, h, w] * c1[c] at [n, h, w, c].
+  std::vector<double> expected(x.size());
+  const auto c1 = Pseudorandom(3, 5), c2 = Pseudorandom(12, 6);
+  for (int n = 0; n < 2; ++n) {
+    for (int h = 0; h < 4; ++h) {
+      for (int w = 0; w < 5; ++w) {
+        for (int c = 0; c < 3; ++c) {
+          expected[((n * 4 + h) * 5 + w) * 3 + c] = c2[h * 3 + c] - x[((n * 3 + c) * 4 + h) * 5 + w] * c1[c];
+        }
+      }
+    }
+  }
+  CHECK(Compare(moved[0], expected, 1e-6) == "");
+  // A Transpose read elsewhere too stays where it is.
+  RunNetwork(*runtime, MakeTransposedScale(true), On({kCpuRef}), {x}, [](const OptimizedNetwork& network) {
+    INFO(network.Describe());
+    CHECK(network.GetPassLog().empty());
+  });
 }
 
 TEST_CASE("graph passes: dead layers are removed before placement, even without optimize_graph") {

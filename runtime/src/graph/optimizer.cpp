@@ -457,6 +457,7 @@ OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& o
       return false;
     };
     RecognizeCompositeOps(graph, rules, impl->pass_log);
+    HoistConstantOpsAboveTransposes(graph, rules.pinned, impl->pass_log);
   }
   for (const auto& name : graph.RemoveDeadLayers()) impl->pass_log.push_back("removed dead layer '" + name + "'");
   auto order = graph.Resolve();

@@ -184,4 +184,56 @@ void FoldBatchNormalization(Graph& graph, std::vector<std::string>& log) {
   graph.Resolve();
 }
 
+void HoistConstantOpsAboveTransposes(Graph& graph, const std::function<bool(const Layer&)>& pinned,
+                                     std::vector<std::string>& log) {
+  for (const LayerId id : graph.Resolve()) {
+    const Layer& op = graph.At(id);
+    if (op.removed || op.type != LayerType::kElementwiseBinary || op.inputs.size() != 2 || pinned(op)) continue;
+    const std::size_t constant_slot = ConstantOf(graph, op.inputs[1]) ? 1 : 0;
+    const ConstantDescriptor* constant = ConstantOf(graph, op.inputs[constant_slot]);
+    const OutputSlot moved = *op.inputs[1 - constant_slot];
+    const Layer& transpose = graph.At(moved.layer);
+    if (!constant || transpose.type != LayerType::kTranspose || pinned(transpose) ||
+        transpose.output_consumer_counts.at(0) != 1 || op.input_infos[1 - constant_slot] != op.output_infos[0] ||
+        constant->info.type != DataType::kFloat32 || constant->info.shape.Rank() > op.output_infos[0].shape.Rank()) {
+      continue;
+    }
+    const auto& permutation = static_cast<const TransposeDescriptor&>(*transpose.descriptor).permutation;
+    const std::size_t rank = op.output_infos[0].shape.Rank();
+    if (permutation.size() != rank) continue;  // an empty permutation (reverse) is left alone
+    // c' [..., dims[p[i]] = c's dims[i], ...]: element i of c lands where Transpose reads it.
+    std::vector<std::int64_t> dims(rank - constant->info.shape.Rank(), 1);
+    for (std::int64_t d : constant->info.shape.Dims()) dims.push_back(d);
+    std::vector<std::int64_t> permuted_dims(rank), permuted_strides(rank, 1);
+    for (std::size_t i = 0; i < rank; ++i) permuted_dims[permutation[i]] = dims[i];
+    for (std::size_t i = rank - 1; i > 0; --i) permuted_strides[i - 1] = permuted_strides[i] * permuted_dims[i];
+    const auto* values = reinterpret_cast<const float*>(constant->data->data());
+    std::vector<float> permuted(constant->data->size() / sizeof(float));
+    std::vector<std::int64_t> index(rank, 0);
+    for (std::size_t element = 0; element < permuted.size(); ++element) {
+      std::int64_t offset = 0;
+      for (std::size_t i = 0; i < rank; ++i) offset += index[i] * permuted_strides[permutation[i]];
+      permuted[static_cast<std::size_t>(offset)] = values[element];
+      for (std::size_t i = rank; i-- > 0 && ++index[i] == dims[i];) index[i] = 0;
+    }
+    std::vector<std::uint8_t> bytes(permuted.size() * sizeof(float));
+    std::memcpy(bytes.data(), permuted.data(), bytes.size());
+    // Adding a layer moves the others: keep ids and names, not references.
+    const std::string op_name = op.name, transpose_name = transpose.name;
+    const LayerId transpose_id = transpose.id;
+    const auto consumers = graph.Consumers()[id][0];
+    const LayerId permuted_constant =
+        AddConstant(graph, op_name + ".operand", TensorInfo{TensorShape(permuted_dims), DataType::kFloat32},
+                    std::move(bytes));
+    Layer& op_now = graph.At(id);
+    op_now.inputs[1 - constant_slot] = graph.At(transpose_id).inputs[0];
+    op_now.inputs[constant_slot] = OutputSlot{permuted_constant, 0};
+    graph.At(transpose_id).inputs[0] = OutputSlot{id, 0};
+    Rewire(graph, consumers, OutputSlot{transpose_id, 0});
+    graph.Resolve();
+    log.push_back("moved '" + op_name + "' above transpose '" + transpose_name + "'");
+  }
+  graph.Resolve();
+}
+
 }  // namespace backplane::graph

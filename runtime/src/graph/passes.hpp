@@ -5,6 +5,7 @@
 
 #include "graph/optimizer.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,15 @@ void FoldConstants(Graph& graph, std::vector<PlacementBackend>& backends, std::v
 // weights and bias) that feeds only it: W' = W * s, b' = (b - mean) * s + beta with
 // s = scale / sqrt(var + eps). Leaves the graph resolved.
 void FoldBatchNormalization(Graph& graph, std::vector<std::string>& log);
+
+// Moves an elementwise binary op with a constant operand (ConvNeXt's layer scale: gamma of
+// [C, 1, 1] times the NCHW transpose of an NHWC tensor) above the Transpose it reads, when
+// nothing else reads the Transpose: Op(Transpose(x), c) = Transpose(Op(x, c')), c' the constant
+// with its axes permuted back. The op then follows x's producer (a matmul and its bias), where
+// backends fuse it. Exact: the same elements meet. Skips layers `pinned` says the user pinned.
+// Appends one line per move to `log`; leaves the graph resolved.
+void HoistConstantOpsAboveTransposes(Graph& graph, const std::function<bool(const Layer&)>& pinned,
+                                     std::vector<std::string>& log);
 
 // The Constant layer's descriptor behind `input`, or null when it is not a live Constant.
 const ConstantDescriptor* ConstantOf(const Graph& graph, const std::optional<OutputSlot>& input);
