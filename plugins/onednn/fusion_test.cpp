@@ -468,17 +468,22 @@ Network GatedNet(std::int64_t channels, std::int64_t size, std::uint32_t consume
 
 TEST_CASE("fusion: a squeeze-and-excitation gate folds into the convolution reading it (weights scaled per run)") {
   auto runtime = MakeRuntime();
-  const std::int64_t channels = 24, size = 12;  // 24 channels: two blocks of 16, the second padded
-  const std::size_t input = static_cast<std::size_t>(channels * size * size);
+  const std::int64_t size = 12;
   struct Case {
+    std::int64_t channels;  // 24: two blocks of 16, the second padded
     std::uint32_t kernel, groups;
     bool gate_first;
   };
-  for (const Case& c : {Case{1, 1, false}, Case{1, 1, true}, Case{3, 4, false}, Case{3, 24, true}}) {
+  // Grouped consumers: 6 channels a group; 8 (half a 16-channel block) in 4 groups, run as 2
+  // groups of 16 (block-diagonal weights), and in 3 groups, which do not pair.
+  for (const Case& c : {Case{24, 1, 1, false}, Case{24, 1, 1, true}, Case{24, 3, 4, false}, Case{24, 3, 24, true},
+                        Case{32, 3, 4, false}, Case{24, 3, 3, true}}) {
+    CAPTURE(c.channels);
     CAPTURE(c.kernel);
     CAPTURE(c.groups);
     CAPTURE(c.gate_first);
-    const Network net = GatedNet(channels, size, c.kernel, c.groups, c.gate_first);
+    const std::size_t input = static_cast<std::size_t>(c.channels * size * size);
+    const Network net = GatedNet(c.channels, size, c.kernel, c.groups, c.gate_first);
     // New inputs each run: the gate changes, and the weights with it.
     CheckRunsAgainstReference(*runtime, net, {input});
     const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(input, 3)});
@@ -488,12 +493,14 @@ TEST_CASE("fusion: a squeeze-and-excitation gate folds into the convolution read
   // With fast_math the gated convolution scales and reads f32 weights; its neighbours run bf16.
   auto fast = MakeRuntime({{"fast_math", "1"}});
   const Outcome fast_outcome =
-      CheckAgainstReference(*fast, GatedNet(channels, size, 1, 1, false), {Random(input, 5)}, 3e-2);
+      CheckAgainstReference(*fast, GatedNet(24, size, 1, 1, false), {Random(24 * size * size, 5)}, 3e-2);
   CHECK(BackendOf(fast_outcome, "excite+project") == "CpuOneDnn");
   // Weights larger than half the gated tensor: scaling them would cost more than the Mul.
-  const Network wide = GatedNet(channels, 4, 3, 1, false);
-  const Outcome outcome = CheckAgainstReference(*runtime, wide, {Random(static_cast<std::size_t>(channels * 16), 4)});
+  const Network wide = GatedNet(24, 4, 3, 1, false);
+  const Outcome outcome = CheckAgainstReference(*runtime, wide, {Random(24 * 16, 4)});
   CHECK(BackendOf(outcome, "excite") == "CpuOneDnn");
+  // Ungated, groups of half a block pair up the same way.
+  CheckRunsAgainstReference(*runtime, GatedNet(32, 4, 3, 4, false), {32 * 16});
 }
 
 }  // namespace

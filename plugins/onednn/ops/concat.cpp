@@ -76,13 +76,6 @@ class SliceConcatWorkload final : public backend::IWorkload {
   mutable ReorderCache reorders_;
 };
 
-// The channel block of `tag` (nChw16c: 16), 0 for other layouts.
-memory::dim ChannelBlock(memory::format_tag tag) {
-  if (tag == memory::format_tag::nChw16c) return 16;
-  if (tag == memory::format_tag::nChw8c) return 8;
-  return 0;
-}
-
 // The layouts a concat reads its inputs in: the activation layout when it is channel-blocked
 // for every input and the output and each input is whole blocks of channels (googlenet's
 // branches), else all dense. oneDNN concatenates blocks that do not line up (ShuffleNet's

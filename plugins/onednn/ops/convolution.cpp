@@ -7,7 +7,9 @@
 #include "../dnnl_compat.hpp"
 #include "../onednn_tensor_handle.hpp"
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace backplane::onednn {
 
@@ -17,6 +19,25 @@ using dnnl::memory;
 const Convolution2dDescriptor& Desc(const LayerDescriptor* d) { return static_cast<const Convolution2dDescriptor&>(*d); }
 
 constexpr std::size_t kNoResidual = static_cast<std::size_t>(-1);
+
+// Weights [groups * c, c, kernel...] (dense, `kernel` elements per filter tap set) as half as many
+// groups of 2c channels, [groups / 2, 2c, 2c, kernel...]: each pair's two filters side by side
+// on the diagonal, zeros elsewhere.
+std::vector<float> PairGroups(const float* weights, memory::dim groups, memory::dim c, memory::dim kernel) {
+  const memory::dim pair_size = 2 * c * 2 * c * kernel;
+  std::vector<float> paired(static_cast<std::size_t>(groups / 2 * pair_size), 0.0f);
+  for (memory::dim g = 0; g < groups; ++g) {
+    float* pair = paired.data() + (g / 2) * pair_size;
+    const memory::dim side = g % 2 * c;  // where this group's channels sit within the pair
+    for (memory::dim o = 0; o < c; ++o) {
+      for (memory::dim i = 0; i < c; ++i) {
+        const float* from = weights + ((g * c + o) * c + i) * kernel;
+        std::copy(from, from + kernel, pair + ((side + o) * 2 * c + side + i) * kernel);
+      }
+    }
+  }
+  return paired;
+}
 
 // Whether a post-op other than the sum at `sum_index` reads a run-time tensor shaped like the
 // output (the operand is then read in the destination's layout).
@@ -46,10 +67,27 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
   const auto x_dims = DimsOf(spec.inputs[0].info);
   const auto w_plain_dims = DimsOf(spec.inputs[1].info);
   const auto y_dims = DimsOf(spec.output);
-  const memory::dim groups = d.groups;
-  memory::dims w_dims = w_plain_dims;
-  if (groups > 1) {
-    w_dims = {groups, w_plain_dims[0] / groups, w_plain_dims[1], w_plain_dims[2], w_plain_dims[3]};
+  memory::dim groups = d.groups;
+  const void* weights = spec.inputs[1].constant;
+  // Groups of half a channel block (8 channels in nChw16c: RegNet's, ResNeXt's second stage)
+  // have no kernel in the blocked layout, and oneDNN's own layouts for them cost a reorder on
+  // each side. Pairs of them run as one group of a whole block with block-diagonal weights:
+  // twice the multiply-adds of a small layer, no reorders. Measured here: regnet_y_400mf's
+  // 48-channel stride-2 layer 0.35 -> 0.20 ms, resnext50's 256-channel one 0.52 -> 0.26 ms;
+  // quarter-block groups, at four times the work, gained nothing.
+  const memory::dim per_group = w_plain_dims[1];
+  const memory::dim block = ChannelBlock(execution->activation_tag);
+  std::vector<float> paired;
+  if (groups > 1 && groups % 2 == 0 && 2 * per_group == block && w_plain_dims[0] == groups * per_group) {
+    paired = PairGroups(static_cast<const float*>(weights), groups, per_group, w_plain_dims[2] * w_plain_dims[3]);
+    weights = paired.data();
+    groups /= 2;
+  }
+  const memory::dim inputs_per_group = paired.empty() ? per_group : block;
+  memory::dims w_dims{w_plain_dims[0], inputs_per_group, w_plain_dims[2], w_plain_dims[3]};
+  if (groups > 1) {  // [groups, outputs per group, inputs per group, kh, kw]
+    w_dims.insert(w_dims.begin(), groups);
+    w_dims[1] /= groups;
   }
   const memory::dims strides{d.strides[0], d.strides[1]};
   const memory::dims dilations{d.dilations[0], d.dilations[1]};
@@ -151,12 +189,12 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
     workload->SetPrimitive(dnnl::convolution_forward(*pd), pd->scratchpad_desc());
     workload->AddInput(DNNL_ARG_SRC, spec.inputs[0].index, spec.inputs[0].info, PlainDesc(x_dims), pd->src_desc());
     if (spec.input_channel_scale) {
-      workload->AddChannelScaledWeights(DNNL_ARG_WEIGHTS, spec.inputs[1].constant, PlainDesc(w_dims),
+      workload->AddChannelScaledWeights(DNNL_ARG_WEIGHTS, weights, PlainDesc(w_dims),
                                         pd->weights_desc(), spec.input_channel_scale->index,
                                         spec.input_channel_scale->info);
     } else {
-      workload->AddConstant(DNNL_ARG_WEIGHTS, PackConstant(execution->engine, spec.inputs[1].constant,
-                                                           PlainDesc(w_dims), pd->weights_desc()));
+      workload->AddConstant(DNNL_ARG_WEIGHTS,
+                            PackConstant(execution->engine, weights, PlainDesc(w_dims), pd->weights_desc()));
     }
     if (has_bias) {
       workload->AddConstant(DNNL_ARG_BIAS, PackConstant(execution->engine, spec.inputs[2].constant, bias_desc, bias_desc));

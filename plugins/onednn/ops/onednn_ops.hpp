@@ -118,6 +118,8 @@ dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memo
 // (bf16 with fast_math, so consecutive layers pass bf16 tensors), then f32 for an op oneDNN
 // has only a reference kernel for in bf16.
 std::vector<dnnl::memory::data_type> ActivationTypes(const Execution& execution);
+// The channel block of layout `tag` (nChw16c: 16, nChw8c: 8), 0 for other layouts.
+dnnl::memory::dim ChannelBlock(dnnl::memory::format_tag tag);
 // `dims` with leading 1s up to `rank`.
 dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank);
 // True when every input is f32 (else a reason naming the first that is not). The op schema
