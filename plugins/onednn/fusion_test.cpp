@@ -499,6 +499,8 @@ TEST_CASE("fusion: a squeeze-and-excitation gate folds into the convolution read
   const Network wide = GatedNet(24, 4, 3, 1, false);
   const Outcome outcome = CheckAgainstReference(*runtime, wide, {Random(24 * 16, 4)});
   CHECK(BackendOf(outcome, "excite") == "CpuOneDnn");
+  // A dense 3x3 consumer (Winograd's shape) reads its weights as they are scaled, untransformed.
+  CheckRunsAgainstReference(*runtime, GatedNet(24, 24, 3, 1, false), {24 * 24 * 24});
   // Ungated, groups of half a block pair up the same way.
   CheckRunsAgainstReference(*runtime, GatedNet(32, 4, 3, 4, false), {32 * 16});
 }

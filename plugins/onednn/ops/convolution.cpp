@@ -130,7 +130,8 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, cons
       bool activation_layout;
       bool residual_as_sum;
     };
-    const bool winograd_shape = groups == 1 && w_plain_dims[2] == 3 && w_plain_dims[3] == 3 && strides == memory::dims{1, 1} &&
+    // (Not for weights scaled per run: Winograd's are transformed, no longer one per channel.)
+    const bool winograd_shape = !spec.input_channel_scale && groups == 1 && w_plain_dims[2] == 3 && w_plain_dims[3] == 3 && strides == memory::dims{1, 1} &&
                                 dilations == memory::dims{1, 1};
     const auto candidates_in = [&](memory::data_type type) {
       std::vector<Candidate> candidates;

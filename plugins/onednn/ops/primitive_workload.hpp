@@ -78,7 +78,8 @@ class PrimitiveWorkload final : public backend::IWorkload {
   // Constant weights (argument `arg`) multiplied each run, along their input channels, by the
   // run-time input `scale_index` ([1, C_in, 1, 1]; OpSpec::input_channel_scale) before the
   // primitive reads them. `plain` holds them dense as [G, C_out / G, C_in / G, ...]
-  // (`plain_desc`); `packed` is the f32 layout the primitive reads.
+  // (`plain_desc`; read during the call); `packed` is the f32 layout the primitive reads, a
+  // blocked one (one weight per element: not Winograd's transformed weights).
   void AddChannelScaledWeights(int arg, const void* plain, const dnnl::memory::desc& plain_desc,
                                const dnnl::memory::desc& packed, std::size_t scale_index,
                                const TensorInfo& scale_info);
