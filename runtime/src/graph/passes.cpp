@@ -200,7 +200,7 @@ void HoistConstantOpsAboveTransposes(Graph& graph, const std::function<bool(cons
     }
     const auto& permutation = static_cast<const TransposeDescriptor&>(*transpose.descriptor).permutation;
     const std::size_t rank = op.output_infos[0].shape.Rank();
-    if (permutation.size() != rank) continue;  // an empty permutation (reverse) is left alone
+    if (rank == 0 || permutation.size() != rank) continue;  // an empty permutation (reverse): left alone
     // c' [..., dims[p[i]] = c's dims[i], ...]: element i of c lands where Transpose reads it.
     std::vector<std::int64_t> dims(rank - constant->info.shape.Rank(), 1);
     for (std::int64_t d : constant->info.shape.Dims()) dims.push_back(d);
