@@ -447,8 +447,8 @@ TEST_CASE("fusion: ConvNeXt's layer scale after the NCHW transpose moves above i
 }
 
 // A squeeze-and-excitation block on `x` ([1, channels, size, size]): y = relu(conv3x3(x)), a
-// per-channel gate s = sigmoid(fc2(relu(fc1(mean(y))))), then `consumer` (1x1 dense, 3x3
-// grouped by 4 or depthwise) reading y * s (or s * y).
+// per-channel gate s = sigmoid(fc2(relu(fc1(mean(y))))), then a convolution `project` (kernel
+// `consumer_kernel`, `groups` groups) reading y * s (or s * y).
 Network GatedNet(std::int64_t channels, std::int64_t size, std::uint32_t consumer_kernel, std::uint32_t groups,
                  bool gate_first) {
   Network net;
@@ -501,7 +501,7 @@ TEST_CASE("fusion: a squeeze-and-excitation gate folds into the convolution read
   CHECK(BackendOf(outcome, "excite") == "CpuOneDnn");
   // A dense 3x3 consumer (Winograd's shape) reads its weights as they are scaled, untransformed.
   CheckRunsAgainstReference(*runtime, GatedNet(24, 24, 3, 1, false), {24 * 24 * 24});
-  // Ungated, groups of half a block pair up the same way.
+  // With the gate left as a Mul (weights too large to scale), half-block groups pair the same way.
   CheckRunsAgainstReference(*runtime, GatedNet(32, 4, 3, 4, false), {32 * 16});
 }
 
