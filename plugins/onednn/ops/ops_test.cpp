@@ -328,6 +328,29 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
 namespace backplane::onednn::testing {
 namespace {
 
+TEST_CASE("ops: a batch-1 product with weights too large to stay cached (an inner product) matches CpuRef") {
+  // 1024 x 1024 f32 weights (4 MiB) read by one row: matrix_product.cpp streams them row-major
+  // (BuildStreamedRow). Both layouts of B; a bias, or C as a post-op operand (alpha != 1); a
+  // fused activation after it.
+  auto runtime = MakeRuntime();
+  for (bool tb : {false, true}) {
+    for (float alpha : {1.0f, 0.5f}) {
+      CAPTURE(tb);
+      CAPTURE(alpha);
+      Network net;
+      const auto x = net.AddInput("x", F32({1, 1024}));
+      FullyConnectedDescriptor fc;
+      fc.transpose_b = tb;
+      fc.alpha = alpha;
+      const auto y = net.Add(fc, {x, Constant(net, "w", {1024, 1024}, 3, 0.05f), Constant(net, "c", {1024}, 4)}, "op");
+      ActivationDescriptor relu;
+      relu.function = ActivationFunction::kRelu;
+      net.AddOutput("y", net.Add(relu, {y}, "relu"));
+      CheckOp(*runtime, net);
+    }
+  }
+}
+
 TEST_CASE("ops: consumers that expect another layout than the producer wrote reorder correctly") {
   // conv (blocked output) -> softmax over channels (dense) ; conv -> transpose ; conv -> concat
   // with a host tensor ; conv -> flatten -> fully connected.

@@ -38,11 +38,12 @@ ExecuteThreads::ExecuteThreads(const Execution& execution) : units_(*execution.g
 }
 
 dnnl::memory PackConstant(const dnnl::engine& engine, const void* data, const dnnl::memory::desc& source,
-                          const dnnl::memory::desc& target) {
+                          const dnnl::memory::desc& target, const dnnl::memory::desc* written_as) {
   dnnl::memory packed(target, engine);
+  dnnl::memory written = written_as ? dnnl::memory(*written_as, engine, packed.get_data_handle()) : packed;
   dnnl::memory plain(source, engine, const_cast<void*>(data));
   dnnl::stream stream(engine);
-  dnnl::reorder(plain, packed).execute(stream, plain, packed);
+  dnnl::reorder(plain, written).execute(stream, plain, written);
   stream.wait();
   return packed;
 }

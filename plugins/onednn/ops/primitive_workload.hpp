@@ -156,9 +156,11 @@ class PrimitiveWorkload final : public backend::IWorkload {
 backend::WorkloadInfo DescribePrimitive(const dnnl::primitive& primitive);
 
 // A dnnl::memory owning a copy of `data` laid out as `target`, reordered from the dense
-// layout `source` (same dims). For weights and other constants, at load.
+// layout `source` (same dims). For weights and other constants, at load. With `written_as`,
+// the copy is written as that desc (source's dims; `target`'s bytes in other dims, e.g. a
+// row-major [N, K] written as [K, N] with strides {1, K}) and returned as `target`.
 dnnl::memory PackConstant(const dnnl::engine& engine, const void* data, const dnnl::memory::desc& source,
-                          const dnnl::memory::desc& target);
+                          const dnnl::memory::desc& target, const dnnl::memory::desc* written_as = nullptr);
 
 // Rethrows a dnnl::error (or anything else) from creating layer `name`'s primitive as
 // backplane::Exception naming the layer.
