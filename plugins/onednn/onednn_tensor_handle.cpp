@@ -31,8 +31,53 @@ bool IsChannelOrdered(const dnnl::memory::desc& desc) {
   return false;
 }
 
-OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine)
-    : info_(std::move(info)), engine_(std::move(engine)) {
+BlockPool::~BlockPool() {
+  for (auto& [size_class, blocks] : free_) {
+    for (std::uint8_t* block : blocks) std::free(block);
+  }
+}
+
+std::size_t BlockPool::SizeClass(std::size_t size) {
+  std::size_t power = 64;
+  while (power * 2 <= size) power *= 2;
+  const std::size_t step = std::max<std::size_t>(power / 8, 64);
+  return (std::max<std::size_t>(size, 64) + step - 1) / step * step;
+}
+
+std::shared_ptr<std::uint8_t> BlockPool::Take(std::size_t size) {
+  const std::size_t size_class = SizeClass(size);
+  std::uint8_t* block = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = free_.find(size_class);
+    if (found != free_.end() && !found->second.empty()) {
+      block = found->second.back();
+      found->second.pop_back();
+    }
+  }
+  if (!block) block = static_cast<std::uint8_t*>(std::aligned_alloc(64, size_class));
+  if (!block) {
+    throw Exception(ErrorCode::kBackendFailure,
+                    "CpuOneDnn could not allocate " + std::to_string(size_class) + " bytes for a tensor");
+  }
+  auto pool = shared_from_this();
+  return std::shared_ptr<std::uint8_t>(block, [pool, size_class](std::uint8_t* given) { pool->GiveBack(given, size_class); });
+}
+
+void BlockPool::GiveBack(std::uint8_t* block, std::size_t size_class) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_[size_class].push_back(block);
+}
+
+std::size_t BlockPool::FreeBlocks() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::size_t count = 0;
+  for (const auto& [size_class, blocks] : free_) count += blocks.size();
+  return count;
+}
+
+OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool)
+    : info_(std::move(info)), engine_(std::move(engine)), pool_(pool ? std::move(pool) : std::make_shared<BlockPool>()) {
   if (info_.type != DataType::kFloat32) {
     throw Exception(ErrorCode::kUnsupported, std::string("CpuOneDnn tensor handles hold f32 tensors, not ") +
                                                  ToString(info_.type));
@@ -41,9 +86,24 @@ OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine)
   desc_ = plain_desc_;
 }
 
-OneDnnTensorHandle::~OneDnnTensorHandle() {
-  std::free(blocked_.data);
-  std::free(plain_buffer_.data);
+OneDnnTensorHandle::~OneDnnTensorHandle() { std::free(plain_buffer_.data); }
+
+void OneDnnTensorHandle::TakeBlock(std::size_t size) {
+  // A block shared with an alias (a reshape's output of last run) holds the alias's content.
+  if (block_ && block_.use_count() == 1 && block_size_ >= size) return;
+  block_.reset();  // back to the pool first (when not shared): it may be the block that fits
+  block_ = pool_->Take(size);
+  block_size_ = BlockPool::SizeClass(size);
+}
+
+void OneDnnTensorHandle::ReadDone() {
+  if (readers_left_ == 0 || --readers_left_ > 0 || written_into_ || imported_) return;
+  if (data_ != plain_buffer_.data) {
+    data_ = nullptr;  // no content until the next PrepareWrite
+    desc_ = plain_desc_;
+    plain_ = true;
+  }
+  block_.reset();
 }
 
 void OneDnnTensorHandle::Reserve(Buffer& buffer, std::size_t size) {
@@ -69,26 +129,26 @@ bool OneDnnTensorHandle::WriteInto(const OneDnnTensorHandle& concat, const dnnl:
   if (imported_ || &concat == this) return false;
   if (slice_.concat) return slice_.concat == &concat && slice_.offset == offset && slice_.desc == desc;
   slice_ = Slice{&concat, concat_desc, offset, desc};
+  concat.written_into_ = true;
   return true;
 }
 
 void* OneDnnTensorHandle::PrepareWrite(const dnnl::memory::desc& desc) {
   if (slice_.concat && !imported_ && desc == slice_.desc) {
     if (void* slice = slice_.concat->SliceOf(slice_.concat_desc, slice_.offset, desc.get_size())) {
+      block_.reset();  // written into the concat's block: its own goes back
       data_ = slice;
       desc_ = desc;
       plain_ = desc == plain_desc_;
       return data_;
     }
   }
-  if (desc == plain_desc_) {
-    if (!imported_) Reserve(plain_buffer_, info_.NumBytes());
-    data_ = imported_ ? imported_ : plain_buffer_.data;
-    plain_ = true;
+  plain_ = desc == plain_desc_;
+  if (plain_ && imported_) {
+    data_ = imported_;
   } else {
-    Reserve(blocked_, desc.get_size());
-    data_ = blocked_.data;
-    plain_ = false;
+    TakeBlock(desc.get_size());
+    data_ = block_.get();
   }
   desc_ = desc;
   return data_;
@@ -136,13 +196,17 @@ bool OneDnnTensorHandle::Alias(const OneDnnTensorHandle& source, const dnnl::mem
       source.info_.NumBytes() != info_.NumBytes()) {
     return false;
   }
+  // Shares the source's block (kept while either holds it); other memory stays the source's.
+  block_ = source.data_ == source.block_.get() ? source.block_ : nullptr;
+  block_size_ = block_ ? source.block_size_ : 0;
   data_ = source.data_;
   desc_ = desc;
   plain_ = desc == plain_desc_;
   return true;
 }
 
-OneDnnTensorHandleFactory::OneDnnTensorHandleFactory() : engine_(dnnl::engine::kind::cpu, 0) {}
+OneDnnTensorHandleFactory::OneDnnTensorHandleFactory()
+    : engine_(dnnl::engine::kind::cpu, 0), pool_(std::make_shared<BlockPool>()) {}
 
 backend::TensorHandleFactoryProperties OneDnnTensorHandleFactory::GetProperties() const {
   backend::TensorHandleFactoryProperties properties;
@@ -153,7 +217,7 @@ backend::TensorHandleFactoryProperties OneDnnTensorHandleFactory::GetProperties(
 }
 
 std::unique_ptr<backend::ITensorHandle> OneDnnTensorHandleFactory::CreateTensorHandle(const TensorInfo& info) const {
-  return std::make_unique<OneDnnTensorHandle>(info, engine_);
+  return std::make_unique<OneDnnTensorHandle>(info, engine_, pool_);
 }
 
 }  // namespace backplane::onednn

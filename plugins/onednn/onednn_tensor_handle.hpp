@@ -9,7 +9,11 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
 
 namespace backplane::onednn {
 
@@ -23,13 +27,40 @@ dnnl::memory::dims DimsOf(const TensorInfo& info);
 // or channel-blocked (one image of one pixel). Pure function.
 bool IsChannelOrdered(const dnnl::memory::desc& desc);
 
-// Owns (per execution context) one buffer for blocked content and one for plain content, or
-// uses imported host memory as its plain content. Not thread-safe: one run uses it at a time
-// (as every ITensorHandle). Map() always returns the dense layout of GetInfo(): blocked
-// content is first reordered into the plain buffer, and the handle becomes plain.
+// Memory blocks for tensor content, shared by the handles of one factory (every execution
+// context of one loaded network). A handle gives its block back once the last reader of its
+// content has run (OneDnnTensorHandle::ReadDone), and the next tensor written takes a block of
+// its size class given back last: memory a layer just read, still in cache, instead of a buffer
+// per tensor that every run streams through memory. Sizes round up to classes an eighth of a
+// power of two apart; a class holds at most as many blocks as were ever in use at once in it,
+// so memory stays bounded by the peak of live tensors. Thread-safe (contexts run concurrently).
+// Blocks in use belong to the handles holding them (a reshape's output shares its input's);
+// free blocks to the pool, which frees them when it goes (blocks out keep it alive).
+class BlockPool : public std::enable_shared_from_this<BlockPool> {
+ public:
+  ~BlockPool();
+  // A block of at least `size` bytes, 64-byte aligned, given back when its last holder lets it
+  // go. Throws backplane::Exception when memory cannot be had.
+  std::shared_ptr<std::uint8_t> Take(std::size_t size);
+  // The size class `size` rounds up to (at least 64 bytes). Pure function.
+  static std::size_t SizeClass(std::size_t size);
+  std::size_t FreeBlocks() const;
+
+ private:
+  void GiveBack(std::uint8_t* block, std::size_t size_class);
+
+  mutable std::mutex mutex_;
+  std::unordered_map<std::size_t, std::vector<std::uint8_t*>> free_;  // per class, last given back last
+};
+
+// Holds (per execution context) its content in a block of the factory's pool, or in imported
+// host memory (plain content only). Not thread-safe: one run uses it at a time (as every
+// ITensorHandle). Map() always returns the dense layout of GetInfo(): blocked content is first
+// reordered into a plain buffer of the handle's own, and the handle becomes plain.
 class OneDnnTensorHandle final : public backend::ITensorHandle {
  public:
-  OneDnnTensorHandle(TensorInfo info, dnnl::engine engine);
+  // `pool` supplies content memory (a private one when null).
+  OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool = nullptr);
   ~OneDnnTensorHandle() override;
 
   const TensorInfo& GetInfo() const override { return info_; }
@@ -66,9 +97,18 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   void* Data() const { return data_; }
   bool IsPlain() const { return plain_; }
   // For a producer: makes the handle hold content of layout `desc` (dims of GetInfo()) and
-  // returns where to write it; grows the blocked buffer when needed (the first run). Throws
-  // backplane::Exception when memory cannot be had.
+  // returns where to write it; takes a block from the pool when the handle holds none large
+  // enough. Throws backplane::Exception when memory cannot be had.
   void* PrepareWrite(const dnnl::memory::desc& desc);
+
+  // Run-time lifetime, reported by the workloads of the factory's backend
+  // (onednn_workload_factory.cpp): the content was just produced and `readers` layer inputs
+  // will read it (0: not counted, the content is kept); one of them has read it. After the last
+  // read the handle gives its block back to the pool and holds no content until the next
+  // PrepareWrite. Readers on other backends never report, so such content is kept; so is a
+  // concat's (its inputs write into its block before it runs) and imported memory.
+  void Produced(std::size_t readers) { readers_left_ = readers; }
+  void ReadDone();
 
  private:
   struct Buffer {
@@ -76,6 +116,9 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
     std::size_t size = 0;
   };
   void Reserve(Buffer& buffer, std::size_t size);
+  // Holds content memory of at least `size` bytes in block_ (keeping the one held when large
+  // enough and not shared).
+  void TakeBlock(std::size_t size);
   // Where WriteInto's slice of this handle's content is now (nullptr when this handle does not
   // hold content of layout `desc` in its own memory).
   void* SliceOf(const dnnl::memory::desc& desc, std::size_t offset, std::size_t size) const;
@@ -91,12 +134,18 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   dnnl::engine engine_;
   dnnl::memory::desc plain_desc_;
   dnnl::memory::desc desc_;
-  Buffer blocked_;
-  Buffer plain_buffer_;
+  std::shared_ptr<BlockPool> pool_;
+  std::shared_ptr<std::uint8_t> block_;  // content memory (shared with aliases), or null
+  std::size_t block_size_ = 0;
+  Buffer plain_buffer_;                  // Map()'s plain copy of blocked content
   void* imported_ = nullptr;
   void* data_ = nullptr;
   bool plain_ = true;
   Slice slice_;  // WriteInto's
+  std::size_t readers_left_ = 0;
+  // A concat other handles write into (WriteInto): keeps its block across runs. Set through a
+  // const reference by the writers, during load-time binding in a run of this context.
+  mutable bool written_into_ = false;
 };
 
 // Thread-safe; handles it creates share its engine.
@@ -110,6 +159,7 @@ class OneDnnTensorHandleFactory final : public backend::ITensorHandleFactory {
  private:
   backend::FactoryId id_ = kBlockedFactoryId;
   dnnl::engine engine_;
+  std::shared_ptr<BlockPool> pool_;  // the blocks of every handle it creates
 };
 
 }  // namespace backplane::onednn

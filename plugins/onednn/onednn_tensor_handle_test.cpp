@@ -1,5 +1,6 @@
 // OneDnnTensorHandle::WriteInto: where a concat's input is written (its slice of the concat's
-// content, or its own buffer when the concat does not hold that content in its own memory).
+// content, or its own buffer when the concat does not hold that content in its own memory);
+// BlockPool and the run-time lifetime of content (Produced, ReadDone): when a block goes back.
 #include "onednn_tensor_handle.hpp"
 
 #include <doctest/doctest.h>
@@ -51,6 +52,104 @@ TEST_CASE("tensor handle: a concat's input is written into its slice once bound,
   REQUIRE(imported.Import(user.data(), backend::MemorySource::kHost));
   CHECK_FALSE(imported.WriteInto(concat, concat_desc, 0, a_desc));
   CHECK(imported.PrepareWrite(PlainDesc({1, 16, 3, 3})) == user.data());
+}
+
+TEST_CASE("block pool: size classes an eighth of a power of two apart; a block given back is taken again") {
+  CHECK(BlockPool::SizeClass(1) == 64);
+  CHECK(BlockPool::SizeClass(64) == 64);
+  CHECK(BlockPool::SizeClass(1000) == 1024);
+  CHECK(BlockPool::SizeClass(1025) == 1152);
+  CHECK(BlockPool::SizeClass(4800000) == 5242880);
+  for (std::size_t size : {std::size_t{100}, std::size_t{4097}, std::size_t{1} << 20}) {
+    CHECK(BlockPool::SizeClass(size) >= size);
+    CHECK(BlockPool::SizeClass(size) <= size + size / 8 + 64);
+  }
+
+  const auto pool = std::make_shared<BlockPool>();
+  auto first = pool->Take(1000);
+  std::uint8_t* const address = first.get();
+  CHECK(reinterpret_cast<std::uintptr_t>(address) % 64 == 0);
+  auto other_class = pool->Take(5000);
+  CHECK(pool->FreeBlocks() == 0);
+  first.reset();
+  CHECK(pool->FreeBlocks() == 1);
+  CHECK(pool->Take(1010).get() == address);  // same class: the block given back
+  auto again = pool->Take(1000);
+  CHECK(again.get() == address);
+  CHECK(pool->Take(1000).get() != address);  // in use: a new block
+}
+
+TEST_CASE("tensor handle: content goes back to the pool after its last counted reader, not before") {
+  const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  const auto pool = std::make_shared<BlockPool>();
+  const auto desc = Blocked({1, 32, 4, 4});
+  OneDnnTensorHandle produced(F32({1, 32, 4, 4}), engine, pool), next(F32({1, 32, 4, 4}), engine, pool);
+
+  auto* block = static_cast<float*>(produced.PrepareWrite(desc));
+  block[5] = 7.0f;
+  produced.Produced(2);
+  produced.ReadDone();
+  CHECK(produced.Data() == block);  // one reader left
+  CHECK(pool->FreeBlocks() == 0);
+  CHECK(block[5] == 7.0f);
+  produced.ReadDone();
+  CHECK(produced.Data() == nullptr);
+  CHECK(pool->FreeBlocks() == 1);
+  CHECK(next.PrepareWrite(desc) == block);  // the next tensor written takes it, still in cache
+  produced.ReadDone();                      // a read too many changes nothing
+  CHECK(produced.PrepareWrite(desc) != block);
+
+  // Not counted (readers 0: unknown, or read on another backend): kept.
+  OneDnnTensorHandle kept(F32({1, 32, 4, 4}), engine, pool);
+  void* kept_block = kept.PrepareWrite(desc);
+  kept.Produced(0);
+  kept.ReadDone();
+  CHECK(kept.Data() == kept_block);
+
+  // Imported memory is never given away.
+  std::vector<float> user(32 * 16);
+  OneDnnTensorHandle imported(F32({1, 32, 4, 4}), engine, pool);
+  REQUIRE(imported.Import(user.data(), backend::MemorySource::kHost));
+  CHECK(imported.PrepareWrite(PlainDesc({1, 32, 4, 4})) == user.data());
+  imported.Produced(1);
+  imported.ReadDone();
+  CHECK(imported.Data() == user.data());
+}
+
+TEST_CASE("tensor handle: a reshape's output keeps the block it shares; a concat keeps its block") {
+  const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  const auto pool = std::make_shared<BlockPool>();
+  OneDnnTensorHandle source(F32({2, 8}), engine, pool), reshaped(F32({16}), engine, pool);
+  auto* data = static_cast<float*>(source.PrepareWrite(PlainDesc({2, 8})));
+  data[3] = 3.0f;
+  source.Produced(1);
+  REQUIRE(reshaped.Alias(source));
+  reshaped.Produced(1);
+  source.ReadDone();  // the reshape has read it: the shared block stays with the output
+  CHECK(pool->FreeBlocks() == 0);
+  OneDnnTensorHandle later(F32({2, 8}), engine, pool);
+  CHECK(later.PrepareWrite(PlainDesc({2, 8})) != data);
+  CHECK(static_cast<float*>(reshaped.Data())[3] == 3.0f);
+  reshaped.ReadDone();
+  CHECK(pool->FreeBlocks() == 1);
+
+  // Handles that shared a block last run (both kept) never write into the same memory when
+  // written on their own.
+  OneDnnTensorHandle kept_source(F32({2, 8}), engine, pool), kept_alias(F32({16}), engine, pool);
+  kept_source.PrepareWrite(PlainDesc({2, 8}));
+  REQUIRE(kept_alias.Alias(kept_source));
+  void* source_now = kept_source.PrepareWrite(PlainDesc({2, 8}));
+  CHECK(kept_alias.PrepareWrite(PlainDesc({16})) != source_now);
+
+  // A concat's inputs write into its block before it runs: read or not, it keeps it.
+  OneDnnTensorHandle concat(F32({1, 32, 2, 2}), engine, pool), part(F32({1, 16, 2, 2}), engine, pool);
+  const auto concat_desc = Blocked({1, 32, 2, 2});
+  void* concat_block = concat.PrepareWrite(concat_desc);
+  REQUIRE(part.WriteInto(concat, concat_desc, 0, Blocked({1, 16, 2, 2})));
+  concat.Produced(1);
+  concat.ReadDone();
+  CHECK(concat.Data() == concat_block);
+  CHECK(part.PrepareWrite(Blocked({1, 16, 2, 2})) == concat_block);
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include "onednn_workload_factory.hpp"
 
 #include "fusion.hpp"
+#include "onednn_tensor_handle.hpp"
 #include "ops/onednn_ops.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -69,6 +72,37 @@ class AdaptiveWorkload final : public backend::IWorkload {
   ExecutionPtr execution_;
 };
 
+// Reports to the layer's tensor handles when their content is produced and read
+// (OneDnnTensorHandle::Produced, ReadDone), so that a tensor's block goes back to the pool once
+// its last reader has run. Every workload of the factory is wrapped in one: a reader on this
+// backend always reports. Immutable; thread-safe as the wrapped workload is.
+class TensorLifetimeWorkload final : public backend::IWorkload {
+ public:
+  TensorLifetimeWorkload(std::unique_ptr<backend::IWorkload> workload, const backend::ILayerView& layer)
+      : workload_(std::move(workload)) {
+    for (std::size_t i = 0; i < layer.GetNumOutputs(); ++i) {
+      const std::size_t readers = layer.GetOutputConsumerCount(i);
+      readers_.push_back(readers == SIZE_MAX ? 0 : readers);  // unknown: kept
+    }
+  }
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    workload_->Execute(args);
+    for (std::size_t i = 0; i < args.outputs.size() && i < readers_.size(); ++i) {
+      if (auto* output = dynamic_cast<OneDnnTensorHandle*>(args.outputs[i])) output->Produced(readers_[i]);
+    }
+    for (backend::ITensorHandle* input : args.inputs) {
+      if (auto* ours = dynamic_cast<OneDnnTensorHandle*>(input)) ours->ReadDone();
+    }
+  }
+  std::size_t GetScratchSize() const override { return workload_->GetScratchSize(); }
+  backend::WorkloadInfo GetInfo() const override { return workload_->GetInfo(); }
+
+ private:
+  std::unique_ptr<backend::IWorkload> workload_;
+  std::vector<std::size_t> readers_;  // per output: the layer inputs that read it (0: not counted)
+};
+
 }  // namespace
 
 OneDnnWorkloadFactory::OneDnnWorkloadFactory(Settings settings, ThreadGate* gate, CpuLoadMonitor* load)
@@ -106,9 +140,9 @@ std::unique_ptr<backend::IWorkload> OneDnnWorkloadFactory::Create(const backend:
 }
 
 std::unique_ptr<backend::IWorkload> OneDnnWorkloadFactory::CreateWorkload(const backend::ILayerView& layer) {
-  auto multi = Create(layer, execution_);
-  if (!single_) return multi;
-  return std::make_unique<AdaptiveWorkload>(std::move(multi), Create(layer, single_), execution_);
+  auto workload = Create(layer, execution_);
+  if (single_) workload = std::make_unique<AdaptiveWorkload>(std::move(workload), Create(layer, single_), execution_);
+  return std::make_unique<TensorLifetimeWorkload>(std::move(workload), layer);
 }
 
 }  // namespace backplane::onednn
