@@ -180,6 +180,7 @@ void* OneDnnTensorHandle::Map() {
 
 bool OneDnnTensorHandle::Import(void* memory, backend::MemorySource source) {
   if (source != backend::MemorySource::kHost || memory == nullptr) return false;
+  block_.reset();  // the content is the caller's memory from now on
   imported_ = memory;
   data_ = memory;
   desc_ = plain_desc_;

@@ -486,6 +486,28 @@ TEST_CASE("ops: reshapes that keep the bytes share their input's, and copy where
     CAPTURE(layer);
     CHECK(BackendOf(outcome, layer) == "CpuOneDnn");
   }
+
+  // A pooled head's Flatten: [1, 32, 1, 1] channel-blocked is its dense bytes (shared); with 24
+  // channels the blocks are padded (reordered).
+  Network heads;
+  const auto image = heads.AddInput("x", F32({1, 16, 6, 6}));
+  for (const std::int64_t channels : {32, 24}) {
+    const std::string name = "c" + std::to_string(channels);
+    Convolution2dDescriptor conv;
+    conv.pads = {1, 1, 1, 1};
+    const auto features = heads.Add(conv, {image, Constant(heads, name + "_w", {channels, 16, 3, 3}, 5, 0.2f)}, name);
+    Pooling2dDescriptor pool;
+    pool.type = PoolingType::kAverage;
+    pool.global = true;
+    FlattenDescriptor flatten;
+    flatten.axis = 1;
+    const auto flat_head = heads.Add(flatten, {heads.Add(pool, {features}, name + "_pool")}, name + "_flatten");
+    FullyConnectedDescriptor fc;
+    heads.AddOutput(name + "_out", heads.Add(fc, {flat_head, Constant(heads, name + "_fc_w", {10, channels}, 6)}, name + "_fc"));
+  }
+  const Outcome pooled = CheckAgainstReference(*runtime, heads, {Random(16 * 36, 4)});
+  CHECK(BackendOf(pooled, "c32_flatten") == "CpuOneDnn");
+  CHECK(BackendOf(pooled, "c24_flatten") == "CpuOneDnn");
 }
 
 // The steps of one profiled run of `net` on `backends`, with their details.
