@@ -61,7 +61,8 @@ std::shared_ptr<std::uint8_t> BlockPool::Take(std::size_t size) {
                     "CpuOneDnn could not allocate " + std::to_string(size_class) + " bytes for a tensor");
   }
   auto pool = shared_from_this();
-  return std::shared_ptr<std::uint8_t>(block, [pool, size_class](std::uint8_t* given) { pool->GiveBack(given, size_class); });
+  return std::shared_ptr<std::uint8_t>(block,
+                                       [pool, size_class](std::uint8_t* given) { pool->GiveBack(given, size_class); });
 }
 
 void BlockPool::GiveBack(std::uint8_t* block, std::size_t size_class) {
@@ -77,7 +78,9 @@ std::size_t BlockPool::FreeBlocks() const {
 }
 
 OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool)
-    : info_(std::move(info)), engine_(std::move(engine)), pool_(pool ? std::move(pool) : std::make_shared<BlockPool>()) {
+    : info_(std::move(info)),
+      engine_(std::move(engine)),
+      pool_(pool ? std::move(pool) : std::make_shared<BlockPool>()) {
   if (info_.type != DataType::kFloat32) {
     throw Exception(ErrorCode::kUnsupported, std::string("CpuOneDnn tensor handles hold f32 tensors, not ") +
                                                  ToString(info_.type));

@@ -342,7 +342,8 @@ TEST_CASE("ops: a batch-1 product with weights too large to stay cached (an inne
       FullyConnectedDescriptor fc;
       fc.transpose_b = tb;
       fc.alpha = alpha;
-      const auto y = net.Add(fc, {x, Constant(net, "w", {1024, 1024}, 3, 0.05f), Constant(net, "c", {1024}, 4)}, "op");
+      const auto weights = Constant(net, "w", {1024, 1024}, 3, 0.05f);
+      const auto y = net.Add(fc, {x, weights, Constant(net, "c", {1024}, 4)}, "op");
       ActivationDescriptor relu;
       relu.function = ActivationFunction::kRelu;
       net.AddOutput("y", net.Add(relu, {y}, "relu"));
@@ -503,7 +504,8 @@ TEST_CASE("ops: reshapes that keep the bytes share their input's, and copy where
     flatten.axis = 1;
     const auto flat_head = heads.Add(flatten, {heads.Add(pool, {features}, name + "_pool")}, name + "_flatten");
     FullyConnectedDescriptor fc;
-    heads.AddOutput(name + "_out", heads.Add(fc, {flat_head, Constant(heads, name + "_fc_w", {10, channels}, 6)}, name + "_fc"));
+    const auto fc_weights = Constant(heads, name + "_fc_w", {10, channels}, 6);
+    heads.AddOutput(name + "_out", heads.Add(fc, {flat_head, fc_weights}, name + "_fc"));
   }
   const Outcome pooled = CheckAgainstReference(*runtime, heads, {Random(16 * 36, 4)});
   CHECK(BackendOf(pooled, "c32_flatten") == "CpuOneDnn");
