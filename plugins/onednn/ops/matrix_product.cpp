@@ -1,6 +1,7 @@
 // FullyConnected (ONNX Gemm) and MatMul (numpy matmul, batched with broadcasting), both as a
-// oneDNN matmul primitive: constant right-hand operands are reordered once into the layout
-// oneDNN prefers; bias, activations and other post-ops fused.
+// oneDNN matmul primitive (a single row times large constant weights as an inner product:
+// BuildStreamedRow): constant right-hand operands are reordered once into the layout oneDNN
+// prefers; bias, activations and other post-ops fused.
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
