@@ -35,6 +35,7 @@ BlockPool::~BlockPool() {
   for (auto& [size_class, blocks] : free_) {
     for (std::uint8_t* block : blocks) std::free(block);
   }
+  for (const FreeBlock& block : free_large_) std::free(block.data);
 }
 
 std::size_t BlockPool::SizeClass(std::size_t size) {
@@ -44,37 +45,59 @@ std::size_t BlockPool::SizeClass(std::size_t size) {
   return (std::max<std::size_t>(size, 64) + step - 1) / step * step;
 }
 
-std::shared_ptr<std::uint8_t> BlockPool::Take(std::size_t size) {
-  const std::size_t size_class = SizeClass(size);
+void BlockPool::Expect(std::size_t bytes) {
+  if (bytes < kLargeTensorBytes) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  large_capacity_ = std::max(large_capacity_, SizeClass(bytes));
+}
+
+BlockPool::Block BlockPool::Take(std::size_t size) {
+  const bool large = size >= kLargeTensorBytes;
+  std::size_t capacity = SizeClass(size);
   std::uint8_t* block = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto found = free_.find(size_class);
-    if (found != free_.end() && !found->second.empty()) {
-      block = found->second.back();
-      found->second.pop_back();
+    if (large) {
+      for (auto free = free_large_.rbegin(); free != free_large_.rend(); ++free) {
+        if (free->capacity < size) continue;
+        block = free->data;
+        capacity = free->capacity;
+        free_large_.erase(std::next(free).base());
+        break;
+      }
+      if (!block) capacity = large_capacity_ = std::max(large_capacity_, capacity);
+    } else {
+      auto found = free_.find(capacity);
+      if (found != free_.end() && !found->second.empty()) {
+        block = found->second.back();
+        found->second.pop_back();
+      }
     }
   }
-  if (!block) block = static_cast<std::uint8_t*>(std::aligned_alloc(64, size_class));
+  if (!block) block = static_cast<std::uint8_t*>(std::aligned_alloc(64, capacity));
   if (!block) {
     throw Exception(ErrorCode::kBackendFailure,
-                    "CpuOneDnn could not allocate " + std::to_string(size_class) + " bytes for a tensor");
+                    "CpuOneDnn could not allocate " + std::to_string(capacity) + " bytes for a tensor");
   }
   auto pool = shared_from_this();
-  return std::shared_ptr<std::uint8_t>(block,
-                                       [pool, size_class](std::uint8_t* given) { pool->GiveBack(given, size_class); });
+  auto give_back = [pool, capacity](std::uint8_t* given) { pool->GiveBack(given, capacity); };
+  return {std::shared_ptr<std::uint8_t>(block, give_back), capacity};
 }
 
-void BlockPool::GiveBack(std::uint8_t* block, std::size_t size_class) {
+void BlockPool::GiveBack(std::uint8_t* block, std::size_t capacity) {
   std::lock_guard<std::mutex> lock(mutex_);
-  free_[size_class].push_back(block);
+  if (capacity >= kLargeTensorBytes) {
+    free_large_.push_back({block, capacity});
+  } else {
+    free_[capacity].push_back(block);
+  }
 }
 
 std::size_t BlockPool::FreeBlocks() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::size_t count = 0;
   for (const auto& [size_class, blocks] : free_) count += blocks.size();
-  return count;
+  return count + free_large_.size();
 }
 
 OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool)
@@ -95,8 +118,9 @@ void OneDnnTensorHandle::TakeBlock(std::size_t size) {
   // A block shared with an alias (a reshape's output of last run) holds the alias's content.
   if (block_ && block_.use_count() == 1 && block_size_ >= size) return;
   block_.reset();  // back to the pool first (when not shared): it may be the block that fits
-  block_ = pool_->Take(size);
-  block_size_ = BlockPool::SizeClass(size);
+  BlockPool::Block block = pool_->Take(size);
+  block_ = std::move(block.data);
+  block_size_ = block.capacity;
 }
 
 void OneDnnTensorHandle::ReadDone() {
@@ -221,6 +245,7 @@ backend::TensorHandleFactoryProperties OneDnnTensorHandleFactory::GetProperties(
 }
 
 std::unique_ptr<backend::ITensorHandle> OneDnnTensorHandleFactory::CreateTensorHandle(const TensorInfo& info) const {
+  pool_->Expect(info.NumBytes());
   return std::make_unique<OneDnnTensorHandle>(info, engine_, pool_);
 }
 

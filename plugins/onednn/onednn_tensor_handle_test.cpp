@@ -67,16 +67,50 @@ TEST_CASE("block pool: size classes an eighth of a power of two apart; a block g
 
   const auto pool = std::make_shared<BlockPool>();
   auto first = pool->Take(1000);
-  std::uint8_t* const address = first.get();
+  std::uint8_t* const address = first.data.get();
+  CHECK(first.capacity == 1024);
   CHECK(reinterpret_cast<std::uintptr_t>(address) % 64 == 0);
   auto other_class = pool->Take(5000);
   CHECK(pool->FreeBlocks() == 0);
-  first.reset();
+  first.data.reset();
   CHECK(pool->FreeBlocks() == 1);
-  CHECK(pool->Take(1010).get() == address);  // same class: the block given back
+  CHECK(pool->Take(1010).data.get() == address);  // same class: the block given back
   auto again = pool->Take(1000);
-  CHECK(again.get() == address);
-  CHECK(pool->Take(1000).get() != address);  // in use: a new block
+  CHECK(again.data.get() == address);
+  CHECK(pool->Take(1000).data.get() != address);  // in use: a new block
+}
+
+TEST_CASE("block pool: large tensors of any size take the large block given back last") {
+  constexpr std::size_t kLarge = BlockPool::kLargeTensorBytes;
+  const auto pool = std::make_shared<BlockPool>();
+  pool->Expect(3 * kLarge);
+  pool->Expect(1000);  // small tensors leave the large blocks' capacity as it is
+  auto a = pool->Take(kLarge);
+  auto b = pool->Take(2 * kLarge);
+  CHECK(a.capacity == BlockPool::SizeClass(3 * kLarge));  // each can hold the largest expected
+  CHECK(b.capacity == a.capacity);
+  std::uint8_t* const a_address = a.data.get();
+  std::uint8_t* const b_address = b.data.get();
+  b.data.reset();
+  a.data.reset();
+  CHECK(pool->FreeBlocks() == 2);
+  auto larger = pool->Take(3 * kLarge);
+  CHECK(larger.data.get() == a_address);  // given back last, whatever size it held before
+  auto smaller = pool->Take(kLarge + 1);
+  CHECK(smaller.data.get() == b_address);
+  CHECK(pool->FreeBlocks() == 0);
+
+  // A tensor larger than expected (a blocked layout's padding) gets a block of its own class,
+  // which later large tensors share as well.
+  auto padded = pool->Take(4 * kLarge);
+  CHECK(padded.capacity == BlockPool::SizeClass(4 * kLarge));
+  std::uint8_t* const padded_address = padded.data.get();
+  padded.data.reset();
+  larger.data.reset();  // given back last, but too small
+  CHECK(pool->Take(4 * kLarge).data.get() == padded_address);
+  auto small = pool->Take(1000);
+  CHECK(small.capacity == 1024);  // small tensors keep their size classes
+  CHECK(small.data.get() != a_address);
 }
 
 TEST_CASE("tensor handle: content goes back to the pool after its last counted reader, not before") {
