@@ -46,14 +46,16 @@ std::size_t BlockPool::SizeClass(std::size_t size) {
 }
 
 void BlockPool::Expect(std::size_t bytes) {
-  if (bytes < kLargeTensorBytes) return;
+  const std::size_t size_class = SizeClass(bytes);
+  if (size_class < kLargeTensorBytes) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  large_capacity_ = std::max(large_capacity_, SizeClass(bytes));
+  large_capacity_ = std::max(large_capacity_, size_class);
 }
 
 BlockPool::Block BlockPool::Take(std::size_t size) {
-  const bool large = size >= kLargeTensorBytes;
+  // Large or not by the size class, as GiveBack sorts the blocks.
   std::size_t capacity = SizeClass(size);
+  const bool large = capacity >= kLargeTensorBytes;
   std::uint8_t* block = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);

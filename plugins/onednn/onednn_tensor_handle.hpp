@@ -31,19 +31,19 @@ bool IsChannelOrdered(const dnnl::memory::desc& desc);
 // context of one loaded network). A handle gives its block back once the last reader of its
 // content has run (OneDnnTensorHandle::ReadDone), and the next tensor written takes the block
 // given back last that fits: memory a layer just read, still in cache, instead of a buffer per
-// tensor that every run streams through memory. Small tensors (below kLargeTensorBytes) take
-// blocks of their size class (classes an eighth of a power of two apart). Large ones, which
-// fill the per-core caches, all share blocks of one capacity (at least the largest tensor the
-// pool expects), so each takes the block the previous large tensor left in cache whatever their
-// sizes: measured on mobilenet_v2, its 112x112x96 depthwise layer then reads its input in 0.15
-// instead of 0.19 ms. A block's pages are touched only as far as the tensors it held reach, so
+// tensor that every run streams through memory. Small tensors (size classes below
+// kLargeTensorBytes) take blocks of their size class (classes an eighth of a power of two
+// apart). Large ones, which fill the per-core caches, all share blocks of one capacity (at least
+// the largest tensor the pool expects), so each takes the block the previous large tensor left
+// in cache whatever their sizes: measured on mobilenet_v2, its 112x112x96 depthwise layer then
+// reads its input in 0.15 instead of 0.19 ms. A block's pages are touched only as far as the tensors it held reach, so
 // resident memory stays near the peak of live tensors; a class (the large blocks one class)
 // holds at most as many blocks as were ever in use at once in it. Thread-safe (contexts run
 // concurrently). Blocks in use belong to the handles holding them (a reshape's output shares
 // its input's); free blocks to the pool, which frees them when it goes (blocks out keep it alive).
 class BlockPool : public std::enable_shared_from_this<BlockPool> {
  public:
-  // Tensors of at least this many bytes share the large blocks.
+  // Tensors whose size class is at least this many bytes share the large blocks.
   static constexpr std::size_t kLargeTensorBytes = 256 * 1024;
 
   struct Block {

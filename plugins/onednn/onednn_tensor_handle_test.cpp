@@ -111,6 +111,17 @@ TEST_CASE("block pool: large tensors of any size take the large block given back
   auto small = pool->Take(1000);
   CHECK(small.capacity == 1024);  // small tensors keep their size classes
   CHECK(small.data.get() != a_address);
+
+  // Just below the threshold, a size whose class reaches it is large: its block, given back,
+  // is taken again (not a new block every run).
+  const auto edge_pool = std::make_shared<BlockPool>();
+  const std::size_t edge = kLarge - 1000;
+  REQUIRE(BlockPool::SizeClass(edge) >= kLarge);
+  auto first = edge_pool->Take(edge);
+  std::uint8_t* const edge_address = first.data.get();
+  first.data.reset();
+  CHECK(edge_pool->Take(edge).data.get() == edge_address);
+  CHECK(edge_pool->FreeBlocks() == 1);
 }
 
 TEST_CASE("tensor handle: content goes back to the pool after its last counted reader, not before") {
