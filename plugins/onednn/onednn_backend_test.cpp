@@ -1,7 +1,7 @@
 // The CpuOneDnn backend through the runtime: its device report (oneDNN version, ISA, threads,
 // fast-math availability), the "threads" and "fast_math" options (bad values an error of
-// Runtime::Create with a message), concurrent execution contexts on one loaded network (identical results, no
-// oversubscription deadlock), and the accuracy cost of fast_math on a conv net.
+// Runtime::Create with a message), execution contexts on one loaded network (concurrent: identical results, no
+// oversubscription deadlock; taking turns: each its own tensors), and the accuracy cost of fast_math on a conv net.
 #include "onednn_test_support.hpp"
 
 #include <backplane/discovery_report.hpp>
@@ -108,23 +108,49 @@ TEST_CASE("backend: concurrent execution contexts on one network give identical 
   OptimizeOptions options;
   options.backends = {kOneDnn, kRef};
   const NetworkId id = runtime->LoadNetwork(runtime->Optimize(net, options));
-  const std::vector<std::vector<float>> inputs{Random(8 * 24 * 24, 12)};
-  auto solo = runtime->CreateExecutionContext(id);
-  const auto expected = RunOnce(*runtime, id, *solo, inputs);
+  // Each context its own input: a layer reading or writing another context's tensors shows.
   constexpr int kContexts = 4, kRuns = 5;
+  std::vector<std::vector<std::vector<float>>> inputs, expected;
+  auto solo = runtime->CreateExecutionContext(id);
+  for (int t = 0; t < kContexts; ++t) {
+    inputs.push_back({Random(8 * 24 * 24, 12 + t)});
+    expected.push_back(RunOnce(*runtime, id, *solo, inputs.back()));
+  }
   std::vector<int> mismatches(kContexts, 0);
   std::vector<std::thread> threads;
   for (int t = 0; t < kContexts; ++t) {
     threads.emplace_back([&, t] {
       auto context = runtime->CreateExecutionContext(id);
       for (int r = 0; r < kRuns; ++r) {
-        const auto outputs = RunOnce(*runtime, id, *context, inputs);
-        for (std::size_t o = 0; o < outputs.size(); ++o) mismatches[t] += outputs[o] != expected[o] ? 1 : 0;
+        const auto outputs = RunOnce(*runtime, id, *context, inputs[t]);
+        for (std::size_t o = 0; o < outputs.size(); ++o) mismatches[t] += outputs[o] != expected[t][o] ? 1 : 0;
       }
     });
   }
   for (auto& thread : threads) thread.join();
   for (int t = 0; t < kContexts; ++t) CHECK(mismatches[t] == 0);
+  runtime->UnloadNetwork(id);
+}
+
+TEST_CASE("backend: execution contexts taking turns on one network each read and write their own tensors") {
+  // The workloads keep their oneDNN memory objects between runs, re-pointed at each run's
+  // tensors: contexts (their own tensors and scratch) alternating on one thread must not see
+  // the tensors of the context that ran before.
+  auto runtime = MakeRuntime({{"threads", "2"}, {"adaptive_threads", "0"}});
+  OptimizeOptions options;
+  options.backends = {kOneDnn, kRef};
+  const NetworkId id = runtime->LoadNetwork(runtime->Optimize(ConvNet(), options));
+  auto first = runtime->CreateExecutionContext(id);
+  auto second = runtime->CreateExecutionContext(id);
+  const std::vector<std::vector<float>> a{Random(8 * 24 * 24, 21)}, b{Random(8 * 24 * 24, 22)};
+  const auto expected_a = RunOnce(*runtime, id, *first, a);
+  const auto expected_b = RunOnce(*runtime, id, *second, b);
+  for (int turn = 0; turn < 3; ++turn) {
+    CAPTURE(turn);
+    CHECK(RunOnce(*runtime, id, *second, b) == expected_b);
+    CHECK(RunOnce(*runtime, id, *first, a) == expected_a);
+    CHECK(RunOnce(*runtime, id, *first, b) == expected_b);
+  }
   runtime->UnloadNetwork(id);
 }
 

@@ -6,7 +6,7 @@
 #include <backplane/exception.hpp>
 
 #include <cstring>
-#include <unordered_map>
+#include <new>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -17,6 +17,19 @@ namespace backplane::onednn {
 namespace {
 
 std::size_t Align(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+// `slot`'s memory object, pointed at `data`: made with `desc` when the slot was made for
+// another desc (or none), else only re-pointed.
+template <typename Slot>
+dnnl::memory& Point(Slot& slot, const dnnl::memory::desc& desc, const dnnl::engine& engine, void* data) {
+  if (slot.desc != &desc) {
+    slot.memory = dnnl::memory(desc, engine, data);
+    slot.desc = &desc;
+  } else {
+    slot.memory.set_data_handle(data);
+  }
+  return slot.memory;
+}
 
 // Sets this thread's OpenMP team size for the primitives it runs (OpenMP keeps it per thread).
 void UseThreads(int threads) {
@@ -61,6 +74,29 @@ dnnl::reorder ReorderCache::Get(const dnnl::engine& engine, const dnnl::memory::
 
 PrimitiveWorkload::PrimitiveWorkload(std::string name, std::shared_ptr<const Execution> execution)
     : name_(std::move(name)), execution_(std::move(execution)) {}
+
+PrimitiveWorkload::RunLease::RunLease(const PrimitiveWorkload& workload) : workload_(workload) {
+  {
+    std::lock_guard<std::mutex> lock(workload_.idle_runs_mutex_);
+    if (!workload_.idle_runs_.empty()) {
+      objects_ = std::move(workload_.idle_runs_.back());
+      workload_.idle_runs_.pop_back();
+    }
+  }
+  if (!objects_) {
+    objects_ = std::make_unique<RunObjects>(workload_.execution_->engine);
+    objects_->inputs.resize(workload_.inputs_.size());
+  }
+}
+
+PrimitiveWorkload::RunLease::~RunLease() {
+  std::lock_guard<std::mutex> lock(workload_.idle_runs_mutex_);
+  try {
+    workload_.idle_runs_.push_back(std::move(objects_));
+  } catch (const std::bad_alloc&) {
+    // Not kept: the next Execute makes new ones.
+  }
+}
 
 std::size_t PrimitiveWorkload::Reserve(std::size_t bytes) {
   const std::size_t offset = scratch_size_;
@@ -124,21 +160,22 @@ void PrimitiveWorkload::AddChannelScaledWeights(int arg, const void* plain, cons
   }
   const dnnl::memory channel_of = PackConstant(execution_->engine, channel_of_plain.data(), plain_desc, packed);
   const auto* packed_channel = static_cast<const float*>(channel_of.get_data_handle());
-  ScaledWeights scaled{arg, PackConstant(execution_->engine, plain, plain_desc, packed), {}, 0};
+  ScaledWeights scaled{arg, packed, PackConstant(execution_->engine, plain, plain_desc, packed), {}, 0};
   scaled.channel.assign(packed_channel, packed_channel + packed.get_size() / sizeof(float));
   scaled.offset = Reserve(packed.get_size());
   scaled_ = std::move(scaled);
 }
 
 dnnl::memory PrimitiveWorkload::ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch,
-                                             dnnl::stream& stream) const {
+                                             RunObjects& run) const {
   // The scale's C values in channel order: a [1, C, 1, 1] tensor is, dense or channel-blocked.
   const float* scale = nullptr;
   auto* ours = dynamic_cast<OneDnnTensorHandle*>(args.inputs.at(channel_scale_->index));
   if (ours && !ours->IsPlain() && IsChannelOrdered(ours->Desc())) {
     scale = static_cast<const float*>(ours->Data());
   } else {
-    scale = static_cast<const float*>(InputMemory(*channel_scale_, args, scratch, stream).get_data_handle());
+    scale = static_cast<const float*>(
+        InputMemory(*channel_scale_, run.channel_scale, args, scratch, run).get_data_handle());
   }
   const auto* weights = static_cast<const float*>(scaled_->packed.get_data_handle());
   auto* scaled = reinterpret_cast<float*>(scratch + scaled_->offset);
@@ -146,7 +183,7 @@ dnnl::memory PrimitiveWorkload::ScaleWeights(const backend::WorkloadArgs& args, 
     const std::uint32_t channel = scaled_->channel[j];
     scaled[j] = channel == 0 ? 0.0f : weights[j] * scale[channel - 1];
   }
-  return dnnl::memory(scaled_->packed.get_desc(), execution_->engine, scaled);
+  return Point(run.scaled_weights, scaled_->desc, execution_->engine, scaled);
 }
 
 void PrimitiveWorkload::AddConstant(int arg, dnnl::memory memory) { constants_.emplace_back(arg, std::move(memory)); }
@@ -159,7 +196,7 @@ void PrimitiveWorkload::SetOutput(int arg, std::size_t index, const TensorInfo& 
   output_plain_ = PlainDesc(DimsOf(info));
   output_view_ = view;
   produced_ = produced;
-  output_as_is_ = view == output_plain_;
+  output_as_is_ = view == output_plain_ && compat::Dims(produced) == compat::Dims(output_plain_);
   if (produced != view) {
     to_view_ = dnnl::reorder(dnnl::reorder::primitive_desc(execution_->engine, produced, execution_->engine, view));
   }
@@ -177,20 +214,21 @@ void PrimitiveWorkload::SetSumInput(std::size_t index, const TensorInfo& info) {
   sum_ = std::move(input);
 }
 
-void PrimitiveWorkload::LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, dnnl::stream& stream,
+void PrimitiveWorkload::LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run,
                                 const dnnl::memory& destination) const {
-  const dnnl::memory source = InputMemory(*sum_, args, scratch, stream);
+  const dnnl::memory source = InputMemory(*sum_, run.sum, args, scratch, run);
   std::memcpy(destination.get_data_handle(), source.get_data_handle(), produced_.get_size());
 }
 
-dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, const backend::WorkloadArgs& args,
-                                            std::uint8_t* scratch, dnnl::stream& stream) const {
+dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& slot, const backend::WorkloadArgs& args,
+                                            std::uint8_t* scratch, RunObjects& run) const {
   const dnnl::engine& engine = execution_->engine;
+  dnnl::stream& stream = run.stream;
   backend::ITensorHandle* handle = args.inputs.at(input.index);
   auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
   if (ours && !ours->IsPlain()) {
     const dnnl::memory::desc& current = ours->Desc();
-    if (input.as_is && current == input.expected) return dnnl::memory(input.expected, engine, ours->Data());
+    if (input.as_is && current == input.expected) return Point(slot, input.expected, engine, ours->Data());
     dnnl::memory from(current, engine, ours->Data());
     if (input.as_is && compat::Dims(current) == compat::Dims(input.expected)) {
       // A layout or type this primitive was not created for (f32 into a bf16 primitive).
@@ -214,11 +252,19 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, const backend::W
     return to;
   }
   void* data = static_cast<std::uint8_t*>(handle->Map()) + input.view_bytes;
+  if (!input.from_view) return Point(slot, input.view, engine, data);
   dnnl::memory viewed(input.view, engine, data);
-  if (!input.from_view) return viewed;
   dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
   input.from_view->execute(stream, viewed, to);
   return to;
+}
+
+void PrimitiveWorkload::RunPrimitive(RunObjects& run) const {
+  run.exec_args.clear();
+  for (const auto& [arg, memory] : run.bound) run.exec_args.push_back({arg, memory.get()});
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive_.get(), run.stream.get(),
+                                                 static_cast<int>(run.exec_args.size()), run.exec_args.data()),
+                          "could not execute a primitive");
 }
 
 void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
@@ -227,40 +273,39 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
     throw Exception(ErrorCode::kInvalidArgument, "CpuOneDnn layer '" + name_ + "': no scratch memory was given");
   }
   const ExecuteThreads threads(*execution_);
+  const RunLease lease(*this);
+  RunObjects& run = *lease;
   try {
     const dnnl::engine& engine = execution_->engine;
-    dnnl::stream stream(engine);
-    std::unordered_map<int, dnnl::memory> arguments;
-    arguments.reserve(inputs_.size() + constants_.size() + 2);
-    for (const auto& input : inputs_) arguments[input.arg] = InputMemory(input, args, scratch, stream);
-    for (const auto& [arg, memory] : constants_) arguments[arg] = memory;
-    if (scaled_) arguments[scaled_->arg] = ScaleWeights(args, scratch, stream);
+    run.bound.clear();
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      run.bound.emplace_back(inputs_[i].arg, InputMemory(inputs_[i], run.inputs[i], args, scratch, run));
+    }
+    for (const auto& constant : constants_) run.bound.push_back(constant);
+    if (scaled_) run.bound.emplace_back(scaled_->arg, ScaleWeights(args, scratch, run));
     if (has_scratchpad_) {
-      arguments[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad_, engine, scratch + scratchpad_offset_);
+      run.bound.emplace_back(DNNL_ARG_SCRATCHPAD,
+                             Point(run.scratchpad, scratchpad_, engine, scratch + scratchpad_offset_));
     }
 
     backend::ITensorHandle* handle = args.outputs.at(output_index_);
     auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
     void* direct = nullptr;   // where the primitive writes when no reorder follows
-    if (ours && output_as_is_ && compat::Dims(produced_) == compat::Dims(output_plain_)) {
+    if (ours && output_as_is_) {
       direct = ours->PrepareWrite(produced_);
     } else if (!to_view_) {
       direct = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
     }
-    if (direct) {
-      arguments[output_arg_] = dnnl::memory(produced_, engine, direct);
-      if (sum_) LoadSum(args, scratch, stream, arguments[output_arg_]);
-      primitive_.execute(stream, arguments);
-    } else {
-      dnnl::memory produced(produced_, engine, scratch + output_offset_);
-      arguments[output_arg_] = produced;
-      if (sum_) LoadSum(args, scratch, stream, produced);
-      primitive_.execute(stream, arguments);
+    dnnl::memory& produced = Point(run.output, produced_, engine, direct ? direct : scratch + output_offset_);
+    if (sum_) LoadSum(args, scratch, run, produced);
+    run.bound.emplace_back(output_arg_, produced);
+    RunPrimitive(run);
+    if (!direct) {
       void* target = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
       dnnl::memory viewed(output_view_, engine, target);
-      to_view_->execute(stream, produced, viewed);
+      to_view_->execute(run.stream, produced, viewed);
     }
-    stream.wait();
+    run.stream.wait();
   } catch (const dnnl::error& error) {
     throw Exception(ErrorCode::kBackendFailure, "CpuOneDnn layer '" + name_ + "': oneDNN failed: " + error.what());
   }

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace backplane::onednn {
@@ -53,8 +54,8 @@ class ExecuteThreads {
 };
 
 // Immutable after construction (Add*/Set* are for the creating op only) apart from its
-// thread-safe ReorderCache, so Execute is thread-safe: every per-run object (oneDNN memory
-// objects, stream) is made in Execute.
+// thread-safe ReorderCache and RunObjects pool, so Execute is thread-safe: each Execute holds
+// its own RunObjects (oneDNN stream and memory objects) while it runs.
 class PrimitiveWorkload final : public backend::IWorkload {
  public:
   // `name` is the layer's, for messages; `execution` is shared with the factory.
@@ -109,10 +110,42 @@ class PrimitiveWorkload final : public backend::IWorkload {
     std::size_t view_bytes = 0;              // where the view starts in the dense bytes
     bool as_is = true;                       // view is the tensor's own dense layout
   };
+  // A memory object kept between runs for one argument: made on first use with `desc` (a desc
+  // member of the workload, compared by address) and re-pointed at each run's data after, as
+  // making one costs more than a small layer's computation.
+  struct ReusedMemory {
+    const dnnl::memory::desc* desc = nullptr;
+    dnnl::memory memory;
+  };
+  // What one Execute uses besides the tensors: created by the first Execute that finds none
+  // idle, then reused. Owned by the pool below; used by one Execute at a time.
+  struct RunObjects {
+    explicit RunObjects(const dnnl::engine& engine) : stream(engine) {}
+    dnnl::stream stream;
+    std::vector<ReusedMemory> inputs;  // one per inputs_
+    ReusedMemory sum, channel_scale, scaled_weights, scratchpad, output;
+    std::vector<std::pair<int, dnnl::memory>> bound;  // this run's primitive arguments
+    std::vector<dnnl_exec_arg_t> exec_args;           // the same, as oneDNN's C API takes them
+  };
+  // Holds an idle RunObjects (or a new one) for one Execute and returns it to the pool after.
+  // The pool holds at most as many as Executes of this workload ever ran at once.
+  class RunLease {
+   public:
+    explicit RunLease(const PrimitiveWorkload& workload);
+    ~RunLease();
+    RunLease(const RunLease&) = delete;
+    RunLease& operator=(const RunLease&) = delete;
+    RunObjects& operator*() const { return *objects_; }
+
+   private:
+    const PrimitiveWorkload& workload_;
+    std::unique_ptr<RunObjects> objects_;
+  };
   // Weights scaled per run by input channel (AddChannelScaledWeights).
   struct ScaledWeights {
     int arg;
-    dnnl::memory packed;                  // the constant weights, in the primitive's f32 layout
+    dnnl::memory::desc desc;              // the primitive's f32 layout of them
+    dnnl::memory packed;                  // the constant weights, laid out as `desc`
     std::vector<std::uint32_t> channel;   // per packed element: 1 + its input channel, 0 for padding
     std::size_t offset;                   // scratch for the scaled copy
   };
@@ -120,12 +153,15 @@ class PrimitiveWorkload final : public backend::IWorkload {
   Input MakeInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
                   const dnnl::memory::desc& expected, std::int64_t view_offset);
   // The weights of scaled_ multiplied by this run's scale input, in scratch.
-  dnnl::memory ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch, dnnl::stream& stream) const;
-  dnnl::memory InputMemory(const Input& input, const backend::WorkloadArgs& args, std::uint8_t* scratch,
-                           dnnl::stream& stream) const;
+  dnnl::memory ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run) const;
+  // Input `input` as the primitive reads it; `slot` is its ReusedMemory in `run`.
+  dnnl::memory InputMemory(const Input& input, ReusedMemory& slot, const backend::WorkloadArgs& args,
+                           std::uint8_t* scratch, RunObjects& run) const;
   // Writes the sum operand into `destination` (laid out as produced_).
-  void LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, dnnl::stream& stream,
+  void LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run,
                const dnnl::memory& destination) const;
+  // Runs primitive_ on run.bound.
+  void RunPrimitive(RunObjects& run) const;
 
   std::string name_;
   std::shared_ptr<const Execution> execution_;
@@ -146,6 +182,8 @@ class PrimitiveWorkload final : public backend::IWorkload {
   std::optional<ScaledWeights> scaled_;
   std::optional<Input> channel_scale_;  // the scale scaled_ is multiplied by
   mutable ReorderCache reorders_;
+  mutable std::mutex idle_runs_mutex_;
+  mutable std::vector<std::unique_ptr<RunObjects>> idle_runs_;  // guarded by idle_runs_mutex_
   dnnl::memory::desc scratchpad_;
   std::size_t scratchpad_offset_ = 0;
   bool has_scratchpad_ = false;
