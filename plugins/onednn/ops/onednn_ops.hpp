@@ -107,6 +107,8 @@ const backend::OpTable<OpKernel>& Ops();
 // The eltwise steps of an activation; false with a reason when oneDNN has none.
 bool ActivationSteps(const ActivationDescriptor& descriptor, std::vector<EltwiseStep>& steps, std::string& reason);
 bool UnarySteps(UnaryOperation operation, std::vector<EltwiseStep>& steps, std::string& reason);
+// Whether `step` maps 0 to 0 (ReLU, clip around 0, SiLU, GELU, ...; not sigmoid).
+bool KeepsZero(const EltwiseStep& step);
 // binary_add and friends; false for operations oneDNN has no binary for (Pow).
 bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& algorithm);
 // The layout elementwise ops assume their activations come in: the convolutions' layout

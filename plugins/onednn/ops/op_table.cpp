@@ -84,6 +84,29 @@ bool ActivationSteps(const ActivationDescriptor& d, std::vector<EltwiseStep>& st
   return false;
 }
 
+bool KeepsZero(const EltwiseStep& step) {
+  switch (step.algorithm) {
+    case algorithm::eltwise_relu:
+    case algorithm::eltwise_tanh:
+    case algorithm::eltwise_elu:
+    case algorithm::eltwise_square:
+    case algorithm::eltwise_abs:
+    case algorithm::eltwise_sqrt:
+    case algorithm::eltwise_swish:
+    case algorithm::eltwise_gelu_erf:
+    case algorithm::eltwise_gelu_tanh:
+    case algorithm::eltwise_hardswish:
+      return true;
+    case algorithm::eltwise_clip:
+    case algorithm::eltwise_clip_v2:
+      return step.alpha <= 0.0f && 0.0f <= step.beta;
+    case algorithm::eltwise_linear:
+      return step.beta == 0.0f;
+    default:
+      return false;
+  }
+}
+
 bool UnarySteps(UnaryOperation operation, std::vector<EltwiseStep>& steps, std::string& reason) {
   switch (operation) {
     case UnaryOperation::kSqrt: steps = {{algorithm::eltwise_sqrt, 0.0f, 0.0f}}; return true;

@@ -80,6 +80,57 @@ TEST_CASE("ops: Convolution2d variants match CpuRef") {
   }
 }
 
+TEST_CASE("ops: convolutions in groups of half a channel block match CpuRef between blocked layers") {
+  // Groups of 8 channels run paired into 16-channel groups; an odd count pairs its last group
+  // with the last channel block's padding, which the next layers read. Between two blocked
+  // layers (a 1x1 producer; a pooling and a 1x1 consumer), with activations that keep zero
+  // and one (sigmoid) that does not.
+  auto runtime = MakeRuntime();
+  struct Case {
+    std::int64_t channels;
+    std::uint32_t stride;
+    std::optional<ActivationFunction> activation;
+    bool bias;
+  };
+  const Case cases[] = {
+      {24, 1, ActivationFunction::kRelu, true},    {24, 2, ActivationFunction::kRelu, false},
+      {24, 1, ActivationFunction::kSigmoid, true}, {40, 1, std::nullopt, true},
+      {32, 1, ActivationFunction::kRelu, true},    {40, 2, ActivationFunction::kSilu, true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.channels);
+    CAPTURE(c.stride);
+    CAPTURE(c.activation.has_value() ? static_cast<int>(*c.activation) : -1);
+    Network net;
+    const auto x = net.AddInput("x", F32({1, 16, 10, 10}));
+    Convolution2dDescriptor pointwise;
+    ActivationDescriptor relu;
+    const auto expanded = net.Add(
+        relu, {net.Add(pointwise, {x, Constant(net, "w1", {c.channels, 16, 1, 1}, 1, 0.25f)}, "expand")}, "relu1");
+    Convolution2dDescriptor grouped;
+    grouped.groups = static_cast<std::uint32_t>(c.channels / 8);
+    grouped.strides = {c.stride, c.stride};
+    grouped.pads = {1, 1, 1, 1};
+    std::vector<OutputSlot> operands{expanded, Constant(net, "w2", {c.channels, 8, 3, 3}, 2, 0.2f)};
+    if (c.bias) operands.push_back(Constant(net, "b2", {c.channels}, 3, 0.1f));
+    auto y = net.Add(grouped, operands, "op");
+    if (c.activation) {
+      ActivationDescriptor activation;
+      activation.function = *c.activation;
+      y = net.Add(activation, {y}, "act");
+    }
+    Pooling2dDescriptor gap;
+    gap.global = true;
+    gap.type = PoolingType::kAverage;
+    net.AddOutput("pooled", net.Add(gap, {y}, "gap"));
+    net.AddOutput("projected", net.Add(pointwise, {y, Constant(net, "w3", {16, c.channels, 1, 1}, 4, 0.2f)}, "project"));
+    const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net));
+    const std::string backend = BackendOf(outcome, "op");
+    CHECK((backend == "CpuOneDnn" || backend.empty()));  // empty: fused with its activation
+    CHECK(BackendOf(outcome, "project") == "CpuOneDnn");
+  }
+}
+
 TEST_CASE("ops: Pooling2d variants match CpuRef") {
   auto runtime = MakeRuntime();
   Pooling2dDescriptor max;

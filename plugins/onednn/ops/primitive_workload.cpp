@@ -121,12 +121,13 @@ void PrimitiveWorkload::SetPrimitive(dnnl::primitive primitive, const dnnl::memo
 
 PrimitiveWorkload::Input PrimitiveWorkload::MakeInput(int arg, std::size_t index, const TensorInfo& info,
                                                       const dnnl::memory::desc& view,
-                                                      const dnnl::memory::desc& expected, std::int64_t view_offset) {
-  Input input{arg, index, info, PlainDesc(DimsOf(info)), view, expected, std::nullopt, 0, 0};
+                                                      const dnnl::memory::desc& expected,
+                                                      const dnnl::memory::desc& layout, std::int64_t view_offset) {
+  Input input{arg, index, info, PlainDesc(DimsOf(info)), view, expected, layout, std::nullopt, 0, 0};
   input.view_bytes = static_cast<std::size_t>(view_offset) * sizeof(float);
   input.as_is = view_offset == 0 && view == input.tensor_plain;
-  if (view != expected) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
-      execution_->engine, view, execution_->engine, expected));
+  if (view != layout) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
+      execution_->engine, view, execution_->engine, layout));
   input.plain_offset = Reserve(info.NumBytes());
   input.expected_offset = Reserve(expected.get_size());
   return input;
@@ -134,14 +135,19 @@ PrimitiveWorkload::Input PrimitiveWorkload::MakeInput(int arg, std::size_t index
 
 void PrimitiveWorkload::AddInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
                                  const dnnl::memory::desc& expected, std::int64_t view_offset) {
-  inputs_.push_back(MakeInput(arg, index, info, view, expected, view_offset));
+  inputs_.push_back(MakeInput(arg, index, info, view, expected, expected, view_offset));
+}
+
+void PrimitiveWorkload::AddPaddedInput(int arg, std::size_t index, const TensorInfo& info,
+                                       const dnnl::memory::desc& layout, const dnnl::memory::desc& padded) {
+  inputs_.push_back(MakeInput(arg, index, info, PlainDesc(DimsOf(info)), padded, layout, 0));
 }
 
 void PrimitiveWorkload::AddChannelScaledWeights(int arg, const void* plain, const dnnl::memory::desc& plain_desc,
                                                 const dnnl::memory::desc& packed, std::size_t scale_index,
                                                 const TensorInfo& scale_info) {
   const auto scale_plain = PlainDesc(DimsOf(scale_info));
-  channel_scale_ = MakeInput(0, scale_index, scale_info, scale_plain, scale_plain, 0);
+  channel_scale_ = MakeInput(0, scale_index, scale_info, scale_plain, scale_plain, scale_plain, 0);
   // Which input channel each packed element multiplies: 1 + the channel, packed like the
   // weights (exact in f32 below 2^24 channels); the layout's padding reads 0.
   auto dims = compat::Dims(plain_desc);
@@ -196,6 +202,7 @@ void PrimitiveWorkload::SetOutput(int arg, std::size_t index, const TensorInfo& 
   output_plain_ = PlainDesc(DimsOf(info));
   output_view_ = view;
   produced_ = produced;
+  produced_layout_ = produced;
   output_as_is_ = view == output_plain_ && compat::Dims(produced) == compat::Dims(output_plain_);
   if (produced != view) {
     to_view_ = dnnl::reorder(dnnl::reorder::primitive_desc(execution_->engine, produced, execution_->engine, view));
@@ -203,12 +210,18 @@ void PrimitiveWorkload::SetOutput(int arg, std::size_t index, const TensorInfo& 
   output_offset_ = Reserve(produced.get_size());
 }
 
+void PrimitiveWorkload::SetPaddedOutput(int arg, std::size_t index, const TensorInfo& info,
+                                        const dnnl::memory::desc& layout, const dnnl::memory::desc& padded) {
+  SetOutput(arg, index, info, PlainDesc(DimsOf(info)), layout);
+  produced_ = padded;
+}
+
 void PrimitiveWorkload::SetSumInput(std::size_t index, const TensorInfo& info) {
   // Read as the destination is laid out; InputMemory reorders into scratch when it is not.
   const auto plain = PlainDesc(DimsOf(info));
-  Input input{DNNL_ARG_DST, index, info, plain, plain, produced_, std::nullopt, 0, 0};
-  if (plain != produced_) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
-      execution_->engine, plain, execution_->engine, produced_));
+  Input input{DNNL_ARG_DST, index, info, plain, plain, produced_, produced_layout_, std::nullopt, 0, 0};
+  if (plain != produced_layout_) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
+      execution_->engine, plain, execution_->engine, produced_layout_));
   input.plain_offset = Reserve(info.NumBytes());
   input.expected_offset = Reserve(produced_.get_size());
   sum_ = std::move(input);
@@ -224,17 +237,19 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& sl
                                             std::uint8_t* scratch, RunObjects& run) const {
   const dnnl::engine& engine = execution_->engine;
   dnnl::stream& stream = run.stream;
+  // Where a reordered input is left, laid out as input.layout: read there as input.expected.
+  void* reordered = scratch + input.expected_offset;
   backend::ITensorHandle* handle = args.inputs.at(input.index);
   auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
   if (ours && !ours->IsPlain()) {
     const dnnl::memory::desc& current = ours->Desc();
-    if (input.as_is && current == input.expected) return Point(slot, input.expected, engine, ours->Data());
+    if (input.as_is && current == input.layout) return Point(slot, input.expected, engine, ours->Data());
     dnnl::memory from(current, engine, ours->Data());
-    if (input.as_is && compat::Dims(current) == compat::Dims(input.expected)) {
+    if (input.as_is && compat::Dims(current) == compat::Dims(input.layout)) {
       // A layout or type this primitive was not created for (f32 into a bf16 primitive).
-      dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
-      reorders_.Get(engine, current, input.expected).execute(stream, from, to);
-      return to;
+      dnnl::memory to(input.layout, engine, reordered);
+      reorders_.Get(engine, current, input.layout).execute(stream, from, to);
+      return Point(slot, input.expected, engine, reordered);
     }
     // Read through a view (a flattening consumer, folded data movement): plain first, then
     // as the primitive reads it. The producer's dims may differ from the ones this layer reads
@@ -247,16 +262,16 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& sl
     reorders_.Get(engine, current, plain_desc).execute(stream, from, plain);
     dnnl::memory viewed(input.view, engine, scratch + input.plain_offset + input.view_bytes);
     if (!input.from_view) return viewed;
-    dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
+    dnnl::memory to(input.layout, engine, reordered);
     input.from_view->execute(stream, viewed, to);
-    return to;
+    return Point(slot, input.expected, engine, reordered);
   }
   void* data = static_cast<std::uint8_t*>(handle->Map()) + input.view_bytes;
   if (!input.from_view) return Point(slot, input.view, engine, data);
   dnnl::memory viewed(input.view, engine, data);
-  dnnl::memory to(input.expected, engine, scratch + input.expected_offset);
+  dnnl::memory to(input.layout, engine, reordered);
   input.from_view->execute(stream, viewed, to);
-  return to;
+  return Point(slot, input.expected, engine, reordered);
 }
 
 void PrimitiveWorkload::RunPrimitive(RunObjects& run) const {
@@ -292,7 +307,7 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
     auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
     void* direct = nullptr;   // where the primitive writes when no reorder follows
     if (ours && output_as_is_) {
-      direct = ours->PrepareWrite(produced_);
+      direct = ours->PrepareWrite(produced_layout_);
     } else if (!to_view_) {
       direct = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
     }
@@ -302,8 +317,9 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
     RunPrimitive(run);
     if (!direct) {
       void* target = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
+      dnnl::memory laid_out(produced_layout_, engine, produced.get_data_handle());
       dnnl::memory viewed(output_view_, engine, target);
-      to_view_->execute(run.stream, produced, viewed);
+      to_view_->execute(run.stream, laid_out, viewed);
     }
     run.stream.wait();
   } catch (const dnnl::error& error) {

@@ -76,6 +76,17 @@ class PrimitiveWorkload final : public backend::IWorkload {
   void SetOutput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
                  const dnnl::memory::desc& produced);
 
+  // A primitive over more channels than its tensors have: channel-blocked tensors whose last
+  // block's padding (zero in every blocked tensor) it reads and writes as channels. `layout`
+  // is the tensor's layout, `padded` the same bytes in the primitive's dims. The primitive
+  // must write zero into the padding channels (zero weights and bias there, post-ops that
+  // keep zero). Input `index` as argument `arg`:
+  void AddPaddedInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& layout,
+                      const dnnl::memory::desc& padded);
+  // and the output:
+  void SetPaddedOutput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& layout,
+                       const dnnl::memory::desc& padded);
+
   // Constant weights (argument `arg`) multiplied each run, along their input channels, by the
   // run-time input `scale_index` ([1, C_in, 1, 1]; OpSpec::input_channel_scale) before the
   // primitive reads them. `plain` holds them dense as [G, C_out / G, C_in / G, ...]
@@ -104,7 +115,8 @@ class PrimitiveWorkload final : public backend::IWorkload {
     dnnl::memory::desc tensor_plain;  // the tensor's own dims, dense
     dnnl::memory::desc view;
     dnnl::memory::desc expected;
-    std::optional<dnnl::reorder> from_view;  // view -> expected, when they differ
+    dnnl::memory::desc layout;               // expected's bytes in the tensor's dims (AddPaddedInput), else expected
+    std::optional<dnnl::reorder> from_view;  // view -> layout, when they differ
     std::size_t plain_offset;                // scratch for blocked -> plain (other dims)
     std::size_t expected_offset;             // scratch for anything -> expected
     std::size_t view_bytes = 0;              // where the view starts in the dense bytes
@@ -151,7 +163,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
   };
   std::size_t Reserve(std::size_t bytes);
   Input MakeInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
-                  const dnnl::memory::desc& expected, std::int64_t view_offset);
+                  const dnnl::memory::desc& expected, const dnnl::memory::desc& layout, std::int64_t view_offset);
   // The weights of scaled_ multiplied by this run's scale input, in scratch.
   dnnl::memory ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run) const;
   // Input `input` as the primitive reads it; `slot` is its ReusedMemory in `run`.
@@ -175,7 +187,8 @@ class PrimitiveWorkload final : public backend::IWorkload {
   dnnl::memory::desc output_plain_;  // the output tensor's dims, dense
   dnnl::memory::desc output_view_;
   dnnl::memory::desc produced_;
-  std::optional<dnnl::reorder> to_view_;  // produced -> view, when they differ
+  dnnl::memory::desc produced_layout_;    // produced_'s bytes in the tensor's dims (SetPaddedOutput), else produced_
+  std::optional<dnnl::reorder> to_view_;  // produced_layout_ -> view, when they differ
   bool output_as_is_ = true;              // the primitive's dims and elements are the tensor's
   std::size_t output_offset_ = 0;
   std::optional<Input> sum_;
