@@ -256,6 +256,20 @@ inline std::string EffectiveIsaName() {
   }
 }
 
+// Whether oneDNN dispatches to AVX-512 (avx512_core or later) on this CPU.
+inline bool Avx512CoreEffective() {
+  using dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case cpu_isa::avx512_core:
+    case cpu_isa::avx512_core_vnni:
+    case cpu_isa::avx512_core_bf16:
+    case cpu_isa::avx512_core_amx:
+      return true;
+    default:
+      return false;
+  }
+}
+
 inline std::string VersionString() {
   const dnnl_version_t* v = dnnl_version();
   return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);

@@ -3,6 +3,9 @@
 // tensors flow between oneDNN layers; and what its workloads tell profiles.
 #include "../onednn_test_support.hpp"
 #include "implementation.hpp"
+#include "../dnnl_compat.hpp"
+
+#include <limits>
 
 namespace backplane::onednn::testing {
 namespace {
@@ -46,6 +49,24 @@ void CheckOp(Runtime& runtime, const Network& net, float low = -1.0f, float high
   const std::string backend = BackendOf(outcome, "op", &reason);
   CAPTURE(reason);
   CHECK((backend == "CpuOneDnn" || backend.empty()));  // empty: fused into a CpuOneDnn layer
+}
+
+// The steps of one profiled run of `net` on `backends`, with their details.
+std::vector<std::pair<ProfiledStep, ProfiledStepDetail>> ProfiledSteps(Runtime& runtime, const Network& net,
+                                                                        const std::vector<BackendId>& backends) {
+  OptimizeOptions options;
+  options.backends = backends;
+  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
+  ExecutionOptions profiled;
+  profiled.profiling = true;
+  auto context = runtime.CreateExecutionContext(id, profiled);
+  RunOnce(runtime, id, *context, InputsFor(runtime, net));
+  std::vector<std::pair<ProfiledStep, ProfiledStepDetail>> steps;
+  for (std::size_t s = 0; s < context->GetProfiledSteps().size(); ++s) {
+    steps.emplace_back(context->GetProfiledSteps()[s], context->GetProfiledStepDetails().at(s));
+  }
+  runtime.UnloadNetwork(id);
+  return steps;
 }
 
 TEST_CASE("ops: Convolution2d variants match CpuRef") {
@@ -267,6 +288,32 @@ TEST_CASE("ops: Softmax, BatchNormalization and LayerNormalization match CpuRef"
     auto x = net.AddInput("x", F32(shape));
     net.AddOutput("y", net.Add(ln, {x, Constant(net, "scale", normalized, 5), Constant(net, "bias", normalized, 6)}, "op"));
     CheckOp(*runtime, net);
+  }
+}
+
+TEST_CASE("ops: Softmax along the last axis matches CpuRef at any row length, with masked entries") {
+  // On AVX-512 CPUs our row kernel (attention's softmax): full vectors, tails, exponents that
+  // underflow, and -inf from an additive mask.
+  auto runtime = MakeRuntime();
+  SoftmaxDescriptor softmax;
+  softmax.axis = -1;
+  for (const TensorShape& shape : {TensorShape{1, 1}, TensorShape{3, 5}, TensorShape{4, 16}, TensorShape{2, 3, 17},
+                                   TensorShape{2, 3, 197}, TensorShape{12, 8, 128}}) {
+    CAPTURE(ToString(shape));
+    CheckOp(*runtime, OneLayer(softmax, shape), -30.0f, 30.0f);
+  }
+  Network masked;
+  const TensorShape shape{2, 4, 37};
+  std::vector<float> mask(static_cast<std::size_t>(shape.NumElements()), 0.0f);
+  for (std::size_t i = 0; i < mask.size(); i += 3) mask[i] = -std::numeric_limits<float>::infinity();
+  ElementwiseBinaryDescriptor add;
+  const auto scores = masked.Add(add, {masked.AddInput("x", F32(shape)), masked.AddConstant("mask", shape, mask)}, "masked");
+  masked.AddOutput("y", masked.Add(softmax, {scores}, "op"));
+  CheckOp(*runtime, masked);
+  if (compat::Avx512CoreEffective()) {
+    for (const auto& [step, detail] : ProfiledSteps(*runtime, OneLayer(softmax, {2, 3, 197}), {kOneDnn})) {
+      if (step.layer == "op") CHECK(detail.implementation == "backplane:avx512 row softmax");
+    }
   }
 }
 
@@ -561,24 +608,6 @@ TEST_CASE("ops: reshapes that keep the bytes share their input's, and copy where
   const Outcome pooled = CheckAgainstReference(*runtime, heads, {Random(16 * 36, 4)});
   CHECK(BackendOf(pooled, "c32_flatten") == "CpuOneDnn");
   CHECK(BackendOf(pooled, "c24_flatten") == "CpuOneDnn");
-}
-
-// The steps of one profiled run of `net` on `backends`, with their details.
-std::vector<std::pair<ProfiledStep, ProfiledStepDetail>> ProfiledSteps(Runtime& runtime, const Network& net,
-                                                                        const std::vector<BackendId>& backends) {
-  OptimizeOptions options;
-  options.backends = backends;
-  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
-  ExecutionOptions profiled;
-  profiled.profiling = true;
-  auto context = runtime.CreateExecutionContext(id, profiled);
-  RunOnce(runtime, id, *context, InputsFor(runtime, net));
-  std::vector<std::pair<ProfiledStep, ProfiledStepDetail>> steps;
-  for (std::size_t s = 0; s < context->GetProfiledSteps().size(); ++s) {
-    steps.emplace_back(context->GetProfiledSteps()[s], context->GetProfiledStepDetails().at(s));
-  }
-  runtime.UnloadNetwork(id);
-  return steps;
 }
 
 TEST_CASE("ops: profiles name oneDNN's implementation, count a fused convolution's FLOPs, flag reference kernels") {
