@@ -11,7 +11,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // GCC 12 warns inside its own AVX-512 intrinsics when they are inlined into a function compiled
-// for AVX-512 by attribute (their `__Y = __Y` placeholders); the warnings are about the header.
+// for AVX-512 by attribute (their `__Y = __Y` self-initialisations); the warnings are about the header.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
