@@ -119,7 +119,7 @@ TEST_CASE("opencl cast between f32, i32, i64 and bool") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const auto floats = HostTensor::F32({8}, {1.7f, -2.7f, 0.0f, nan, 3e9f, -3e10f, 0.5f, -0.0f});
   for (const DataType to : {DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool}) {
-    CAPTURE(backplane::ToString(to));
+    CAPTURE(std::string(backplane::ToString(to)));
     CastDescriptor d;
     d.to = to;
     if (to != DataType::kFloat32) CheckMatchesReference(d, {floats}, {{{8}, to}}, 0.0);

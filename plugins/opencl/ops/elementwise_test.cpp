@@ -73,7 +73,7 @@ TEST_CASE("opencl elementwise binary: every operation, equal and broadcast shape
     d.operation = static_cast<BinaryOperation>(op);
     for (const Shapes& s : shapes) {
       CAPTURE(op);
-      CAPTURE(backplane::ToString(s.out));
+      CAPTURE(std::string(backplane::ToString(s.out)));
       const bool pow = d.operation == BinaryOperation::kPow;
       const bool div = d.operation == BinaryOperation::kDiv;
       CheckMatchesReference(d, {pow ? Spread(s.a, 3, 1.0f, 2.0f) : F32(s.a, 3),

@@ -83,7 +83,7 @@ TEST_CASE("opencl reduce: axes, keep_dims, sum and mean") {
   };
   for (const auto operation : {ReduceOperation::kMean, ReduceOperation::kSum}) {
     for (const Case& t : cases) {
-      CAPTURE(backplane::ToString(t.out));
+      CAPTURE(std::string(backplane::ToString(t.out)));
       ReduceDescriptor d;
       d.operation = operation;
       d.axes = t.axes;

@@ -137,6 +137,18 @@ std::vector<std::vector<HostTensor>> RunConcurrently(const std::shared_ptr<OpenC
   return results;
 }
 
+// The bytes as space-separated hex pairs, for messages.
+inline std::string HexBytes(const std::vector<std::uint8_t>& bytes) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string text;
+  for (const std::uint8_t byte : bytes) {
+    if (!text.empty()) text += ' ';
+    text += kDigits[byte >> 4];
+    text += kDigits[byte & 15];
+  }
+  return text;
+}
+
 // Runs the layer on GpuOpenCl and on CpuRef and checks every output: f32 within `relative` of
 // the largest expected magnitude, other types exactly. Does nothing (the device already said
 // why) without a device.
@@ -157,7 +169,9 @@ void CheckMatchesReference(const Descriptor& descriptor, const std::vector<HostT
         reference::testing::CheckClose(actual[i].template As<float>(), std::vector<double>(e.begin(), e.end()),
                                        relative);
       } else {
-        CHECK(actual[i].bytes == expected[i].bytes);
+        // As hex text, so that a mismatch shows both values (doctest cannot print byte vectors).
+        CAPTURE(std::string(ToString(outputs[i].type)));
+        CHECK(HexBytes(actual[i].bytes) == HexBytes(expected[i].bytes));
       }
     }
   }
