@@ -550,7 +550,7 @@ endfunction()
 # them). backplane_add_backend() calls it for every plugin, before the manifest hashes the file;
 # the SDK calls it for its own libraries and tools. When BACKPLANE_DEBUG_SYMBOLS_TREE names a
 # folder, the .debug file is also filed there by build id (.build-id/<xx>/<rest>.debug, the
-# layout gdb searches under /usr/lib/debug): install that folder as <libdir>/debug to ship the
+# layout gdb searches under /usr/lib/debug): install that folder as lib/debug to ship the
 # symbols (the SDK's backplane-dbg package does). Does nothing on Windows, macOS, without objcopy
 # and readelf, and in sanitizer builds (their reports need the symbols in place).
 function(backplane_split_debug_symbols target)

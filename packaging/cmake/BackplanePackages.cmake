@@ -8,7 +8,7 @@
 #   dev                headers, .so links, lib/cmake/Backplane (with the backend author kit),
 #                      pkg-config files, manifest schema         -> backplane-dev
 #   debug              the .debug files of every Release binary above and of the bundled
-#                      backends, by build id in <libdir>/debug    -> backplane-dbg
+#                      backends, by build id in lib/debug         -> backplane-dbg
 #   backend_<id>       one per bundled backend: plugin + manifest
 #                      in lib/backplane/backends/               -> backplane-backend-<id>
 #

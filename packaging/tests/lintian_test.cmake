@@ -1,4 +1,5 @@
-# ctest "packaging: lintian: no error and no warning in the DEB packages": builds this build
+# ctest "packaging: lintian: no error and no warning in the DEB packages" (and "..., prefix /usr",
+# for the packages of a build tree for the other usual prefix: prefix_build.cmake): builds a build
 # tree's DEB packages with cpack into a scratch folder and runs lintian on all of them; any
 # error or warning fails (overrides, each with its reason, are in packaging/debian/). Skipped,
 # with a message, where lintian is not installed (scripts/install-deps.sh installs it).

@@ -1,4 +1,5 @@
-# ctest "packaging: DEB and TGZ packages": builds the packages of this build tree with cpack into
+# ctest "packaging: DEB and TGZ packages" (and "..., prefix /usr", the packages of a build tree for
+# the other usual prefix: prefix_build.cmake): builds the packages of a build tree with cpack into
 # a scratch folder and checks them:
 #   - one DEB per component: libbackplane<major> (the runtime), backplane-tools, backplane-dev,
 #     backplane-dbg (Release builds), backplane-backend-<id>, each holding its own files and
@@ -6,7 +7,9 @@
 #     changelog.Debian.gz; Depends fields (tools, dev, dbg and backends on the runtime of the
 #     same version, backends also on their DEB_DEPENDS, the runtime and the tools on the Debian
 #     packages of every shared library their files load, found with ldd + dpkg -S); the runtime's
-#     shlibs file; stripped binaries whose symbols are in backplane-dbg;
+#     shlibs file; stripped binaries whose symbols are in backplane-dbg, filed by build id in
+#     /usr/lib/debug/.build-id whatever the libdir, where gdb finds them (unpacked, each ELF
+#     file's .debug by its build id, and gdb reads sdk-info's line table when installed);
 #   - the bundled plugins lie in <libdir>/backplane/backends, <libdir> being where the runtime
 #     package puts libbackplane: the folder that libbackplane searches by default;
 #   - a third-party backend packaged the way the docs say (examples/backend built against the
@@ -15,7 +18,8 @@
 #     (lib vs lib/<multiarch>); the dev package's CMake variables (Backplane_BACKEND_DIR,
 #     Backplane_BACKEND_INSTALL_DIR) and pkg-config `backenddir` name that folder too;
 #   - the TGZ holds one relocatable tree with bin/sdk-info, the libraries and the plugins, whose
-#     signatures (made again by CPack against the packaged manifests) verify under policy require;
+#     signatures (made again by CPack against the packaged manifests) verify under policy require,
+#     and the symbols in lib/debug, where gdb told so finds sdk-info's;
 #   - the runtime package holds sdk-plugin and the build key's public half, each backend package
 #     its manifest's .sig, and no package a private key;
 #   - as root with dpkg, and only when no backplane package is installed already: dpkg -i of
@@ -138,6 +142,36 @@ function(expect_depends package)
   endforeach()
 endfunction()
 
+find_program(READELF readelf)
+find_program(GDB gdb)
+# expect_debug_file(<elf> <debug folder>): fails unless <debug folder>/.build-id/<xx>/<rest>.debug
+# exists, <xx><rest> being the GNU build id of <elf>: the file gdb loads for it.
+function(expect_debug_file elf debug_dir)
+  execute_process(COMMAND "${READELF}" -n "${elf}" OUTPUT_VARIABLE _notes RESULT_VARIABLE _r ERROR_QUIET)
+  if(NOT _r EQUAL 0 OR NOT _notes MATCHES "Build ID: ([0-9a-f][0-9a-f])([0-9a-f]+)")
+    message(FATAL_ERROR "${elf} has no GNU build id (readelf -n)")
+  endif()
+  set(_debug "${debug_dir}/.build-id/${CMAKE_MATCH_1}/${CMAKE_MATCH_2}.debug")
+  if(NOT EXISTS "${_debug}")
+    message(FATAL_ERROR "${elf}'s symbols are not where gdb looks for them: no ${_debug}")
+  endif()
+endfunction()
+# expect_gdb_finds_symbols(<binary> <debug folder>): with gdb installed, fails unless gdb, its
+# debug-file-directory set to <debug folder>, finds the line of <binary>'s main().
+function(expect_gdb_finds_symbols binary debug_dir)
+  if(NOT GDB)
+    return()
+  endif()
+  execute_process(
+    COMMAND "${GDB}" -batch -nx -iex "set debug-file-directory ${debug_dir}" -ex "info line main"
+            "${binary}"
+    OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+  if(NOT _out MATCHES "Line [0-9]+ of \"[^\"]*main\\.cpp\"")
+    message(FATAL_ERROR "gdb finds no line table for ${binary} with debug-file-directory "
+                        "${debug_dir}:\n${_out}")
+  endif()
+endfunction()
+
 set(_lib "\\./usr/lib(/[a-z0-9_-]+-linux-gnu[a-z]*)?")
 
 # ---- libbackplane<major>: the runtime --------------------------------------------------------
@@ -191,10 +225,12 @@ file(GLOB _debug_deb "${WORK}/backplane-dbg_${_deb_version}_*.deb")
 if(STRIPPED)
   read_package(backplane-dbg)
   # One .debug file per stripped binary: the three libraries, the probe, the three tools and
-  # each bundled backend, filed by build id where gdb looks for them.
+  # each bundled backend, filed by build id in /usr/lib/debug whatever the libdir (lib/<multiarch>
+  # for prefix /usr): gdb's debug-file-directory, and where Debian wants detached symbols.
+  # ("gdb finds each packaged binary's symbols" below checks them binary by binary.)
   set(_debug_files "")
   foreach(_file IN LISTS backplane-dbg_FILES)
-    if(_file MATCHES "^${_lib}/debug/\\.build-id/[0-9a-f][0-9a-f]/[0-9a-f]+\\.debug$")
+    if(_file MATCHES "^\\./usr/lib/debug/\\.build-id/[0-9a-f][0-9a-f]/[0-9a-f]+\\.debug$")
       list(APPEND _debug_files "${_file}")
     elseif(NOT _file MATCHES "/$" AND NOT _file MATCHES "^\\./usr/share/(doc|lintian/overrides)/backplane-dbg")
       message(FATAL_ERROR "backplane-dbg holds ${_file}, which is not a .debug file under .build-id")
@@ -253,6 +289,34 @@ foreach(_id IN LISTS BACKENDS)
   expect_no_files(${_package} "^\\./usr/bin/." "^\\./usr/include/." "/libbackplane" "\\.key$")
   expect_depends(${_package} "${_same_runtime}" ${DEB_DEPENDS_${_id}})
 endforeach()
+
+# ---- gdb finds each packaged binary's symbols (Release builds) --------------------------------
+# The packages unpacked into one root as dpkg installs them: every ELF file of the runtime, the
+# tools and the backends has its .debug file in <root>/usr/lib/debug/.build-id, and gdb pointed
+# there (as Debian's gdb is at /usr/lib/debug) reads sdk-info's line table.
+if(STRIPPED)
+  set(_root "${WORK}/installed-root")
+  foreach(_package IN ITEMS ${_runtime_package} backplane-tools backplane-dbg ${_backend_packages})
+    execute_process(COMMAND "${DPKG_DEB}" -x "${${_package}_FILE}" "${_root}" RESULT_VARIABLE _r)
+    if(NOT _r EQUAL 0)
+      message(FATAL_ERROR "dpkg-deb -x ${${_package}_FILE} failed")
+    endif()
+  endforeach()
+  file(GLOB_RECURSE _elves LIST_DIRECTORIES false "${_root}/usr/bin/*" "${_root}/usr/libexec/*"
+       "${_root}/usr/lib/*.so*")
+  set(_checked_count 0)
+  foreach(_elf IN LISTS _elves)
+    if(NOT IS_SYMLINK "${_elf}" AND NOT _elf MATCHES "\\.debug$")
+      expect_debug_file("${_elf}" "${_root}/usr/lib/debug")
+      math(EXPR _checked_count "${_checked_count} + 1")
+    endif()
+  endforeach()
+  if(NOT _checked_count EQUAL _expected_debug_files)
+    message(FATAL_ERROR "found ${_checked_count} ELF files in the packages, expected "
+                        "${_expected_debug_files}:\n${_elves}")
+  endif()
+  expect_gdb_finds_symbols("${_root}/usr/bin/sdk-info" "${_root}/usr/lib/debug")
+endif()
 
 list(LENGTH _all_debs _deb_count)
 list(LENGTH BACKENDS _backend_count)
@@ -363,7 +427,6 @@ expect_depends(example-backend-cpuexample "${_runtime_package} (>= ${VERSION})")
 # Direct dependencies only (DT_NEEDED, read with readelf): what those load in turn is their
 # own packages' business. The Depends come from dpkg-shlibdeps; this checks its result.
 find_program(LDD ldd)
-find_program(READELF readelf)
 find_program(DPKG_QUERY dpkg-query)
 foreach(_checked IN ITEMS ${_runtime_package} backplane-tools)
 if(LDD AND READELF AND DPKG_QUERY)
@@ -461,6 +524,12 @@ execute_process(COMMAND "${CMAKE_COMMAND}" -E tar xzf "${_tgz}" WORKING_DIRECTOR
 file(GLOB _tgz_sdk_info "${_unpacked_tgz}/*/bin/sdk-info")
 if(NOT _result EQUAL 0 OR NOT _tgz_sdk_info)
   message(FATAL_ERROR "unpacking ${_tgz} into ${_unpacked_tgz} gave no bin/sdk-info")
+endif()
+# Its symbols in <tree>/lib/debug, where gdb finds them once told (docs/installing.md).
+if(STRIPPED)
+  get_filename_component(_tgz_tree "${_tgz_sdk_info}/../.." ABSOLUTE)
+  expect_debug_file("${_tgz_sdk_info}" "${_tgz_tree}/lib/debug")
+  expect_gdb_finds_symbols("${_tgz_sdk_info}" "${_tgz_tree}/lib/debug")
 endif()
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -E env --unset=BACKPLANE_BACKEND_PATHS --unset=BACKPLANE_ADD_BACKEND_PATHS
