@@ -16,7 +16,10 @@
 #   <target> is a MODULE library <Vendor>_<Name>_backend.so / .dll / .dylib (no "lib" prefix),
 #   built with hidden visibility and exporting only the four entry points of plugin.hpp, into
 #   BACKPLANE_BACKEND_OUTPUT_DIR; <Vendor>_<Name>_backend.json is written beside it after every
-#   link (with the library's sha256 unless NO_SHA256). Both are installed (component
+#   link (with the library's sha256 unless NO_SHA256). It links the backend author kit
+#   (backplane_plugin_kit below: the SDK's sources compiled by this project's toolchain), not
+#   libbackplane_sdk, so it imports nothing from the SDK's shared libraries and loads into a
+#   runtime built by another compiler or standard library. Both are installed (component
 #   backend_<name in lower case>) into <CMAKE_INSTALL_PREFIX>/<dir>, <dir> being
 #   BACKPLANE_BACKEND_INSTALL_DIR when that variable is defined (the SDK's own build sets it; an
 #   author may set it for another layout), else Backplane_BACKEND_INSTALL_DIR from the installed
@@ -83,8 +86,13 @@ endif()
 # (backplane/backend/c_adapter.hpp): glue that runs once per call across the boundary, never per
 # tensor element. Optimized builds (Release) compile that one source for size: discovery hashes
 # (sha256) and maps every byte of every plugin at each Runtime::Create, so the adapter's size is
-# start-up time (about 20 KB less per plugin than -O3). Read at configure time.
+# start-up time (about 20 KB less per plugin than -O3). The backend author kit
+# (_backplane_plugin_kit() below: attribute conversion, op schema, shapes, statuses, once per layer
+# or call, never per element) is compiled the same way. Read at configure time.
+set_property(GLOBAL PROPERTY BACKPLANE_GLUE_COMPILE_OPTIONS
+  "$<$<AND:$<CONFIG:Release>,$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>>:-Os>")
 function(_backplane_compile_entry_for_size target)
+  get_property(_options GLOBAL PROPERTY BACKPLANE_GLUE_COMPILE_OPTIONS)
   foreach(_source IN LISTS ARGN)
     get_filename_component(_path "${_source}" ABSOLUTE)
     if(NOT EXISTS "${_path}")
@@ -92,8 +100,7 @@ function(_backplane_compile_entry_for_size target)
     endif()
     file(STRINGS "${_path}" _entry REGEX "BACKPLANE_BACKEND_PLUGIN\\(" LIMIT_COUNT 1)
     if(_entry)
-      set_property(SOURCE "${_source}" APPEND PROPERTY COMPILE_OPTIONS
-        "$<$<AND:$<CONFIG:Release>,$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>>:-Os>")
+      set_property(SOURCE "${_source}" APPEND PROPERTY COMPILE_OPTIONS "${_options}")
     endif()
   endforeach()
 endfunction()
@@ -188,6 +195,35 @@ function(_backplane_detect_manifest_tags)
                  "abi ${BACKPLANE_ABI_TAG}, Backend API ${BACKPLANE_BACKEND_API_VERSION}")
 endfunction()
 
+# Returns in `out` the static library of the backend author kit, made once per project: the
+# SDK's sources (Backplane::backend_kit's INTERFACE_SOURCES, sdk/CMakeLists.txt: everything in
+# libbackplane_sdk but the static-backend list) compiled by this project's compiler, standard
+# library and flags, position-independent, with hidden visibility, for size in Release (like the
+# adapter above: 217 -> 98 KB of kit per bundled plugin). Each plugin links the objects
+# it uses and keeps them private (hidden, and local by the exports file below), so plugins share
+# nothing C++ with the runtime or with each other: two plugins' copies never meet, and the
+# runtime's own copy stays in libbackplane_sdk. A backend linked into the runtime
+# (BACKPLANE_BACKENDS_STATIC) uses that copy through Backplane::sdk, never this library, so no
+# object is in libbackplane twice.
+function(_backplane_plugin_kit out)
+  set(_kit backplane_plugin_kit)
+  if(NOT TARGET ${_kit})
+    add_library(${_kit} STATIC)
+    # PRIVATE: the sources are compiled here only; a plugin gets the headers from INTERFACE below.
+    target_link_libraries(${_kit} PRIVATE Backplane::backend_kit)
+    target_include_directories(${_kit} INTERFACE
+      $<TARGET_PROPERTY:Backplane::backend_kit,INTERFACE_INCLUDE_DIRECTORIES>)
+    target_compile_features(${_kit} INTERFACE cxx_std_17)
+    get_property(_options GLOBAL PROPERTY BACKPLANE_GLUE_COMPILE_OPTIONS)
+    target_compile_options(${_kit} PRIVATE "${_options}")
+    set_target_properties(${_kit} PROPERTIES
+      POSITION_INDEPENDENT_CODE ON
+      CXX_VISIBILITY_PRESET hidden
+      VISIBILITY_INLINES_HIDDEN ON)
+  endif()
+  set(${out} ${_kit} PARENT_SCOPE)
+endfunction()
+
 # Writes (once per build tree) the linker input that keeps every symbol but the four entry
 # points local, and returns its path in `out` ("" where the linker needs none: on Windows only
 # dllexport'ed symbols leave a DLL).
@@ -270,8 +306,9 @@ function(backplane_add_backend target)
                           "the library through it); drop NO_SHA256")
     endif()
   endif()
-  if(NOT TARGET Backplane::sdk)
-    message(FATAL_ERROR "${_where}: Backplane::sdk is not defined; call find_package(Backplane) first")
+  if(NOT TARGET Backplane::sdk OR NOT TARGET Backplane::backend_kit)
+    message(FATAL_ERROR "${_where}: Backplane::sdk or Backplane::backend_kit is not defined; call "
+                        "find_package(Backplane) first")
   endif()
   get_property(_ids GLOBAL PROPERTY BACKPLANE_BACKEND_IDS)
   if(arg_ID IN_LIST _ids)
@@ -347,7 +384,8 @@ function(backplane_add_backend target)
     set(_output_dir "${CMAKE_BINARY_DIR}/lib/backplane/backends")
   endif()
 
-  # RPATH: from the installed plugin to the SDK's library folder under the same prefix.
+  # RPATH: from the installed plugin to the SDK's library folder under the same prefix, for
+  # libraries of LINK_LIBRARIES installed there (the plugin itself loads none of the SDK's).
   set(_from "${_install_dir}")
   set(_to "${_sdk_libdir}")
   if(NOT IS_ABSOLUTE "${_from}")
@@ -369,7 +407,8 @@ function(backplane_add_backend target)
 
   add_library(${target} MODULE ${arg_SOURCES})
   _backplane_compile_entry_for_size(${target} ${arg_SOURCES})
-  target_link_libraries(${target} PRIVATE Backplane::sdk ${arg_LINK_LIBRARIES})
+  _backplane_plugin_kit(_kit)
+  target_link_libraries(${target} PRIVATE ${_kit} ${arg_LINK_LIBRARIES})
   target_compile_definitions(${target} PRIVATE ${_definitions})
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME "${_stem}"

@@ -267,6 +267,7 @@ expect_files(backplane-dev
   "^\\./usr/include/backplane/runtime\\.hpp$"
   "^\\./usr/include/backplane/plugin\\.hpp$"
   "^\\./usr/include/backplane/backend/backend\\.hpp$"
+  "^\\./usr/share/backplane/backend_kit/op_schema\\.cpp$"
   "^${_lib}/cmake/Backplane/BackplaneConfig\\.cmake$"
   "^${_lib}/cmake/Backplane/BackplaneConfigVersion\\.cmake$"
   "^${_lib}/cmake/Backplane/BackplaneAddBackend\\.cmake$"

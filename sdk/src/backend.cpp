@@ -1,5 +1,6 @@
-// Out-of-line destructors (they anchor each interface's type information in libbackplane_sdk,
-// so dynamic_cast and exceptions work across plugin boundaries) and IBackend's defaults.
+// Out-of-line destructors (key functions: each interface's type information is emitted here,
+// once per library that compiles this file: libbackplane_sdk for the runtime, and each plugin's
+// private copy of the backend author kit; only C crosses between them) and IBackend's defaults.
 #include <backplane/backend/backend.hpp>
 
 #include <array>

@@ -1,5 +1,5 @@
 // A backend written in C++ against the SDK's author API and built with another standard library
-// than the runtime's: clang++ -stdlib=libc++ (tests/abi/CMakeLists.txt), with the SDK's own
+// than the runtime's: clang++ -stdlib=libc++ (tests/abi/CMakeLists.txt), with the backend kit's
 // sources compiled in (it links neither libbackplane_sdk nor libstdc++). Its std::string,
 // std::vector and exceptions never meet the runtime's, because everything between them crosses
 // as the C tables of backend_c_api.h (the adapter behind BACKPLANE_BACKEND_PLUGIN).
