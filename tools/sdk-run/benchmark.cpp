@@ -101,7 +101,7 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
     contexts.push_back(CreateContext(network, settings.profiling));
   }
 
-  std::vector<std::vector<double>> latencies(contexts_count);
+  std::vector<LatencyRecorder> latencies(contexts_count);
   std::vector<std::vector<ProfiledRun>> profiles(contexts_count);  // with settings.profiling
   StartGate gate(contexts_count);
   FirstFailure failure;
@@ -133,7 +133,7 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
         }
         arrived = true;
         gate.ArriveAndWait();
-        latencies[index].reserve(settings.iterations);
+        latencies[index].Reserve(static_cast<std::size_t>(settings.iterations));
         const auto deadline =
             gate.start() + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(settings.duration_s));
@@ -143,8 +143,7 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
         for (run = 0; more() && !stop(); ++run) {
           const auto start = Clock::now();
           context.Run(bound.inputs, bound.outputs);
-          latencies[index].push_back(
-              std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+          latencies[index].Add(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
           if (settings.profiling && run < kMaxProfiledRunsPerContext) {
             profiles[index].push_back(TakeProfiledRun(
                 context, index, run, std::chrono::duration<double, std::micro>(start - gate.start()).count()));
@@ -167,12 +166,10 @@ BenchmarkResult RunBenchmark(const LoadedNetwork& network, const std::vector<Hos
 
   BenchmarkResult result;
   result.interrupted = interrupted;
-  for (const auto& samples : latencies) {
-    result.latencies_ms.insert(result.latencies_ms.end(), samples.begin(), samples.end());
-  }
+  for (const LatencyRecorder& recorder : latencies) result.latency.Merge(recorder);
   result.wall_ms = std::chrono::duration<double, std::milli>(end - gate.start()).count();
   result.throughput =
-      result.wall_ms > 0 ? 1000.0 * static_cast<double>(result.latencies_ms.size()) / result.wall_ms : 0;
+      result.wall_ms > 0 ? 1000.0 * static_cast<double>(result.latency.count()) / result.wall_ms : 0;
   result.outputs = std::move(bindings.front().output_tensors);
   if (settings.profiling) {
     result.profile.steps = contexts.front()->GetProfiledSteps();

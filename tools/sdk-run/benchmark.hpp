@@ -3,6 +3,7 @@
 
 #include "bindings.hpp"
 #include "host_tensor.hpp"
+#include "latency_stats.hpp"
 #include "loaded_network.hpp"
 #include "timed_profile.hpp"
 
@@ -21,7 +22,7 @@ struct BenchmarkSettings {
 };
 
 struct BenchmarkResult {
-  std::vector<double> latencies_ms;  // every timed run of every context
+  LatencyRecorder latency;           // every timed run of every context
   double wall_ms = 0;                // from the first timed run's start to the last one's end
   double throughput = 0;             // timed runs per second over wall_ms, all contexts together
   std::vector<HostTensor> outputs;   // the first context's last run, in signature order

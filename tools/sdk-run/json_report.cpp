@@ -81,7 +81,8 @@ json Difference(const OutputDifference& output) {
           {"within_tolerance", output.within_tolerance}};
 }
 
-// "latency_ms": one field per reported percentile ("p50", "p99.9"), then mean, min, max, count.
+// "latency_ms": one field per reported percentile ("p50", "p99.9"), then mean, min, max, count and
+// the percentiles' relative error bound (0: exact).
 json Latency(const LatencyStats& latency) {
   json fields = json::object();
   for (const PercentileValue& value : latency.percentiles) {
@@ -91,6 +92,7 @@ json Latency(const LatencyStats& latency) {
   fields["min"] = Number(latency.min);
   fields["max"] = Number(latency.max);
   fields["count"] = latency.count;
+  fields["percentile_relative_error"] = Number(latency.percentile_relative_error);
   return fields;
 }
 

@@ -2,8 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 namespace backplane::sdk_run {
 namespace {
@@ -61,6 +63,98 @@ TEST_CASE("no samples: all zero, the percentiles still listed") {
   CHECK(stats.percentiles[1].percent == 99.9);
   CHECK(stats.percentiles[1].ms == 0);
   CHECK(stats.mean == 0);
+}
+
+TEST_CASE("exact up to kExactSamples runs, then a histogram in bounded memory") {
+  LatencyRecorder recorder;
+  for (std::size_t i = 1; i <= LatencyRecorder::kExactSamples; ++i) recorder.Add(static_cast<double>(i));
+  CHECK(recorder.exact());
+  CHECK(recorder.Summarize({50}).percentiles[0].ms == LatencyRecorder::kExactSamples / 2);
+  CHECK(recorder.Summarize().percentile_relative_error == 0);
+  const std::size_t exact_bytes = recorder.MemoryBytes();
+  // Ten times as many runs: the memory stays what it was at most, count, mean, min, max exact.
+  for (std::size_t i = LatencyRecorder::kExactSamples + 1; i <= 10 * LatencyRecorder::kExactSamples; ++i) {
+    recorder.Add(static_cast<double>(i));
+  }
+  CHECK_FALSE(recorder.exact());
+  CHECK(recorder.MemoryBytes() <= 256u * 1024);
+  CHECK(recorder.MemoryBytes() <= exact_bytes);
+  const LatencyStats stats = recorder.Summarize({50, 99.9, 100});
+  CHECK(stats.count == 10 * LatencyRecorder::kExactSamples);
+  CHECK(stats.mean == doctest::Approx(5e5 + 0.5));
+  CHECK(stats.min == 1);
+  CHECK(stats.max == 1e6);
+  CHECK(stats.percentile_relative_error == LatencyRecorder::kRelativeError);
+  CHECK(stats.percentiles[0].ms == doctest::Approx(5e5).epsilon(LatencyRecorder::kRelativeError));
+  CHECK(stats.percentiles[1].ms == doctest::Approx(999000).epsilon(LatencyRecorder::kRelativeError));
+  CHECK(stats.percentiles[2].ms == 1e6);  // p100 is the max, exactly
+}
+
+TEST_CASE("histogram percentiles are within kRelativeError of the exact ones, from 1 us to a minute") {
+  CHECK(LatencyRecorder::kRelativeError < 0.001);
+  std::mt19937_64 random(41);
+  std::uniform_real_distribution<double> exponent(-3, 4.8);  // 10^-3 .. 10^4.8 ms, log-uniform
+  std::vector<double> samples;
+  LatencyRecorder recorder;
+  for (std::size_t i = 0; i < 3 * LatencyRecorder::kExactSamples; ++i) {
+    samples.push_back(std::pow(10.0, exponent(random)));
+    recorder.Add(samples.back());
+  }
+  REQUIRE_FALSE(recorder.exact());
+  std::vector<double> percents;
+  for (double p = 0.5; p < 100; p += 0.5) percents.push_back(p);
+  percents.push_back(99.99);
+  const LatencyStats approximate = recorder.Summarize(percents);
+  std::sort(samples.begin(), samples.end());
+  for (const PercentileValue& value : approximate.percentiles) {
+    const double exact = samples[static_cast<std::size_t>(std::ceil(value.percent / 100 * samples.size() - 1e-6)) - 1];
+    INFO("p" << value.percent << ": " << value.ms << " against " << exact);
+    CHECK(std::abs(value.ms - exact) <= exact * LatencyRecorder::kRelativeError);
+  }
+}
+
+TEST_CASE("merged recorders: exact while the total fits, else the histogram of all runs") {
+  LatencyRecorder a;
+  LatencyRecorder b;
+  for (int i = 1; i <= 10; ++i) a.Add(i);
+  for (int i = 11; i <= 20; ++i) b.Add(i);
+  LatencyRecorder merged;
+  merged.Merge(a);
+  merged.Merge(b);
+  CHECK(merged.exact());
+  CHECK(merged.count() == 20);
+  CHECK(merged.Summarize({50}).percentiles[0].ms == 10);
+
+  LatencyRecorder big;
+  for (std::size_t i = 0; i < LatencyRecorder::kExactSamples; ++i) big.Add(100);
+  merged.Merge(big);  // the total passes kExactSamples: the twenty small runs go to the histogram too
+  CHECK_FALSE(merged.exact());
+  const LatencyStats stats = merged.Summarize({0.01, 50});
+  CHECK(stats.count == LatencyRecorder::kExactSamples + 20);
+  CHECK(stats.min == 1);
+  CHECK(stats.percentiles[0].ms == doctest::Approx(11).epsilon(LatencyRecorder::kRelativeError));  // rank 11
+  CHECK(stats.percentiles[1].ms == doctest::Approx(100).epsilon(LatencyRecorder::kRelativeError));
+  LatencyRecorder histograms;  // two histograms add up
+  histograms.Merge(merged);
+  histograms.Merge(merged);
+  CHECK(histograms.count() == 2 * merged.count());
+  CHECK(histograms.Summarize({50}).percentiles[0].ms == stats.percentiles[1].ms);
+}
+
+TEST_CASE("times outside the histogram's range: counted at its ends, percentiles kept within min and max") {
+  LatencyRecorder recorder;
+  recorder.Add(-1);  // a clock going back counts as 0
+  recorder.Add(std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < LatencyRecorder::kExactSamples; ++i) recorder.Add(1e12);  // 30 years
+  const LatencyStats stats = recorder.Summarize({0.001, 50, 100});
+  CHECK(stats.min == 0);
+  CHECK(stats.max == 1e12);
+  // The second run (0 ms) lies below the lowest bucket: its value is that bucket's, about 1 ns.
+  const double lowest_ms = std::ldexp(1.0, LatencyRecorder::kLowestExponent);
+  CHECK(stats.percentiles[0].ms <= lowest_ms * (1 + LatencyRecorder::kRelativeError));
+  CHECK(stats.percentiles[1].ms <= 1e12);
+  CHECK(stats.percentiles[1].ms >= std::ldexp(1.0, LatencyRecorder::kHighestExponent) * 0.99);
+  CHECK(stats.percentiles[2].ms == 1e12);
 }
 
 TEST_CASE("valid percentiles are above 0 and at most 100; labels drop trailing zeros") {

@@ -69,7 +69,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   settings.show_progress = show_progress;
   settings.profiling = !command_line.profile.empty() || !command_line.per_layer.empty();
   BenchmarkResult result = RunBenchmark(network, model.inputs, settings);
-  report.latency = Summarize(result.latencies_ms, command_line.percentiles);
+  report.latency = result.latency.Summarize(command_line.percentiles);
   report.latency_limit = CheckLatencyLimit(report.latency, command_line.max_latency_ms);
   report.interrupted = result.interrupted;
   report.wall_ms = result.wall_ms;

@@ -202,7 +202,11 @@ void WriteLatency(std::ostream& out, const RunReport& report, const TextStyle& s
     out << PercentileLabel(value.percent) << " " << Ms(value.ms) << "   ";
   }
   out << "mean " << Ms(latency.mean) << "   (min " << Ms(latency.min) << ", max "
-      << Ms(latency.max) << ")\n";
+      << Ms(latency.max) << ")";
+  if (latency.percentile_relative_error > 0) {
+    out << "   percentiles within " << Format("%.2g", 100 * latency.percentile_relative_error) << "%";
+  }
+  out << '\n';
   const LatencyLimit& limit = report.latency_limit;
   if (limit.limit_ms > 0) {
     out << Field(style, "Limit") << PercentileLabel(limit.checked.percent) << " "

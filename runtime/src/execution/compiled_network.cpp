@@ -294,6 +294,11 @@ class CompiledNetwork::StepBuilder {
 };
 
 void CompiledNetwork::PlanArena(const std::vector<std::size_t>& producer_step) {
+  // Per tensor: the last step that reads it (0 when none), in one pass over the steps.
+  std::vector<std::size_t> last_read(tensors_.size(), 0);
+  for (std::size_t s = 0; s < steps_.size(); ++s) {
+    for (std::size_t t : steps_[s].inputs) last_read[t] = s;
+  }
   std::vector<TensorLifetime> lifetimes;
   std::vector<std::size_t> planned;
   for (std::size_t t = 0; t < tensors_.size(); ++t) {
@@ -302,11 +307,7 @@ void CompiledNetwork::PlanArena(const std::vector<std::size_t>& producer_step) {
     TensorLifetime lifetime;
     lifetime.size = slot.info.NumBytes();
     lifetime.first = t < producer_step.size() && producer_step[t] != SIZE_MAX ? producer_step[t] : 0;
-    lifetime.last = lifetime.first;
-    for (std::size_t s = 0; s < steps_.size(); ++s) {
-      const auto& inputs = steps_[s].inputs;
-      if (std::find(inputs.begin(), inputs.end(), t) != inputs.end()) lifetime.last = std::max(lifetime.last, s);
-    }
+    lifetime.last = std::max(lifetime.first, last_read[t]);
     lifetimes.push_back(lifetime);
     planned.push_back(t);
   }
