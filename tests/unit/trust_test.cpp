@@ -301,6 +301,57 @@ TEST_CASE("trust: keys in a folder or file writable by other users are not trust
   CHECK(runtime->GetBackends()[0].signature.status == SignatureStatus::kUntrusted);
 }
 
+#if !defined(_WIN32)  // symlinks and the folders above are read on POSIX only (platform/permissions.hpp)
+TEST_CASE("trust: a key reached through a link, or a key folder, that others could replace is not trusted") {
+  TestFolder drops, keys, secrets, open_parent;
+  const VendorKey vendor(secrets);
+  vendor.Sign(AddSignablePlugin(drops, test_plugins::valid_a, "ValidA"));
+  fs::path key_folder = keys.path();
+  std::string expected;
+  SUBCASE("a key file that links into a folder writable by everyone") {
+    const fs::path elsewhere = open_parent.MakeFolder("anyone");
+    vendor.TrustIn(open_parent);
+    fs::rename(open_parent / (vendor.key.public_key.key_id + ".json"), elsewhere / "key.json");
+    MakeWritableByEveryone(elsewhere);
+    const fs::path link = keys.Symlink(vendor.key.public_key.key_id + ".json", elsewhere / "key.json");
+    expected = "key file " + link.string() + " (a link to " + (elsewhere / "key.json").string() + ") is under " +
+               elsewhere.string() + ", which lets other users replace what it holds; not trusted";
+  }
+  SUBCASE("a key folder whose parent is writable by everyone") {
+    key_folder = open_parent.MakeFolder("keys");
+    vendor.TrustIn(open_parent);
+    fs::rename(open_parent / (vendor.key.public_key.key_id + ".json"), key_folder / "key.json");
+    MakeWritableByEveryone(open_parent.path());
+    expected = "trusted-key folder " + key_folder.string() + " is under " + open_parent.path().string() +
+               ", which lets other users replace what it holds; none of its keys is trusted";
+  }
+  TrustOptions options;
+  options.key_folders = {key_folder.string()};
+  const TrustSettings settings = ResolveTrustSettings(options);
+  CHECK(settings.keys.empty());
+  REQUIRE(settings.problems.size() == 1);
+  CHECK(settings.problems[0] == expected);
+  RuntimeOptions runtime_options = OptionsFor({drops.path()});
+  runtime_options.trust.policy = TrustPolicy::kRequire;
+  runtime_options.trust.key_folders = {key_folder.string()};
+  auto runtime = Runtime::Create(runtime_options);
+  INFO(Describe(runtime->GetDiscoveryReport()));
+  CHECK(runtime->GetBackends().empty());
+  CHECK(CodeOf(runtime->GetDiscoveryReport(), "Test_ValidA_backend.json") == "publisher_untrusted");
+}
+
+TEST_CASE("trust: a key folder in a sticky folder writable by everyone (/tmp) is trusted when its owner is the user") {
+  TestFolder keys, secrets;
+  const VendorKey vendor(secrets);
+  vendor.TrustIn(keys);
+  TrustOptions options;
+  options.key_folders = {keys.path().string()};
+  const TrustSettings settings = ResolveTrustSettings(options);
+  CHECK(settings.problems.empty());
+  CHECK(settings.keys.size() == 1);
+}
+#endif
+
 TEST_CASE("trust: the policy comes from the option, else the environment, else the system configuration") {
   TestFolder config, keys;
   const fs::path file = config.WriteFile("runtime.json", R"({"trust_policy": "require"})");
