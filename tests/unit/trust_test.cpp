@@ -13,7 +13,10 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 namespace backplane::unit {
 
@@ -55,6 +58,11 @@ fs::path AddSignablePlugin(const TestFolder& folder, const TestPlugin& plugin, c
     manifest["sha256"] = Sha256OfFile(plugin.path);
     (void)library;
   });
+}
+
+std::string ReadFile(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 void Append(const fs::path& file, const std::string& text) {
@@ -349,6 +357,69 @@ TEST_CASE("trust: a key folder in a sticky folder writable by everyone (/tmp) is
   const TrustSettings settings = ResolveTrustSettings(options);
   CHECK(settings.problems.empty());
   CHECK(settings.keys.size() == 1);
+}
+#endif
+
+#if !defined(_WIN32)  // Windows pins by share modes (platform/regular_file.hpp); this race runs on Linux
+// The race of issue 41: a thread swaps the library (and the manifest) between the signed build and
+// an impostor with the same id and version while discovery runs under require. Loading from a
+// pinned image of the verified bytes means the impostor's constructor never runs, in any round.
+TEST_CASE("trust: under require, a library and manifest swapped while discovery runs never run unverified code") {
+  PluginTrace trace;
+  TestFolder drops, keys, secrets, originals;
+  const VendorKey vendor(secrets);
+  vendor.TrustIn(keys);
+  const fs::path manifest = AddSignablePlugin(drops, test_plugins::valid_a, "ValidA");
+  vendor.Sign(manifest);
+  const fs::path library = drops / LibraryFileName("Test", "ValidA");
+  // The two versions of each file, to be renamed into place in turn (each rename is atomic).
+  const fs::path good_library = originals.AddLibrary(test_plugins::valid_a, "good.lib");
+  const fs::path bad_library = originals.AddLibrary(test_plugins::impostor_a, "bad.lib");
+  const fs::path good_manifest = originals.WriteFile("good.json", ReadFile(manifest));
+  json impostor = json::parse(ReadFile(manifest));
+  impostor["sha256"] = Sha256OfFile(bad_library);
+  const fs::path bad_manifest = originals.WriteFile("bad.json", impostor.dump());
+  bool in_place = false;
+  SUBCASE("renamed into place") {}
+  SUBCASE("written in place") { in_place = true; }
+  CAPTURE(in_place);
+
+  std::atomic<bool> stop{false};
+  std::thread swapper([&] {
+    const std::string good_bytes = ReadFile(good_library), bad_bytes = ReadFile(bad_library);
+    for (unsigned round = 0; !stop.load(); ++round) {
+      const bool bad = round % 2 == 0;
+      std::error_code ignored;  // Windows refuses to replace a file discovery holds open
+      if (in_place) {  // the same file (inode), truncated and rewritten
+        std::ofstream(library, std::ios::binary) << (bad ? bad_bytes : good_bytes);
+      } else {
+        fs::copy_file(bad ? bad_library : good_library, drops / "next.lib", fs::copy_options::overwrite_existing,
+                      ignored);
+        fs::rename(drops / "next.lib", library, ignored);
+      }
+      if (round % 3 == 0) {
+        fs::copy_file(bad ? bad_manifest : good_manifest, originals / "next.json",
+                      fs::copy_options::overwrite_existing, ignored);
+        fs::rename(originals / "next.json", manifest, ignored);
+      }
+    }
+  });
+  RuntimeOptions options = TrustOptionsFor({drops.path()}, TrustPolicy::kRequire, keys);
+  options.log_sink = std::make_shared<CapturingLogSink>();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);  // bounded under sanitizers
+  int rounds = 0, registered = 0;
+  for (; rounds < 300 && std::chrono::steady_clock::now() < deadline; ++rounds) {
+    auto runtime = Runtime::Create(options);
+    for (const BackendInfo& backend : runtime->GetBackends()) {
+      CHECK(backend.signature.status == SignatureStatus::kVerified);
+      ++registered;
+    }
+    if (trace.Count("impostor loaded TestValidA") != 0) break;
+  }
+  stop = true;
+  swapper.join();
+  MESSAGE(rounds << " discoveries, " << registered << " registered the signed build");
+  CHECK(trace.Count("impostor loaded TestValidA") == 0);
 }
 #endif
 
