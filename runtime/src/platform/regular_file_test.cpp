@@ -27,22 +27,24 @@ struct Scratch {
   }
 };
 
-// Writes "0123456789" to `file` and opens it.
-std::optional<RegularFile> OpenTenDigits(const fs::path& file) {
-  std::ofstream(file, std::ios::binary) << "0123456789";
-  OpenFailure failure{};
+// A scratch folder with data.bin, which holds "0123456789", opened.
+struct TenDigits {
+  static std::optional<RegularFile> Open(const fs::path& file) {
+    std::ofstream(file, std::ios::binary) << "0123456789";
+    OpenFailure failure{};
+    std::string why;
+    return RegularFile::Open(file, failure, why);
+  }
+  Scratch scratch;
+  fs::path file = scratch.folder / "data.bin";
+  std::optional<RegularFile> opened = Open(file);
   std::string why;
-  return RegularFile::Open(file, failure, why);
-}
+};
 
 }  // namespace
 
-TEST_CASE("regular file: a regular file opens with its size and reads at offsets") {
-  Scratch scratch;
-  const fs::path file = scratch.folder / "data.bin";
-  auto opened = OpenTenDigits(file);
+TEST_CASE_FIXTURE(TenDigits, "regular file: a regular file opens with its size and reads at offsets") {
   REQUIRE(opened);
-  std::string why;
   CHECK(opened->Size() == 10);
   char buffer[8] = {};
   CHECK(opened->ReadAt(6, buffer, sizeof buffer, why) == std::optional<std::size_t>(4));
@@ -79,12 +81,8 @@ TEST_CASE("regular file: a folder, a missing file and a symlink loop are refused
 
 // What the trust policy require maps (docs/backend-discovery.md section 8): the bytes read through the
 // handle, which no one may change once pinned, not even the file's owner.
-TEST_CASE("regular file: a pinned image keeps the bytes it was made of while the file changes") {
-  Scratch scratch;
-  const fs::path file = scratch.folder / "library.bin";
-  auto opened = OpenTenDigits(file);
+TEST_CASE_FIXTURE(TenDigits, "regular file: a pinned image keeps the bytes it was made of while the file changes") {
   REQUIRE(opened);
-  std::string why;
   auto pinned = opened->Pin(file, 1 << 20, why);
 #if defined(__linux__) || defined(_WIN32)
   REQUIRE_MESSAGE(pinned, why);
