@@ -11,6 +11,7 @@
 // BACKPLANE_TEST_PLUGIN_LOG (when set), one line per event, so tests can see from outside what
 // happened inside the library:
 //   "loaded <id>" / "unloaded <id>"              global constructor / destructor of the library
+//   "impostor loaded <id>"                       the same, of a TEST_IMPOSTOR variant
 //   "created <id>" / "destroyed <id>"            a backend instance
 //   "context <id> <Call> <network>"              a backend-context notification
 //   "context <id> destroyed"
@@ -58,6 +59,9 @@ struct Variant {
   bool shares_host_memory;
   bool fuses_add_relu;  // OptimizeSubgraph fuses Add + ReLU into one PreCompiled layer
 };
+
+// Appends `line` to the trace file (BACKPLANE_TEST_PLUGIN_LOG), when one is named. Never throws.
+void Trace(const std::string& line) noexcept;
 
 // Defined by the variant's translation unit (test_plugin_exports.cpp).
 extern const Variant kVariant;

@@ -13,6 +13,9 @@
 //   TEST_REFERENCE_IMPLEMENTATION    it says it is a reference implementation
 //   TEST_USE_PLUGIN_MACRO            export through BACKPLANE_BACKEND_PLUGIN (valid_a, _b, _c)
 //   TEST_BACKEND_THROWS              the backend's constructor throws std::runtime_error
+//   TEST_IMPOSTOR                    other bytes under a valid variant's id and version (a file
+//                                    swapped for a signed one): its global constructor traces
+//                                    "impostor loaded <id>" when the library is mapped
 //   -- tensor handles and optimization (placement tests) --
 //   TEST_HANDLES_SHARE_HOST          prefers its own factory, then the runtime's host memory
 //                                    (kHostFactoryId): edges to host backends are direct
@@ -81,6 +84,14 @@ using namespace backplane::backend;
 constexpr const char* kId = TEST_DETAIL_STRINGIFY(TEST_BACKEND_ID);
 constexpr const char* kVendor = "Test";
 constexpr const char* kPluginVersion = TEST_PLUGIN_VERSION;
+
+#if defined(TEST_IMPOSTOR)
+// Runs when the OS loader maps the library, before anything of the runtime's can look at it.
+struct ImpostorTracer {
+  ImpostorTracer() { Trace(std::string("impostor loaded ") + kId); }
+};
+const ImpostorTracer impostor_tracer;
+#endif
 
 // Each definition's flag, so that kVariant below is one plain initializer.
 #if defined(TEST_REFERENCE_IMPLEMENTATION)

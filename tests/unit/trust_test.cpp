@@ -13,7 +13,10 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 namespace backplane::unit {
 
@@ -55,6 +58,11 @@ fs::path AddSignablePlugin(const TestFolder& folder, const TestPlugin& plugin, c
     manifest["sha256"] = Sha256OfFile(plugin.path);
     (void)library;
   });
+}
+
+std::string ReadFile(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 void Append(const fs::path& file, const std::string& text) {
@@ -300,6 +308,120 @@ TEST_CASE("trust: keys in a folder or file writable by other users are not trust
   REQUIRE(runtime->GetBackends().size() == 1);
   CHECK(runtime->GetBackends()[0].signature.status == SignatureStatus::kUntrusted);
 }
+
+#if !defined(_WIN32)  // symlinks and the folders above are read on POSIX only (platform/permissions.hpp)
+TEST_CASE("trust: a key reached through a link, or a key folder, that others could replace is not trusted") {
+  TestFolder drops, keys, secrets, open_parent;
+  const VendorKey vendor(secrets);
+  vendor.Sign(AddSignablePlugin(drops, test_plugins::valid_a, "ValidA"));
+  fs::path key_folder = keys.path();
+  std::string expected;
+  SUBCASE("a key file that links into a folder writable by everyone") {
+    const fs::path elsewhere = open_parent.MakeFolder("anyone");
+    vendor.TrustIn(open_parent);
+    fs::rename(open_parent / (vendor.key.public_key.key_id + ".json"), elsewhere / "key.json");
+    MakeWritableByEveryone(elsewhere);
+    const fs::path link = keys.Symlink(vendor.key.public_key.key_id + ".json", elsewhere / "key.json");
+    expected = "key file " + link.string() + " (a link to " + (elsewhere / "key.json").string() + ") is under " +
+               elsewhere.string() + ", which lets other users replace what it holds; not trusted";
+  }
+  SUBCASE("a key folder whose parent is writable by everyone") {
+    key_folder = open_parent.MakeFolder("keys");
+    vendor.TrustIn(open_parent);
+    fs::rename(open_parent / (vendor.key.public_key.key_id + ".json"), key_folder / "key.json");
+    MakeWritableByEveryone(open_parent.path());
+    expected = "trusted-key folder " + key_folder.string() + " is under " + open_parent.path().string() +
+               ", which lets other users replace what it holds; none of its keys is trusted";
+  }
+  TrustOptions options;
+  options.key_folders = {key_folder.string()};
+  const TrustSettings settings = ResolveTrustSettings(options);
+  CHECK(settings.keys.empty());
+  REQUIRE(settings.problems.size() == 1);
+  CHECK(settings.problems[0] == expected);
+  RuntimeOptions runtime_options = OptionsFor({drops.path()});
+  runtime_options.trust.policy = TrustPolicy::kRequire;
+  runtime_options.trust.key_folders = {key_folder.string()};
+  auto runtime = Runtime::Create(runtime_options);
+  INFO(Describe(runtime->GetDiscoveryReport()));
+  CHECK(runtime->GetBackends().empty());
+  CHECK(CodeOf(runtime->GetDiscoveryReport(), "Test_ValidA_backend.json") == "publisher_untrusted");
+}
+
+TEST_CASE("trust: a key folder in a sticky folder writable by everyone (/tmp) is trusted when its owner is the user") {
+  TestFolder keys, secrets;
+  const VendorKey vendor(secrets);
+  vendor.TrustIn(keys);
+  TrustOptions options;
+  options.key_folders = {keys.path().string()};
+  const TrustSettings settings = ResolveTrustSettings(options);
+  CHECK(settings.problems.empty());
+  CHECK(settings.keys.size() == 1);
+}
+#endif
+
+#if !defined(_WIN32)  // Windows pins by share modes (platform/regular_file.hpp); this race runs on Linux
+// The race of issue 41: a thread swaps the library (and the manifest) between the signed build and
+// an impostor with the same id and version while discovery runs under require. Loading from a
+// pinned image of the verified bytes means the impostor's constructor never runs, in any round.
+TEST_CASE("trust: under require, a library and manifest swapped while discovery runs never run unverified code") {
+  PluginTrace trace;
+  TestFolder drops, keys, secrets, originals;
+  const VendorKey vendor(secrets);
+  vendor.TrustIn(keys);
+  const fs::path manifest = AddSignablePlugin(drops, test_plugins::valid_a, "ValidA");
+  vendor.Sign(manifest);
+  const fs::path library = drops / LibraryFileName("Test", "ValidA");
+  // The two versions of each file, to be renamed into place in turn (each rename is atomic).
+  const fs::path good_library = originals.AddLibrary(test_plugins::valid_a, "good.lib");
+  const fs::path bad_library = originals.AddLibrary(test_plugins::impostor_a, "bad.lib");
+  const fs::path good_manifest = originals.WriteFile("good.json", ReadFile(manifest));
+  json impostor = json::parse(ReadFile(manifest));
+  impostor["sha256"] = Sha256OfFile(bad_library);
+  const fs::path bad_manifest = originals.WriteFile("bad.json", impostor.dump());
+  bool in_place = false;
+  SUBCASE("renamed into place") {}
+  SUBCASE("written in place") { in_place = true; }
+  CAPTURE(in_place);
+
+  std::atomic<bool> stop{false};
+  std::thread swapper([&] {
+    const std::string good_bytes = ReadFile(good_library), bad_bytes = ReadFile(bad_library);
+    for (unsigned round = 0; !stop.load(); ++round) {
+      const bool bad = round % 2 == 0;
+      std::error_code ignored;  // Windows refuses to replace a file discovery holds open
+      if (in_place) {  // the same file (inode), truncated and rewritten
+        std::ofstream(library, std::ios::binary) << (bad ? bad_bytes : good_bytes);
+      } else {
+        fs::copy_file(bad ? bad_library : good_library, drops / "next.lib", fs::copy_options::overwrite_existing,
+                      ignored);
+        fs::rename(drops / "next.lib", library, ignored);
+      }
+      if (round % 3 == 0) {
+        fs::copy_file(bad ? bad_manifest : good_manifest, originals / "next.json",
+                      fs::copy_options::overwrite_existing, ignored);
+        fs::rename(originals / "next.json", manifest, ignored);
+      }
+    }
+  });
+  RuntimeOptions options = TrustOptionsFor({drops.path()}, TrustPolicy::kRequire, keys);
+  options.log_sink = std::make_shared<CapturingLogSink>();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);  // bounded under sanitizers
+  int rounds = 0, registered = 0;
+  for (; rounds < 300 && std::chrono::steady_clock::now() < deadline; ++rounds) {
+    auto runtime = Runtime::Create(options);
+    for (const BackendInfo& backend : runtime->GetBackends()) {
+      CHECK(backend.signature.status == SignatureStatus::kVerified);
+      ++registered;
+    }
+    if (trace.Count("impostor loaded TestValidA") != 0) break;
+  }
+  stop = true;
+  swapper.join();
+  MESSAGE(rounds << " discoveries, " << registered << " registered the signed build");
+  CHECK(trace.Count("impostor loaded TestValidA") == 0);
+}
+#endif
 
 TEST_CASE("trust: the policy comes from the option, else the environment, else the system configuration") {
   TestFolder config, keys;

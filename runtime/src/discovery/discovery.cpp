@@ -32,6 +32,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The largest library pinned in memory under the trust policy require (PinnedImage).
+constexpr std::uint64_t kMaxPinnedLibraryBytes = std::uint64_t{1} << 30;
+
 // Sorted file names in `folder` (byte order), so scans are deterministic.
 std::vector<std::string> ListFolder(const fs::path& folder, ILogSink& log) {
   std::vector<std::string> names;
@@ -240,22 +243,34 @@ class Scanner {
 
   // The library stages (docs/backend-discovery.md §3, from library_verified on). The file is
   // opened once, as a regular file (a FIFO or device is never read: it could block or never
-  // end); that handle is hashed, its header is checked (a truncated file would crash the OS
-  // loader with SIGBUS), and it stays open until the loader has opened the name, so the
-  // identity compared afterwards cannot have been reused by another file.
+  // end). Under the trust policy require its bytes are pinned first (PinnedImage: a sealed copy
+  // on Linux), and the pinned bytes are what is hashed, checked and handed to the loader, so no
+  // byte that was not verified is ever mapped (§8). Otherwise that handle is hashed, its header is
+  // checked (a truncated file would crash the OS loader with SIGBUS), and it stays open until
+  // the loader has mapped the file, whose identity is then compared with the handle's.
   void LoadCandidate(DiscoveryRecord record, const fs::path& path, const Manifest* manifest) {
     record.stage = DiscoveryStage::kLibraryVerified;
     std::optional<platform::RegularFile> file;
     if (auto problem = OpenLibraryFile(path, file)) {
       return Reject(std::move(record), problem->code, std::move(problem->message));
     }
+    // Nothing signed: what the trust policy says of that (§8), before reading it.
+    if (!manifest && !AcceptedByTrust(record, CheckUnsignedLibrary(path, context_.trust))) return;
+    std::optional<platform::PinnedImage> pinned;
+    if (context_.trust.policy == TrustPolicy::kRequire) {
+      std::string why;
+      pinned = file->Pin(path, kMaxPinnedLibraryBytes, why);
+      if (!pinned) {
+        return Reject(std::move(record), ReasonCode::kOpenFailed,
+                      PathToUtf8(path) + " " + why + "; policy require loads a library only from its verified bytes");
+      }
+    }
+    const platform::RegularFile& verified = pinned ? pinned->file : *file;
     if (manifest && manifest->sha256) {
-      if (auto problem = CheckLibraryChecksum(*file, path, *manifest->sha256, manifest->file)) {
+      if (auto problem = CheckLibraryChecksum(verified, path, *manifest->sha256, manifest->file)) {
         return Reject(std::move(record), problem->code, std::move(problem->message));
       }
     }
-    // Nothing signed: what the trust policy says of that (§8), before opening.
-    if (!manifest && !AcceptedByTrust(record, CheckUnsignedLibrary(path, context_.trust))) return;
     std::error_code error;
     const fs::path canonical = fs::canonical(path, error);
     if (error) {
@@ -268,7 +283,7 @@ class Scanner {
                       ", which was already considered; skipped");
     }
     opened_.emplace(file->Identity(), PathToUtf8(path));
-    if (std::string problem = loading::LibraryHeaderProblem(*file); !problem.empty()) {
+    if (std::string problem = loading::LibraryHeaderProblem(verified); !problem.empty()) {
       return Reject(std::move(record), ReasonCode::kLibraryInvalid, PathToUtf8(path) + " " + problem);
     }
 
@@ -291,8 +306,8 @@ class Scanner {
       }
     }
 
-    loading::PluginCheck check =
-        loading::OpenAndCheckPlugin(canonical, context_.target, context_.api, file->Identity());
+    const loading::LibraryToOpen to_open{canonical, pinned ? pinned->loader_path : fs::path(), verified.Identity()};
+    loading::PluginCheck check = loading::OpenAndCheckPlugin(to_open, context_.target, context_.api);
     if (!check.plugin) {
       record.stage = check.rejection.stage;
       return Reject(std::move(record), check.rejection.code, check.rejection.message);

@@ -66,13 +66,24 @@ void ReadSystemConfig(const std::string& file, TrustSettings& settings) {
   }
 }
 
+// What ReplaceableByOthersAt found for `path`: " is writable by other users", or where.
+std::string ReplaceableText(const fs::path& path, const fs::path& at) {
+  std::error_code error;
+  const fs::path resolved = fs::canonical(path, error);
+  if (error) return " cannot be resolved: " + error.message();
+  const bool link = fs::is_symlink(fs::symlink_status(path, error));
+  const std::string through = link ? " (a link to " + PathToUtf8(resolved) + ")" : "";
+  if (at == resolved) return through + " is writable by other users";
+  return through + " is under " + PathToUtf8(at) + ", which lets other users replace what it holds";
+}
+
 void ReadKeyFolder(const TrustFolder& folder, TrustSettings& settings) {
   std::error_code error;
   const fs::path path = PathFromUtf8(folder.path);
   if (folder.path.empty() || !fs::is_directory(path, error)) return;  // none yet: normal
-  if (platform::IsWritableByOthers(path)) {
-    settings.problems.push_back("trusted-key folder " + folder.path +
-                                " is writable by other users; none of its keys is trusted");
+  if (const fs::path at = platform::ReplaceableByOthersAt(path); !at.empty()) {
+    settings.problems.push_back("trusted-key folder " + folder.path + ReplaceableText(path, at) +
+                                "; none of its keys is trusted");
     return;
   }
   std::vector<fs::path> files;
@@ -86,8 +97,8 @@ void ReadKeyFolder(const TrustFolder& folder, TrustSettings& settings) {
     files.resize(kMaxKeysPerFolder);
   }
   for (const auto& file : files) {
-    if (platform::IsWritableByOthers(file)) {
-      settings.problems.push_back("key file " + PathToUtf8(file) + " is writable by other users; not trusted");
+    if (const fs::path at = platform::ReplaceableByOthersAt(file); !at.empty()) {
+      settings.problems.push_back("key file " + PathToUtf8(file) + ReplaceableText(file, at) + "; not trusted");
       continue;
     }
     std::string why;

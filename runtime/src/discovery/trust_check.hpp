@@ -39,7 +39,8 @@ struct TrustSources {
 // The policy (option, else environment, else the system configuration's "trust_policy", else
 // warn; an unknown value in the environment or configuration means require, with a problem)
 // and the usable keys of the folders (option folders alone when given, else user, system,
-// installation). A key file or folder writable by other users is not used (a problem).
+// installation). A key file or folder that other users could replace (resolved, and the folders
+// above it: platform::ReplaceableByOthersAt) is not used (a problem).
 // Never throws but std::bad_alloc.
 TrustSettings ResolveTrust(const TrustSources& sources);
 

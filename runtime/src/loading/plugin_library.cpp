@@ -40,6 +40,11 @@ std::string CallEntryPoint(Call&& call) {
   }
 }
 
+// Added to the loader's message when it could not open a pinned image.
+constexpr const char* kPinnedImageNote =
+    "it was loaded from a sealed copy of its verified bytes (trust policy require), where the loader finds no "
+    "libraries beside it ($ORIGIN; docs/backend-discovery.md section 8)";
+
 }  // namespace
 
 std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* identity,
@@ -85,22 +90,25 @@ std::optional<PluginRejection> CheckIdentity(const BackplanePluginIdentity* iden
   return std::nullopt;
 }
 
-PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
-                               const TargetTags& target, BackendApiVersion api,
-                               const std::optional<platform::FileIdentity>& checked_file) {
-  const std::string where = PathToUtf8(library_path);
+PluginCheck OpenAndCheckPlugin(const LibraryToOpen& to_open, const TargetTags& target, BackendApiVersion api) {
+  const std::string where = PathToUtf8(to_open.path);
+  const bool pinned = !to_open.loader_path.empty();
   std::shared_ptr<SharedLibrary> library;
   try {
-    library = SharedLibrary::Open(library_path);
+    library = SharedLibrary::Open(pinned ? to_open.loader_path : to_open.path, to_open.path);
   } catch (const std::exception& error) {
-    return Reject(DiscoveryStage::kLibraryOpened, ReasonCode::kOpenFailed, error.what());
+    std::string message = error.what();
+    if (pinned) message += std::string("; ") + kPinnedImageNote;
+    return Reject(DiscoveryStage::kLibraryOpened, ReasonCode::kOpenFailed, std::move(message));
   }
-  // The OS loader opened the library by name, so a file put in place of the checked one
-  // between the check and the load would have been loaded unchecked: compare identities now
-  // (see OpenAndCheckPlugin's comment for what this does and does not cover).
-  if (checked_file && platform::IdentityOf(library_path) != checked_file) {
-    return Reject(DiscoveryStage::kLibraryOpened, ReasonCode::kOpenFailed,
-                  where + ": was replaced by another file while it was being opened; not used");
+  if (to_open.checked_file) {
+    std::optional<platform::FileIdentity> mapped = library->MappedFile();
+    if (!mapped) mapped = platform::IdentityOf(pinned ? to_open.loader_path : to_open.path);
+    if (mapped != to_open.checked_file) {
+      return Reject(DiscoveryStage::kLibraryOpened, ReasonCode::kOpenFailed,
+                    where + ": the loader mapped another file than the one checked (it was replaced while it " +
+                        "was being opened); not used");
+    }
   }
 
   // Entry points: report every missing one at once.

@@ -38,23 +38,29 @@ struct PluginCheck {
   PluginRejection rejection{DiscoveryStage::kFound, ReasonCode::kOk, {}};
 };
 
-// Opens `library_path` (absolute) and checks it against this runtime (`target`, `api`). Calls GetBackendId and GetVersion only after the identity
-// descriptor was accepted, and never BackendFactory; whatever they throw (a std::exception or
-// anything else) becomes an entry_point_failed rejection naming the library and the function.
-// Never throws for a bad library.
+// The library OpenAndCheckPlugin opens.
+struct LibraryToOpen {
+  std::filesystem::path path;  // absolute: its name in messages, and where it was found
+  // What the OS loader opens, when not `path`: the name of a pinned image of its verified bytes
+  // (platform::PinnedImage, under the trust policy require).
+  std::filesystem::path loader_path;
+  // The identity of the file the caller opened as a regular file, hashed and whose header it
+  // checked (library_header.hpp); the file the loader mapped must be that one, else the
+  // candidate is rejected. nullopt: not checked.
+  std::optional<platform::FileIdentity> checked_file;
+};
+
+// Opens `library` and checks it against this runtime (`target`, `api`). Calls GetBackendId and
+// GetVersion only after the identity descriptor was accepted, and never BackendFactory; whatever
+// they throw (a std::exception or anything else) becomes an entry_point_failed rejection naming
+// the library and the function. Never throws for a bad library.
 //
-// `checked_file`: the identity of the file the caller opened as a regular file and whose
-// header it checked (library_header.hpp). The OS loader opens the library again by name, so
-// after it did, the name must still lead to that same file, else the candidate is rejected.
-// (Loading through the checked handle itself, /proc/self/fd/N on Linux, would close the gap
-// entirely but makes the loader see "/proc/self/fd" as the library's $ORIGIN, so a plugin
-// could no longer find libraries beside it, and names it so in backtraces and dladdr.) What is
-// left is a file swapped in and back during the load: that takes someone who may write the
-// plugin folder, and such a one can put any code there anyway; the checks are against
-// accidents (a half-copied file, a stray FIFO), not against the folder's owner.
-PluginCheck OpenAndCheckPlugin(const std::filesystem::path& library_path,
-                               const TargetTags& target, BackendApiVersion api,
-                               const std::optional<platform::FileIdentity>& checked_file = std::nullopt);
+// The check of `checked_file` is of what the loader mapped (SharedLibrary::MappedFile), where
+// the platform can tell, else of what `loader_path` names after the load. Loaded by its name
+// (`loader_path` empty), a file swapped in while the loader opens it has run its constructors
+// before this check rejects it: only a pinned image (trust policy require) keeps every byte
+// that was not verified from being mapped at all (docs/backend-discovery.md §8).
+PluginCheck OpenAndCheckPlugin(const LibraryToOpen& library, const TargetTags& target, BackendApiVersion api);
 
 // Checks an identity descriptor (from a library or a static backend) against this runtime
 // (`target`, `api`): magic, size and SDK name, then its Backend API major (another major is

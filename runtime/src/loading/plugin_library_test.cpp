@@ -6,6 +6,16 @@
 
 #include <string>
 
+#if defined(__linux__)
+#include "platform/regular_file.hpp"
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <openssl/evp.h>
+
+#include <filesystem>
+#include <random>
+#endif
+
 namespace backplane::loading {
 namespace {
 
@@ -41,6 +51,41 @@ TEST_CASE("plugin library: a newer minor passes the identity (GetVersion's check
   const BackplanePluginIdentity current = Identity(2, 0, "c");
   CHECK_FALSE(CheckIdentity(&current, "x", kTarget, kTarget.api));
 }
+
+#if defined(__linux__)
+// The check after opening is of what the loader mapped, not of what a name leads to (issue 41):
+// here a link re-pointed after the load. libcrypto serves as the library: this process has it
+// loaded already, so opening it again runs nothing.
+TEST_CASE("plugin library: the file the loader mapped must be the one that was checked") {
+  namespace fs = std::filesystem;
+  boost::dll::fs::error_code error;
+  const fs::path crypto = boost::dll::symbol_location_ptr(&EVP_sha256, error).string();
+  REQUIRE_FALSE(error);
+  const fs::path folder = fs::temp_directory_path() / ("backplane-mapped-test-" + std::to_string(std::random_device{}()));
+  fs::create_directories(folder);
+  const fs::path link = folder / "libplugin.so";
+  fs::create_symlink(crypto, link);
+  const auto checked = platform::IdentityOf(crypto);
+  REQUIRE(checked);
+
+  const auto library = SharedLibrary::Open(link);
+  CHECK(library->MappedFile() == checked);
+  fs::remove(link);
+  fs::create_symlink("/proc/self/exe", link);  // the name now leads elsewhere; the mapping does not
+  CHECK(library->MappedFile() == checked);
+  CHECK(platform::IdentityOf(link) != checked);
+
+  // Checked against another file's identity: rejected before anything of it is looked up.
+  const PluginCheck other = OpenAndCheckPlugin({crypto, {}, platform::IdentityOf("/proc/self/exe")}, kTarget, kTarget.api);
+  REQUIRE_FALSE(other.plugin);
+  CHECK(other.rejection.code == ReasonCode::kOpenFailed);
+  CHECK(Contains(other.rejection.message, crypto.string() + ": the loader mapped another file than the one checked"));
+  // Against its own: that check passes (libcrypto then has no entry points).
+  const PluginCheck same = OpenAndCheckPlugin({crypto, {}, checked}, kTarget, kTarget.api);
+  CHECK(same.rejection.code == ReasonCode::kEntryPointMissing);
+  fs::remove_all(folder);
+}
+#endif
 
 }  // namespace
 }  // namespace backplane::loading

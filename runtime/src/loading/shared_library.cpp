@@ -1,5 +1,7 @@
 #include "loading/shared_library.hpp"
 
+#include "platform/loaded_library.hpp"
+
 #include <backplane/exception.hpp>
 #include <backplane/path_text.hpp>
 
@@ -20,7 +22,9 @@ SharedLibrary::SharedLibrary(std::filesystem::path path, std::unique_ptr<Handle>
 
 SharedLibrary::~SharedLibrary() = default;
 
-std::shared_ptr<SharedLibrary> SharedLibrary::Open(const std::filesystem::path& path) {
+std::shared_ptr<SharedLibrary> SharedLibrary::Open(const std::filesystem::path& path,
+                                                   const std::filesystem::path& name) {
+  const std::filesystem::path& shown = name.empty() ? path : name;
   if (!path.is_absolute()) {
     throw Exception(ErrorCode::kInvalidArgument,
                     "refusing to open " + PathToUtf8(path) + ": not an absolute path");
@@ -61,9 +65,13 @@ std::shared_ptr<SharedLibrary> SharedLibrary::Open(const std::filesystem::path& 
       message = message.substr(prefix.size(), message.size() - prefix.size() - 1);
     }
 #endif
-    throw Exception(ErrorCode::kBackendFailure, "cannot open " + PathToUtf8(path) + ": " + message);
+    throw Exception(ErrorCode::kBackendFailure, "cannot open " + PathToUtf8(shown) + ": " + message);
   }
-  return std::shared_ptr<SharedLibrary>(new SharedLibrary(path, std::move(handle)));
+  return std::shared_ptr<SharedLibrary>(new SharedLibrary(shown, std::move(handle)));
+}
+
+std::optional<platform::FileIdentity> SharedLibrary::MappedFile() const {
+  return platform::MappedFileIdentity(reinterpret_cast<void*>(handle_->library.native()));
 }
 
 bool SharedLibrary::Has(const char* symbol) const { return handle_->library.has(symbol); }

@@ -1,5 +1,6 @@
 #include "platform/permissions.hpp"
 
+#include <optional>
 #include <system_error>
 
 #if defined(_WIN32)
@@ -7,6 +8,9 @@
 #include "platform/windows_text.hpp"
 
 #include <aclapi.h>
+#else
+#include <sys/stat.h>
+#include <unistd.h>
 #endif
 
 namespace backplane::platform {
@@ -78,6 +82,45 @@ bool IsWritableByOthers(const std::filesystem::path& path) noexcept {
   return (status.permissions() & fs::perms::others_write) != fs::perms::none;
 }
 
+namespace {
+
+// The owner of `path` (not following a last symlink), or nullopt when it cannot be read.
+std::optional<uid_t> OwnerOf(const std::filesystem::path& path) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0) return std::nullopt;
+  return status.st_uid;
+}
+
+bool IsOwnedByRootOrUser(const std::filesystem::path& path) {
+  const std::optional<uid_t> owner = OwnerOf(path);
+  return owner && (*owner == 0 || *owner == ::geteuid());
+}
+
+// Whether every user may rename or delete `entry`, an entry of `folder`.
+bool OthersMayReplaceEntry(const std::filesystem::path& folder, const std::filesystem::path& entry) {
+  struct stat status {};
+  if (::stat(folder.c_str(), &status) != 0 || (status.st_mode & S_IWOTH) == 0) return false;
+  return (status.st_mode & S_ISVTX) == 0 || !IsOwnedByRootOrUser(entry);
+}
+
+}  // namespace
+
 #endif
+
+std::filesystem::path ReplaceableByOthersAt(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path resolved = fs::canonical(path, error);
+  if (error) return {};
+  if (IsWritableByOthers(resolved)) return resolved;
+#if !defined(_WIN32)
+  for (fs::path entry = resolved, folder = resolved.parent_path(); folder != entry;
+       entry = folder, folder = folder.parent_path()) {
+    if (OthersMayReplaceEntry(folder, entry)) return folder;
+    if (IsOwnedByRootOrUser(folder)) break;
+  }
+#endif
+  return {};
+}
 
 }  // namespace backplane::platform

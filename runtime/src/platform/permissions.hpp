@@ -13,4 +13,13 @@ namespace backplane::platform {
 // when it cannot be inspected. Never throws.
 bool IsWritableByOthers(const std::filesystem::path& path) noexcept;
 
+// Where someone else could replace what `path` leads to: `path` resolved (every symlink
+// followed) when it is writable by every user (IsWritableByOthers), else the first folder above
+// it, up to and including the first one owned by root or by the user running this process,
+// that lets every user replace its entries (mode o+w; with the sticky bit only when the entry
+// below it is not owned by root or that user), else empty. Empty too when `path` cannot be
+// resolved (whoever reads it then finds nothing). Windows: only `path` resolved is checked
+// (folder ownership is not read there). Never throws except std::bad_alloc.
+std::filesystem::path ReplaceableByOthersAt(const std::filesystem::path& path);
+
 }  // namespace backplane::platform

@@ -7,10 +7,15 @@
 #include "platform/windows_api.hpp"
 #include "platform/windows_text.hpp"
 #else
+#include <array>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <link.h>
+#include <sys/mman.h>
+#endif
 #endif
 
 namespace backplane::platform {
@@ -38,7 +43,9 @@ const char* KindOf(mode_t mode) {
 std::optional<RegularFile> RegularFile::Open(const std::filesystem::path& path,
                                              OpenFailure& failure, std::string& why) {
   // FILE_FLAG_BACKUP_SEMANTICS lets a folder be opened too, so it is reported as a folder.
-  HANDLE handle = ::CreateFileW(ExtendedLengthPath(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE,
+  // Shared for reading only: while the handle is open nobody may write, rename or delete the
+  // file (what Pin relies on), and it does not open while someone holds it open for writing.
+  HANDLE handle = ::CreateFileW(ExtendedLengthPath(path).c_str(), GENERIC_READ, FILE_SHARE_READ,
                                 nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (handle == INVALID_HANDLE_VALUE) {
     const DWORD error = ::GetLastError();
@@ -108,6 +115,21 @@ std::optional<std::size_t> RegularFile::ReadAt(std::uint64_t offset, void* buffe
     total += read;
   }
   return total;
+}
+
+std::optional<PinnedImage> RegularFile::Pin(const std::filesystem::path& name, std::uint64_t /*max_bytes*/,
+                                            std::string& why) const {
+  HANDLE process = ::GetCurrentProcess();
+  HANDLE copy = nullptr;
+  if (!::DuplicateHandle(process, static_cast<HANDLE>(handle_), process, &copy, 0, FALSE, DUPLICATE_SAME_ACCESS)) {
+    why = "cannot be held open: " + std::system_category().message(static_cast<int>(::GetLastError()));
+    return std::nullopt;
+  }
+  RegularFile file;
+  file.handle_ = copy;
+  file.size_ = size_;
+  file.identity_ = identity_;
+  return PinnedImage{std::move(file), name};
 }
 
 std::optional<FileIdentity> IdentityOf(const std::filesystem::path& path) {
@@ -205,6 +227,102 @@ std::optional<std::size_t> RegularFile::ReadAt(std::uint64_t offset, void* buffe
   }
   return total;
 }
+
+#if defined(__linux__)
+namespace {
+
+// Whether the loader holds an object under the name `name` (it returns such an object for a
+// dlopen of that name instead of opening the file).
+bool IsLoadedLibraryName(const std::string& name) {
+  struct Search {
+    const std::string* name;
+    bool found;
+  } search{&name, false};
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) {
+        auto* wanted = static_cast<Search*>(data);
+        if (info->dlpi_name != nullptr && *wanted->name == info->dlpi_name) wanted->found = true;
+        return wanted->found ? 1 : 0;
+      },
+      &search);
+  return search.found;
+}
+
+std::string FdPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+// Moves `fd` to a descriptor whose /proc/self/fd name no loaded library has (a library loaded
+// from an earlier copy, closed since, keeps its name while the loader keeps it). Returns the
+// descriptor (`fd` or a new one; the other is closed), or -1 with errno.
+int UnusedLoaderName(int fd) {
+  int lowest = fd + 1;
+  while (IsLoadedLibraryName(FdPath(fd))) {
+    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, lowest);
+    const int error = errno;
+    ::close(fd);
+    if (moved < 0) {
+      errno = error;
+      return -1;
+    }
+    fd = moved;
+    lowest = fd + 1;
+  }
+  return fd;
+}
+
+}  // namespace
+
+std::optional<PinnedImage> RegularFile::Pin(const std::filesystem::path& /*name*/, std::uint64_t max_bytes,
+                                            std::string& why) const {
+  RegularFile copy;
+  copy.fd_ = ::memfd_create("backplane-verified-library", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (copy.fd_ < 0) {
+    why = "cannot be copied into a sealed memfd: memfd_create: " + ErrorText(errno);
+    return std::nullopt;
+  }
+  std::array<char, 1 << 16> chunk;
+  std::uint64_t offset = 0;
+  for (;;) {
+    const auto count = ReadAt(offset, chunk.data(), chunk.size(), why);
+    if (!count) return std::nullopt;
+    if (*count == 0) break;
+    if (offset + *count > max_bytes) {
+      why = "is larger than " + std::to_string(max_bytes) + " bytes, the most a library may have under this policy";
+      return std::nullopt;
+    }
+    for (std::size_t written = 0; written < *count;) {
+      const ssize_t result = ::write(copy.fd_, chunk.data() + written, *count - written);
+      if (result < 0 && errno == EINTR) continue;
+      if (result <= 0) {
+        why = "cannot be copied into a sealed memfd: " + ErrorText(result < 0 ? errno : ENOSPC);
+        return std::nullopt;
+      }
+      written += static_cast<std::size_t>(result);
+    }
+    offset += *count;
+  }
+  constexpr int kSeals = F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL;
+  struct stat status {};
+  if (::fcntl(copy.fd_, F_ADD_SEALS, kSeals) != 0 || ::fstat(copy.fd_, &status) != 0) {
+    why = "cannot be sealed in a memfd: " + ErrorText(errno);
+    return std::nullopt;
+  }
+  copy.fd_ = UnusedLoaderName(copy.fd_);
+  if (copy.fd_ < 0) {
+    why = "cannot be given a descriptor for the loader: " + ErrorText(errno);
+    return std::nullopt;
+  }
+  copy.size_ = static_cast<std::uint64_t>(status.st_size);
+  copy.identity_ = {static_cast<std::uint64_t>(status.st_dev), static_cast<std::uint64_t>(status.st_ino)};
+  std::string loader_path = FdPath(copy.fd_);
+  return PinnedImage{std::move(copy), std::move(loader_path)};
+}
+#else
+std::optional<PinnedImage> RegularFile::Pin(const std::filesystem::path& /*name*/, std::uint64_t /*max_bytes*/,
+                                            std::string& why) const {
+  why = "cannot be pinned for the loader on this platform (no sealed memfd)";
+  return std::nullopt;
+}
+#endif
 
 std::optional<FileIdentity> IdentityOf(const std::filesystem::path& path) {
   struct stat status {};

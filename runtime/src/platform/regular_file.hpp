@@ -32,6 +32,13 @@ enum class OpenFailure {
   kUnreadable,   // there, but the OS refused to open it (permissions, too many open files, ...)
 };
 
+class RegularFile;
+
+// A library's bytes in a form nobody can change while `file` is open, and the name the OS
+// loader is to open them by: what the trust policy require maps (docs/backend-discovery.md §8).
+// Move-only, through `file`.
+struct PinnedImage;
+
 // Owns one OS file handle, opened read-only. Move-only; closes in the destructor. One object
 // must not be used from two threads at once (reads carry their own offset, so two objects on
 // the same file are independent).
@@ -56,6 +63,21 @@ class RegularFile {
   std::uint64_t Size() const { return size_; }
   FileIdentity Identity() const { return identity_; }
 
+  // The bytes of this file, pinned for the OS loader (PinnedImage), read through this handle:
+  // - Linux: copied into a new memfd sealed against every change (F_SEAL_WRITE, F_SEAL_GROW,
+  //   F_SEAL_SHRINK, F_SEAL_SEAL), so not even its owner can change it; `loader_path` is
+  //   /proc/self/fd/N, with an N that names no library the loader holds (it matches by name).
+  //   At most `max_bytes` are copied (a file that grows while it is copied cannot take memory
+  //   without bound); the copy lives in memory until `file` is closed.
+  // - Windows: this same file, on a second handle: Open shares it for reading only, so while a
+  //   handle is open nobody can write, rename or delete it (or rename a folder above it);
+  //   `loader_path` is `name`, the name it was opened by.
+  // - elsewhere: nullopt (no way to pin bytes for the loader).
+  // Returns nullopt with `why` ("is larger than ...", "cannot be copied into a sealed memfd: ...")
+  // when it cannot. Never throws except std::bad_alloc. Not thread-safe on one object.
+  std::optional<PinnedImage> Pin(const std::filesystem::path& name, std::uint64_t max_bytes,
+                                 std::string& why) const;
+
   // Reads up to `count` bytes at `offset` into `buffer`; returns how many were read (fewer at
   // the end of the file, 0 past it). Returns nullopt with `why` on an I/O error. Does not move
   // any shared file position.
@@ -73,6 +95,11 @@ class RegularFile {
 #endif
   std::uint64_t size_ = 0;
   FileIdentity identity_;
+};
+
+struct PinnedImage {
+  RegularFile file;                   // what is hashed and checked; open until the load is done
+  std::filesystem::path loader_path;  // what the OS loader opens: names `file` while it is open
 };
 
 // The identity of the file `path` names now (following symlinks), or nullopt when it names
