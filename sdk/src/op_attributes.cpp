@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace backplane::backend {
@@ -82,7 +83,110 @@ void CopyArray(std::array<std::uint32_t, N>& to, const std::uint32_t (&from)[N])
   for (std::size_t i = 0; i < N; ++i) to[i] = from[i];
 }
 
+// The C counts of one layer's lists as Set writes them. A count that several lists share (Slice's
+// starts and ends share `count`) must get the same size from each: else Set throws
+// (kInvalidArgument) naming both lists. Lives for one Set call.
+class ListCounts {
+ public:
+  explicit ListCounts(LayerType type) : type_(type) {}
+
+  void Set(std::size_t& count, std::size_t size, const char* list) {
+    for (std::size_t i = 0; i < written_count_; ++i) {
+      const Written& earlier = written_[i];
+      if (earlier.count == &count && count != size) {
+        throw Exception(ErrorCode::kInvalidArgument, std::string(ToString(type_)) + " descriptor has " +
+                                                         std::to_string(count) + " " + earlier.list + " but " +
+                                                         std::to_string(size) + " " + list +
+                                                         "; the counts must be equal");
+      }
+    }
+    count = size;
+    if (written_count_ == written_.size()) {
+      throw Exception(ErrorCode::kInternal, std::string(ToString(type_)) + " has more lists than ListCounts holds");
+    }
+    written_[written_count_++] = Written{&count, list};
+  }
+
+ private:
+  struct Written {
+    const std::size_t* count = nullptr;
+    const char* list = nullptr;
+  };
+  LayerType type_;
+  std::array<Written, 8> written_{};
+  std::size_t written_count_ = 0;
+};
+
 }  // namespace
+
+// ---- The C structs hold what op_attributes.def lists ----------------------------------------
+// For each op, at compile time: every listed field (and list count) is in Bp<Name>Attributes with
+// the listed type; the fields follow in the listed order; and nothing follows the last of them
+// (a C field missing from the list fails here unless it hides in the struct's tail padding).
+namespace op_attributes_layout {
+
+struct Field {
+  std::size_t offset;
+  std::size_t size;
+  bool list_count;  // a list's count: its place is the C header's (shared counts come once)
+};
+
+template <std::size_t N>
+constexpr bool InListedOrder(const Field (&fields)[N]) {
+  std::size_t previous = 0;
+  for (const Field& field : fields) {
+    if (field.list_count) continue;
+    if (field.offset < previous) return false;
+    previous = field.offset;
+  }
+  return true;
+}
+
+template <std::size_t N>
+constexpr std::size_t EndOfFields(const Field (&fields)[N], std::size_t alignment) {
+  std::size_t end = 0;
+  for (const Field& field : fields) end = field.offset + field.size > end ? field.offset + field.size : end;
+  return (end + alignment - 1) / alignment * alignment;
+}
+
+#define BP_OP_BEGIN(Name)                \
+  namespace Name {                       \
+  using C = Bp##Name##Attributes;        \
+  static_assert(std::is_same_v<decltype(C::struct_size), std::uint32_t>, "struct_size");
+#define BP_ATTR_VALUE(field, value_type, default_value) \
+  static_assert(std::is_same_v<decltype(C::field), value_type>, #field ": not " #value_type " in the C struct");
+#define BP_ATTR_FLAG(field, default_value) \
+  static_assert(std::is_same_v<decltype(C::field), std::uint32_t>, #field ": a flag is uint32_t in the C struct");
+#define BP_ATTR_ENUM(field, Enum, default_value) \
+  static_assert(std::is_same_v<decltype(C::field), std::uint32_t>, #field ": an enum is uint32_t in the C struct");
+#define BP_ATTR_ARRAY(field, count, defaults)                                  \
+  static_assert(std::is_same_v<decltype(C::field), std::uint32_t[count]>, \
+                #field ": not uint32_t[" #count "] in the C struct");
+#define BP_ATTR_LIST(field, element, c_count)                                              \
+  static_assert(std::is_same_v<decltype(C::field), const element*>, #field ": not const " #element "*"); \
+  static_assert(std::is_same_v<decltype(C::c_count), std::size_t>, #c_count ": not size_t");
+#define BP_OP_END(Name) }
+#include <backplane/backend/op_attributes.def>
+
+#define BP_OP_BEGIN(Name) \
+  namespace Name {        \
+  constexpr Field kFields[] = {{offsetof(C, struct_size), sizeof(C::struct_size), false}
+#define BP_ATTR_VALUE(field, value_type, default_value) , {offsetof(C, field), sizeof(C::field), false}
+#define BP_ATTR_FLAG(field, default_value) , {offsetof(C, field), sizeof(C::field), false}
+#define BP_ATTR_ENUM(field, Enum, default_value) , {offsetof(C, field), sizeof(C::field), false}
+#define BP_ATTR_ARRAY(field, count, defaults) , {offsetof(C, field), sizeof(C::field), false}
+#define BP_ATTR_LIST(field, element, c_count) \
+  , {offsetof(C, field), sizeof(C::field), false}, {offsetof(C, c_count), sizeof(C::c_count), true}
+#define BP_OP_END(Name)                                                                      \
+  }                                                                                          \
+  ;                                                                                          \
+  static_assert(InListedOrder(kFields), "Bp" #Name "Attributes: fields not in the listed order"); \
+  static_assert(EndOfFields(kFields, alignof(C)) == sizeof(C),                                 \
+                "Bp" #Name "Attributes has a field that op_attributes.def does not list");       \
+  }
+#include <backplane/backend/op_attributes.def>
+
+}  // namespace op_attributes_layout
 
 TensorInfo TensorInfoFromC(const BpTensorInfo& info, std::string_view what) {
   const std::string where(what);
@@ -123,130 +227,24 @@ const void* CAttributes::Set(LayerType type, const LayerDescriptor* descriptor) 
                                                d.data && !d.data->empty() ? d.data->data() : nullptr};
       return &storage_.constant;
     }
-    case LayerType::kConvolution2d: {
-      const auto& d = As<Convolution2dDescriptor>(type, descriptor);
-      auto& a = storage_.convolution = BpConvolution2dAttributes{};
-      a.struct_size = Size<BpConvolution2dAttributes>();
-      for (int i = 0; i < 2; ++i) a.strides[i] = d.strides[i];
-      for (int i = 0; i < 2; ++i) a.dilations[i] = d.dilations[i];
-      for (int i = 0; i < 4; ++i) a.pads[i] = d.pads[i];
-      a.groups = d.groups;
-      return &a;
-    }
-    case LayerType::kFullyConnected: {
-      const auto& d = As<FullyConnectedDescriptor>(type, descriptor);
-      storage_.fully_connected = BpFullyConnectedAttributes{
-          Size<BpFullyConnectedAttributes>(), AsFlag(d.transpose_a), AsFlag(d.transpose_b), d.alpha, d.beta};
-      return &storage_.fully_connected;
-    }
-    case LayerType::kPooling2d: {
-      const auto& d = As<Pooling2dDescriptor>(type, descriptor);
-      auto& a = storage_.pooling = BpPooling2dAttributes{};
-      a.struct_size = Size<BpPooling2dAttributes>();
-      a.type = static_cast<std::uint32_t>(d.type);
-      for (int i = 0; i < 2; ++i) a.kernel[i] = d.kernel[i];
-      for (int i = 0; i < 2; ++i) a.strides[i] = d.strides[i];
-      for (int i = 0; i < 2; ++i) a.dilations[i] = d.dilations[i];
-      for (int i = 0; i < 4; ++i) a.pads[i] = d.pads[i];
-      a.count_include_pad = AsFlag(d.count_include_pad);
-      a.ceil_mode = AsFlag(d.ceil_mode);
-      a.global = AsFlag(d.global);
-      return &a;
-    }
-    case LayerType::kActivation: {
-      const auto& d = As<ActivationDescriptor>(type, descriptor);
-      storage_.activation = BpActivationAttributes{Size<BpActivationAttributes>(),
-                                                   static_cast<std::uint32_t>(d.function), d.alpha, d.beta};
-      return &storage_.activation;
-    }
-    case LayerType::kElementwiseBinary: {
-      const auto& d = As<ElementwiseBinaryDescriptor>(type, descriptor);
-      storage_.binary = BpElementwiseBinaryAttributes{Size<BpElementwiseBinaryAttributes>(),
-                                                      static_cast<std::uint32_t>(d.operation)};
-      return &storage_.binary;
-    }
-    case LayerType::kElementwiseUnary: {
-      const auto& d = As<ElementwiseUnaryDescriptor>(type, descriptor);
-      storage_.unary = BpElementwiseUnaryAttributes{Size<BpElementwiseUnaryAttributes>(),
-                                                    static_cast<std::uint32_t>(d.operation)};
-      return &storage_.unary;
-    }
-    case LayerType::kSoftmax: {
-      const auto& d = As<SoftmaxDescriptor>(type, descriptor);
-      storage_.softmax = BpSoftmaxAttributes{Size<BpSoftmaxAttributes>(), d.axis};
-      return &storage_.softmax;
-    }
-    case LayerType::kBatchNormalization: {
-      const auto& d = As<BatchNormalizationDescriptor>(type, descriptor);
-      storage_.batch_normalization =
-          BpBatchNormalizationAttributes{Size<BpBatchNormalizationAttributes>(), d.epsilon};
-      return &storage_.batch_normalization;
-    }
-    case LayerType::kLayerNormalization: {
-      const auto& d = As<LayerNormalizationDescriptor>(type, descriptor);
-      storage_.layer_normalization =
-          BpLayerNormalizationAttributes{Size<BpLayerNormalizationAttributes>(), d.axis, d.epsilon};
-      return &storage_.layer_normalization;
-    }
-    case LayerType::kReduce: {
-      const auto& d = As<ReduceDescriptor>(type, descriptor);
-      storage_.reduce = BpReduceAttributes{Size<BpReduceAttributes>(), static_cast<std::uint32_t>(d.operation),
-                                           Data(d.axes), d.axes.size(), AsFlag(d.keep_dims)};
-      return &storage_.reduce;
-    }
-    case LayerType::kReshape: {
-      const auto& d = As<ReshapeDescriptor>(type, descriptor);
-      storage_.reshape = BpReshapeAttributes{Size<BpReshapeAttributes>(), Data(d.shape), d.shape.size()};
-      return &storage_.reshape;
-    }
-    case LayerType::kFlatten: {
-      const auto& d = As<FlattenDescriptor>(type, descriptor);
-      storage_.flatten = BpFlattenAttributes{Size<BpFlattenAttributes>(), d.axis};
-      return &storage_.flatten;
-    }
-    case LayerType::kTranspose: {
-      const auto& d = As<TransposeDescriptor>(type, descriptor);
-      storage_.transpose =
-          BpTransposeAttributes{Size<BpTransposeAttributes>(), Data(d.permutation), d.permutation.size()};
-      return &storage_.transpose;
-    }
-    case LayerType::kConcat: {
-      const auto& d = As<ConcatDescriptor>(type, descriptor);
-      storage_.concat = BpConcatAttributes{Size<BpConcatAttributes>(), d.axis};
-      return &storage_.concat;
-    }
-    case LayerType::kSplit: {
-      const auto& d = As<SplitDescriptor>(type, descriptor);
-      storage_.split = BpSplitAttributes{Size<BpSplitAttributes>(), d.axis, Data(d.sizes), d.sizes.size()};
-      return &storage_.split;
-    }
-    case LayerType::kSlice: {
-      const auto& d = As<SliceDescriptor>(type, descriptor);
-      if (d.starts.size() != d.ends.size()) {
-        throw Exception(ErrorCode::kInvalidArgument, "Slice descriptor has " + std::to_string(d.starts.size()) +
-                                                         " starts but " + std::to_string(d.ends.size()) +
-                                                         " ends; the counts must be equal");
-      }
-      storage_.slice = BpSliceAttributes{Size<BpSliceAttributes>(), Data(d.starts), Data(d.ends), d.starts.size(),
-                                         Data(d.axes), d.axes.size(), Data(d.steps), d.steps.size()};
-      return &storage_.slice;
-    }
-    case LayerType::kGather: {
-      const auto& d = As<GatherDescriptor>(type, descriptor);
-      storage_.gather = BpGatherAttributes{Size<BpGatherAttributes>(), d.axis};
-      return &storage_.gather;
-    }
-    case LayerType::kPad: {
-      const auto& d = As<PadDescriptor>(type, descriptor);
-      storage_.pad = BpPadAttributes{Size<BpPadAttributes>(), Data(d.pads), d.pads.size(),
-                                     static_cast<std::uint32_t>(d.mode), d.value};
-      return &storage_.pad;
-    }
-    case LayerType::kCast: {
-      const auto& d = As<CastDescriptor>(type, descriptor);
-      storage_.cast = BpCastAttributes{Size<BpCastAttributes>(), static_cast<std::uint32_t>(d.to)};
-      return &storage_.cast;
-    }
+#define BP_OP_BEGIN(Name)                                          \
+  case LayerType::k##Name: {                                       \
+    const auto& d = As<Name##Descriptor>(type, descriptor);        \
+    auto& a = storage_.Name = Bp##Name##Attributes{};              \
+    a.struct_size = Size<Bp##Name##Attributes>();                  \
+    [[maybe_unused]] ListCounts counts(type);
+#define BP_ATTR_VALUE(field, value_type, default_value) a.field = d.field;
+#define BP_ATTR_FLAG(field, default_value) a.field = AsFlag(d.field);
+#define BP_ATTR_ENUM(field, Enum, default_value) a.field = static_cast<std::uint32_t>(d.field);
+#define BP_ATTR_ARRAY(field, count, defaults) \
+  for (std::size_t i = 0; i < (count); ++i) a.field[i] = d.field[i];
+#define BP_ATTR_LIST(field, element, c_count) \
+  a.field = Data(d.field);                    \
+  counts.Set(a.c_count, d.field.size(), #field);
+#define BP_OP_END(Name) \
+  return &a;            \
+  }
+#include <backplane/backend/op_attributes.def>
     case LayerType::kPreCompiled: {
       const auto& d = As<PreCompiledPayload>(type, descriptor);
       storage_.pre_compiled = BpPreCompiledAttributes{Size<BpPreCompiledAttributes>(), d.payload};
@@ -274,144 +272,20 @@ std::unique_ptr<LayerDescriptor> DescriptorFromC(std::uint32_t type, const void*
       d->data = std::make_shared<const std::vector<std::uint8_t>>(begin, begin + static_cast<std::size_t>(bytes));
       return d;
     }
-    case BP_LAYER_CONVOLUTION_2D: {
-      const auto& a = Read<BpConvolution2dAttributes>(type, attributes, "BpConvolution2dAttributes");
-      auto d = std::make_unique<Convolution2dDescriptor>();
-      CopyArray(d->strides, a.strides);
-      CopyArray(d->dilations, a.dilations);
-      CopyArray(d->pads, a.pads);
-      d->groups = a.groups;
-      return d;
-    }
-    case BP_LAYER_FULLY_CONNECTED: {
-      const auto& a = Read<BpFullyConnectedAttributes>(type, attributes, "BpFullyConnectedAttributes");
-      auto d = std::make_unique<FullyConnectedDescriptor>();
-      d->transpose_a = Bool(type, a.transpose_a, "transpose_a");
-      d->transpose_b = Bool(type, a.transpose_b, "transpose_b");
-      d->alpha = a.alpha;
-      d->beta = a.beta;
-      return d;
-    }
-    case BP_LAYER_POOLING_2D: {
-      const auto& a = Read<BpPooling2dAttributes>(type, attributes, "BpPooling2dAttributes");
-      auto d = std::make_unique<Pooling2dDescriptor>();
-      d->type = Enumerator<PoolingType>(type, a.type, kBpPoolingCount, "pooling type");
-      CopyArray(d->kernel, a.kernel);
-      CopyArray(d->strides, a.strides);
-      CopyArray(d->dilations, a.dilations);
-      CopyArray(d->pads, a.pads);
-      d->count_include_pad = Bool(type, a.count_include_pad, "count_include_pad");
-      d->ceil_mode = Bool(type, a.ceil_mode, "ceil_mode");
-      d->global = Bool(type, a.global, "global");
-      return d;
-    }
-    case BP_LAYER_ACTIVATION: {
-      const auto& a = Read<BpActivationAttributes>(type, attributes, "BpActivationAttributes");
-      auto d = std::make_unique<ActivationDescriptor>();
-      d->function = Enumerator<ActivationFunction>(type, a.function, kBpActivationCount, "activation function");
-      d->alpha = a.alpha;
-      d->beta = a.beta;
-      return d;
-    }
-    case BP_LAYER_ELEMENTWISE_BINARY: {
-      const auto& a = Read<BpElementwiseBinaryAttributes>(type, attributes, "BpElementwiseBinaryAttributes");
-      auto d = std::make_unique<ElementwiseBinaryDescriptor>();
-      d->operation = Enumerator<BinaryOperation>(type, a.operation, kBpBinaryCount, "binary operation");
-      return d;
-    }
-    case BP_LAYER_ELEMENTWISE_UNARY: {
-      const auto& a = Read<BpElementwiseUnaryAttributes>(type, attributes, "BpElementwiseUnaryAttributes");
-      auto d = std::make_unique<ElementwiseUnaryDescriptor>();
-      d->operation = Enumerator<UnaryOperation>(type, a.operation, kBpUnaryCount, "unary operation");
-      return d;
-    }
-    case BP_LAYER_SOFTMAX: {
-      const auto& a = Read<BpSoftmaxAttributes>(type, attributes, "BpSoftmaxAttributes");
-      auto d = std::make_unique<SoftmaxDescriptor>();
-      d->axis = a.axis;
-      return d;
-    }
-    case BP_LAYER_BATCH_NORMALIZATION: {
-      const auto& a = Read<BpBatchNormalizationAttributes>(type, attributes, "BpBatchNormalizationAttributes");
-      auto d = std::make_unique<BatchNormalizationDescriptor>();
-      d->epsilon = a.epsilon;
-      return d;
-    }
-    case BP_LAYER_LAYER_NORMALIZATION: {
-      const auto& a = Read<BpLayerNormalizationAttributes>(type, attributes, "BpLayerNormalizationAttributes");
-      auto d = std::make_unique<LayerNormalizationDescriptor>();
-      d->axis = a.axis;
-      d->epsilon = a.epsilon;
-      return d;
-    }
-    case BP_LAYER_REDUCE: {
-      const auto& a = Read<BpReduceAttributes>(type, attributes, "BpReduceAttributes");
-      auto d = std::make_unique<ReduceDescriptor>();
-      d->operation = Enumerator<ReduceOperation>(type, a.operation, kBpReduceCount, "reduce operation");
-      d->axes = Array(type, a.axes, a.axis_count, "axes");
-      d->keep_dims = Bool(type, a.keep_dims, "keep_dims");
-      return d;
-    }
-    case BP_LAYER_RESHAPE: {
-      const auto& a = Read<BpReshapeAttributes>(type, attributes, "BpReshapeAttributes");
-      auto d = std::make_unique<ReshapeDescriptor>();
-      d->shape = Array(type, a.shape, a.rank, "shape");
-      return d;
-    }
-    case BP_LAYER_FLATTEN: {
-      const auto& a = Read<BpFlattenAttributes>(type, attributes, "BpFlattenAttributes");
-      auto d = std::make_unique<FlattenDescriptor>();
-      d->axis = a.axis;
-      return d;
-    }
-    case BP_LAYER_TRANSPOSE: {
-      const auto& a = Read<BpTransposeAttributes>(type, attributes, "BpTransposeAttributes");
-      auto d = std::make_unique<TransposeDescriptor>();
-      d->permutation = Array(type, a.permutation, a.rank, "permutation");
-      return d;
-    }
-    case BP_LAYER_CONCAT: {
-      const auto& a = Read<BpConcatAttributes>(type, attributes, "BpConcatAttributes");
-      auto d = std::make_unique<ConcatDescriptor>();
-      d->axis = a.axis;
-      return d;
-    }
-    case BP_LAYER_SPLIT: {
-      const auto& a = Read<BpSplitAttributes>(type, attributes, "BpSplitAttributes");
-      auto d = std::make_unique<SplitDescriptor>();
-      d->axis = a.axis;
-      d->sizes = Array(type, a.sizes, a.count, "sizes");
-      return d;
-    }
-    case BP_LAYER_SLICE: {
-      const auto& a = Read<BpSliceAttributes>(type, attributes, "BpSliceAttributes");
-      auto d = std::make_unique<SliceDescriptor>();
-      d->starts = Array(type, a.starts, a.count, "starts");
-      d->ends = Array(type, a.ends, a.count, "ends");
-      d->axes = Array(type, a.axes, a.axis_count, "axes");
-      d->steps = Array(type, a.steps, a.step_count, "steps");
-      return d;
-    }
-    case BP_LAYER_GATHER: {
-      const auto& a = Read<BpGatherAttributes>(type, attributes, "BpGatherAttributes");
-      auto d = std::make_unique<GatherDescriptor>();
-      d->axis = a.axis;
-      return d;
-    }
-    case BP_LAYER_PAD: {
-      const auto& a = Read<BpPadAttributes>(type, attributes, "BpPadAttributes");
-      auto d = std::make_unique<PadDescriptor>();
-      d->pads = Array(type, a.pads, a.count, "pads");
-      d->mode = Enumerator<PadMode>(type, a.mode, kBpPadCount, "pad mode");
-      d->value = a.value;
-      return d;
-    }
-    case BP_LAYER_CAST: {
-      const auto& a = Read<BpCastAttributes>(type, attributes, "BpCastAttributes");
-      auto d = std::make_unique<CastDescriptor>();
-      d->to = Enumerator<DataType>(type, a.to, kBpDataTypeCount, "data type");
-      return d;
-    }
+#define BP_OP_BEGIN(Name)                                                               \
+  case static_cast<std::uint32_t>(LayerType::k##Name): {                                \
+    const auto& a = Read<Bp##Name##Attributes>(type, attributes, "Bp" #Name "Attributes"); \
+    auto d = std::make_unique<Name##Descriptor>();
+#define BP_ATTR_VALUE(field, value_type, default_value) d->field = a.field;
+#define BP_ATTR_FLAG(field, default_value) d->field = Bool(type, a.field, #field);
+#define BP_ATTR_ENUM(field, Enum, default_value) \
+  d->field = Enumerator<Enum>(type, a.field, BpEnum<Enum>::kCount, BpEnum<Enum>::kWhat);
+#define BP_ATTR_ARRAY(field, count, defaults) CopyArray(d->field, a.field);
+#define BP_ATTR_LIST(field, element, c_count) d->field = Array(type, a.field, a.c_count, #field);
+#define BP_OP_END(Name) \
+  return d;             \
+  }
+#include <backplane/backend/op_attributes.def>
     case BP_LAYER_PRE_COMPILED:
       throw Exception(ErrorCode::kInvalidArgument,
                       "PreCompiled attributes carry a backend's payload, not op set v1 attributes; "

@@ -35,6 +35,62 @@ std::unique_ptr<Descriptor> RoundTrip(const Descriptor& descriptor) {
   return std::unique_ptr<Descriptor>(typed);
 }
 
+// ---- Every op of op_attributes.def, expanded from the list itself --------------------------
+
+// The enumerator after `value` (wrapping), so that it differs from it.
+template <typename Enum>
+Enum NextOf(Enum value) {
+  return static_cast<Enum>((static_cast<std::uint32_t>(value) + 1u) % BpEnum<Enum>::kCount);
+}
+
+// <Name>Modified(): the op's descriptor with every listed field off its default (and CHECKed so).
+#define BP_OP_BEGIN(Name)                        \
+  Name##Descriptor Name##Modified() {            \
+    const Name##Descriptor defaults;             \
+    Name##Descriptor d;
+#define BP_ATTR_VALUE(field, value_type, default_value) d.field = static_cast<value_type>(defaults.field + 3);
+#define BP_ATTR_FLAG(field, default_value) d.field = !defaults.field;
+#define BP_ATTR_ENUM(field, Enum, default_value) d.field = NextOf(defaults.field);
+#define BP_ATTR_ARRAY(field, count, defaults_)                                 \
+  for (std::size_t i = 0; i < (count); ++i) d.field[i] = defaults.field[i] + static_cast<std::uint32_t>(i) + 2u;
+#define BP_ATTR_LIST(field, element, c_count) d.field = {element(1), element(2)};
+#define BP_OP_END(Name) \
+  return d;             \
+  }
+#include <backplane/backend/op_attributes.def>
+
+// Whether a field compared equal, CHECKed by its name.
+bool SameField(bool equal, const char* field) {
+  CHECK_MESSAGE(equal, field);
+  return equal;
+}
+
+// SameFields(a, b): every listed field of the two descriptors is equal; CHECKs each by name.
+#define BP_OP_BEGIN(Name)                                                 \
+  bool SameFields(const Name##Descriptor& a, const Name##Descriptor& b) { \
+    bool same = true;
+#define BP_ATTR_VALUE(field, value_type, default_value) same &= SameField(a.field == b.field, #field);
+#define BP_ATTR_FLAG(field, default_value) same &= SameField(a.field == b.field, #field);
+#define BP_ATTR_ENUM(field, Enum, default_value) same &= SameField(a.field == b.field, #field);
+#define BP_ATTR_ARRAY(field, count, defaults) same &= SameField(a.field == b.field, #field);
+#define BP_ATTR_LIST(field, element, c_count) same &= SameField(a.field == b.field, #field);
+#define BP_OP_END(Name) \
+  return same;          \
+  }
+#include <backplane/backend/op_attributes.def>
+
+// NoFieldAtDefault(d): every listed field of `d` differs from the default descriptor's.
+#define BP_OP_BEGIN(Name)                             \
+  void NoFieldAtDefault(const Name##Descriptor& d) {  \
+    const Name##Descriptor defaults;
+#define BP_ATTR_VALUE(field, value_type, default_value) CHECK_MESSAGE(d.field != defaults.field, #field);
+#define BP_ATTR_FLAG(field, default_value) CHECK_MESSAGE(d.field != defaults.field, #field);
+#define BP_ATTR_ENUM(field, Enum, default_value) CHECK_MESSAGE(d.field != defaults.field, #field);
+#define BP_ATTR_ARRAY(field, count, defaults_) CHECK_MESSAGE(d.field != defaults.field, #field);
+#define BP_ATTR_LIST(field, element, c_count) CHECK_MESSAGE(d.field != defaults.field, #field);
+#define BP_OP_END(Name) }
+#include <backplane/backend/op_attributes.def>
+
 TEST_CASE("op attributes: convolution, fully connected and pooling round-trip") {
   Convolution2dDescriptor conv;
   conv.strides = {2, 3};
@@ -289,5 +345,19 @@ TEST_CASE("op attributes: tensor infos both ways") {
   CHECK(ErrorOf([&] { TensorInfoFromC(bad, "t"); }).find("struct_size 0") != std::string::npos);
 }
 
+TEST_CASE("op attributes: every op of op_attributes.def crosses both ways with no field at its default") {
+  // A field the list names but one direction drops (or writes into another field) comes back at
+  // its default or wrong: SameFields names it.
+#define BP_OP_BEGIN(Name)                                  \
+  {                                                        \
+    CAPTURE(std::string(#Name));                           \
+    const Name##Descriptor modified = Name##Modified();    \
+    NoFieldAtDefault(modified);                            \
+    CHECK(SameFields(*RoundTrip(modified), modified));     \
+  }
+#include <backplane/backend/op_attributes.def>
+}
+
 }  // namespace
+
 }  // namespace backplane::backend

@@ -78,19 +78,12 @@ std::string FromC(BpString text);
 inline BpString ToC(std::string_view text) { return {text.data(), text.size()}; }
 
 // The runtime's copy of the table of `object` (whose first member points to its table), with
-// only the functions the plugin has. `what` names the object in messages ("BpWorkload").
+// only the functions the plugin has (c_tables.def lists them, required or not).
 // Throws PluginError when `object` or its table is null or a required function is missing;
 // the object is not destroyed then (its destroy may be the missing one; the caller decides).
-BpBackendTable ReadTable(const BpBackend* object, const PluginOrigin& origin);
-BpBackendInfoTable ReadTable(const BpBackendInfo* object, const PluginOrigin& origin);
-BpBackendContextTable ReadTable(const BpBackendContext* object, const PluginOrigin& origin);
-BpLayerSupportTable ReadTable(const BpLayerSupport* object, const PluginOrigin& origin);
-BpOptimizationTable ReadTable(const BpOptimization* object, const PluginOrigin& origin);
-BpMemoryManagerTable ReadTable(const BpMemoryManager* object, const PluginOrigin& origin);
-BpWorkloadFactoryTable ReadTable(const BpWorkloadFactory* object, const PluginOrigin& origin);
-BpWorkloadTable ReadTable(const BpWorkload* object, const PluginOrigin& origin);
-BpTensorHandleFactoryTable ReadTable(const BpTensorHandleFactory* object, const PluginOrigin& origin);
-BpTensorHandleTable ReadTable(const BpTensorHandle* object, const PluginOrigin& origin);
+// One overload per table of c_tables.def.
+#define BP_TABLE_BEGIN(Object) Bp##Object##Table ReadTable(const Bp##Object* object, const PluginOrigin& origin);
+#include "loading/c_tables.def"
 
 // Destroys `object` (a plugin's, maybe null) through its own table when that has a destroy:
 // for objects whose table could not be read.

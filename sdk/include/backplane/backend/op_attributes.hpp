@@ -76,42 +76,9 @@ BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_I32, DataType::kInt32);
 BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_I64, DataType::kInt64);
 BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_BOOL, DataType::kBool);
 
-BACKPLANE_DETAIL_SAME(BP_POOLING_MAX, PoolingType::kMax);
-BACKPLANE_DETAIL_SAME(BP_POOLING_AVERAGE, PoolingType::kAverage);
-
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_RELU, ActivationFunction::kRelu);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_CLIP, ActivationFunction::kClip);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_SIGMOID, ActivationFunction::kSigmoid);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_TANH, ActivationFunction::kTanh);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_GELU, ActivationFunction::kGelu);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_GELU_TANH, ActivationFunction::kGeluTanh);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_LEAKY_RELU, ActivationFunction::kLeakyRelu);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_HARD_SWISH, ActivationFunction::kHardSwish);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_SILU, ActivationFunction::kSilu);
-BACKPLANE_DETAIL_SAME(BP_ACTIVATION_HARD_SIGMOID, ActivationFunction::kHardSigmoid);
-
-BACKPLANE_DETAIL_SAME(BP_BINARY_ADD, BinaryOperation::kAdd);
-BACKPLANE_DETAIL_SAME(BP_BINARY_SUB, BinaryOperation::kSub);
-BACKPLANE_DETAIL_SAME(BP_BINARY_MUL, BinaryOperation::kMul);
-BACKPLANE_DETAIL_SAME(BP_BINARY_DIV, BinaryOperation::kDiv);
-BACKPLANE_DETAIL_SAME(BP_BINARY_MAX, BinaryOperation::kMax);
-BACKPLANE_DETAIL_SAME(BP_BINARY_MIN, BinaryOperation::kMin);
-BACKPLANE_DETAIL_SAME(BP_BINARY_POW, BinaryOperation::kPow);
-
-BACKPLANE_DETAIL_SAME(BP_UNARY_SQRT, UnaryOperation::kSqrt);
-BACKPLANE_DETAIL_SAME(BP_UNARY_EXP, UnaryOperation::kExp);
-BACKPLANE_DETAIL_SAME(BP_UNARY_LOG, UnaryOperation::kLog);
-BACKPLANE_DETAIL_SAME(BP_UNARY_ABS, UnaryOperation::kAbs);
-BACKPLANE_DETAIL_SAME(BP_UNARY_NEG, UnaryOperation::kNeg);
-BACKPLANE_DETAIL_SAME(BP_UNARY_ERF, UnaryOperation::kErf);
-BACKPLANE_DETAIL_SAME(BP_UNARY_RECIPROCAL, UnaryOperation::kReciprocal);
-
-BACKPLANE_DETAIL_SAME(BP_REDUCE_MEAN, ReduceOperation::kMean);
-BACKPLANE_DETAIL_SAME(BP_REDUCE_SUM, ReduceOperation::kSum);
-
-BACKPLANE_DETAIL_SAME(BP_PAD_CONSTANT, PadMode::kConstant);
-BACKPLANE_DETAIL_SAME(BP_PAD_REFLECT, PadMode::kReflect);
-BACKPLANE_DETAIL_SAME(BP_PAD_EDGE, PadMode::kEdge);
+// The op attributes' enumerations: each value equals its C macro (op_attributes.def).
+#define BP_ENUMERATOR(Enum, name, c_value) BACKPLANE_DETAIL_SAME(c_value, Enum::name);
+#include <backplane/backend/op_attributes.def>
 
 BACKPLANE_DETAIL_SAME(BP_DEVICE_CPU, DeviceKind::kCpu);
 BACKPLANE_DETAIL_SAME(BP_DEVICE_GPU, DeviceKind::kGpu);
@@ -135,15 +102,33 @@ static_assert(BP_LOG_EXECUTE + 1u == static_cast<std::uint32_t>(kLogCategoryCoun
 // other side.
 inline constexpr std::uint32_t kBpDataTypeCount = BP_DATA_TYPE_BOOL + 1u;
 inline constexpr std::uint32_t kBpLayerTypeCount = BP_LAYER_PRE_COMPILED + 1u;
-inline constexpr std::uint32_t kBpPoolingCount = BP_POOLING_AVERAGE + 1u;
-inline constexpr std::uint32_t kBpActivationCount = BP_ACTIVATION_HARD_SIGMOID + 1u;
-inline constexpr std::uint32_t kBpBinaryCount = BP_BINARY_POW + 1u;
-inline constexpr std::uint32_t kBpUnaryCount = BP_UNARY_RECIPROCAL + 1u;
-inline constexpr std::uint32_t kBpReduceCount = BP_REDUCE_SUM + 1u;
-inline constexpr std::uint32_t kBpPadCount = BP_PAD_EDGE + 1u;
 inline constexpr std::uint32_t kBpDeviceKindCount = BP_DEVICE_ACCELERATOR + 1u;
 inline constexpr std::uint32_t kBpLogLevelCount = BP_LOG_ERROR + 1u;
 inline constexpr std::uint32_t kBpLogCategoryCount = BP_LOG_EXECUTE + 1u;
+
+// What an enumeration of op attributes is called in messages and how many values it has, for
+// the range check of a value from the other side: BpEnum<PoolingType>::kCount. Expanded from
+// op_attributes.def (whose BP_ENUM_END names the last C value: the values are 0 .. kCount - 1),
+// plus DataType, which Cast's attributes use.
+template <typename Enum>
+struct BpEnum;
+template <>
+struct BpEnum<DataType> {
+  static constexpr const char* kWhat = "data type";
+  static constexpr std::uint32_t kCount = kBpDataTypeCount;
+};
+#define BP_ENUM_BEGIN(Enum, what)                 \
+  template <>                                     \
+  struct BpEnum<Enum> {                           \
+    static constexpr const char* kWhat = what;    \
+    static constexpr std::uint32_t kCount = 0u
+#define BP_ENUMERATOR(Enum, name, c_value) +1u
+#define BP_ENUM_END(Enum, last_c_value) \
+  ;                                     \
+  }                                     \
+  ;                                     \
+  static_assert(BpEnum<Enum>::kCount == (last_c_value) + 1u, #Enum ": its values are not 0 .. " #last_c_value);
+#include <backplane/backend/op_attributes.def>
 
 // ---- Tensor infos -------------------------------------------------------------------------
 
@@ -196,28 +181,12 @@ class CAttributes {
   const void* Set(LayerType type, const LayerDescriptor* descriptor);
 
  private:
+  // One member per op of op_attributes.def (named as the op), plus Constant and PreCompiled.
   union Storage {
     BpConstantAttributes constant;
-    BpConvolution2dAttributes convolution;
-    BpFullyConnectedAttributes fully_connected;
-    BpPooling2dAttributes pooling;
-    BpActivationAttributes activation;
-    BpElementwiseBinaryAttributes binary;
-    BpElementwiseUnaryAttributes unary;
-    BpSoftmaxAttributes softmax;
-    BpBatchNormalizationAttributes batch_normalization;
-    BpLayerNormalizationAttributes layer_normalization;
-    BpReduceAttributes reduce;
-    BpReshapeAttributes reshape;
-    BpFlattenAttributes flatten;
-    BpTransposeAttributes transpose;
-    BpConcatAttributes concat;
-    BpSplitAttributes split;
-    BpSliceAttributes slice;
-    BpGatherAttributes gather;
-    BpPadAttributes pad;
-    BpCastAttributes cast;
     BpPreCompiledAttributes pre_compiled;
+#define BP_OP_BEGIN(Name) Bp##Name##Attributes Name;
+#include <backplane/backend/op_attributes.def>
   };
   Storage storage_{};
 };
