@@ -5,7 +5,8 @@
 // (post_ops.hpp), so a plain layer and a fused PreCompiled layer go through the same code. The
 // folder also owns the layout activations pass in (activation_layout.hpp), the oneDNN primitive
 // every op runs (primitive_workload.hpp) and what a workload says about its kernel
-// (implementation.hpp).
+// (implementation.hpp); the convolution's ordered implementation list is
+// convolution_candidates.hpp.
 #pragma once
 
 #include "activation_layout.hpp"
