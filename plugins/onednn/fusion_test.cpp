@@ -196,6 +196,85 @@ TEST_CASE("fusion: matmul + bias + GELU (ONNX erf pattern), and attention, match
   CHECK(FusedCount(outcome) == 2);
 }
 
+// matmul + bias, then GELU written out (Div sqrt 2, Erf, Add 1, Mul x, Mul 0.5); matmul + bias,
+// then x * Sigmoid(x); matmul + bias, then x * HardSigmoid(x; 1/6, 1/2).
+Network WrittenOutActivations() {
+  Network net;
+  auto x = net.AddInput("x", F32({1, 8, 16}));
+  MatMulDescriptor mm;
+  auto scalar = [&](const std::string& name, float value) {
+    return net.AddConstant(name, TensorShape{}, std::vector<float>{value});
+  };
+  auto linear = [&](OutputSlot in, const std::string& name, unsigned seed) {
+    auto h = net.Add(mm, {in, Constant(net, name + "_w", {16, 16}, seed, 0.3f)}, name);
+    return Binary(net, BinaryOperation::kAdd, h, Constant(net, name + "_b", {16}, seed + 1, 0.1f), name + "_bias");
+  };
+  auto h = linear(x, "fc1", 1);
+  ElementwiseUnaryDescriptor erf;
+  erf.operation = UnaryOperation::kErf;
+  auto scaled = Binary(net, BinaryOperation::kDiv, h, scalar("sqrt2", 1.4142135f), "gelu_div");
+  auto erfed = net.Add(erf, {scaled}, "gelu_erf");
+  auto plus = Binary(net, BinaryOperation::kAdd, erfed, scalar("one", 1.0f), "gelu_add");
+  auto gelu = Binary(net, BinaryOperation::kMul, Binary(net, BinaryOperation::kMul, h, plus, "gelu_mul"),
+                     scalar("half", 0.5f), "gelu_half");
+  h = linear(gelu, "fc2", 3);
+  auto silu = Binary(net, BinaryOperation::kMul, h, Act(net, h, ActivationFunction::kSigmoid, "silu_gate"), "silu_mul");
+  h = linear(silu, "fc3", 5);
+  auto gate = Act(net, h, ActivationFunction::kHardSigmoid, "hs_gate", 1.0f / 6.0f, 0.5f);
+  net.AddOutput("y", Binary(net, BinaryOperation::kMul, h, gate, "hs_mul"));
+  return net;
+}
+
+TEST_CASE("fusion: written-out GELU, SiLU and HardSwish are recognized once, by the runtime, and stay when pinned") {
+  // The runtime's composite-op pass (graph/composite_ops.hpp) owns these patterns: it makes each
+  // one Activation, which the chain takes as any activation. With a layer of a pattern pinned
+  // (here to CpuOneDnn itself) the pass keeps the written-out form, and CpuOneDnn's fusion does
+  // not match it a second time: its layers run one by one after the matmul + bias chain.
+  auto runtime = MakeRuntime();
+  const Network net = WrittenOutActivations();
+  const std::vector<std::vector<float>> inputs{Random(8 * 16, 12, -2.0f, 2.0f)};
+  const Outcome ref = RunOn(*runtime, net, {kRef}, inputs);
+  for (const bool pinned : {false, true}) {
+    CAPTURE(pinned);
+    OptimizeOptions options;
+    options.backends = {kOneDnn, kRef};
+    if (pinned) options.pins = {{"gelu_erf", kOneDnn}, {"silu_gate", kOneDnn}, {"hs_gate", kOneDnn}};
+    OptimizedNetwork optimized = runtime->Optimize(net, options);
+    Outcome outcome;
+    outcome.placement = optimized.GetPlacement();
+    outcome.pass_log = optimized.GetPassLog();
+    const NetworkId id = runtime->LoadNetwork(std::move(optimized));
+    auto context = runtime->CreateExecutionContext(id);
+    CHECK(MaxRelativeError(RunOnce(*runtime, id, *context, inputs).at(0), ref.outputs.at(0)) <= 1e-4);
+    runtime->UnloadNetwork(id);
+    const auto logged = [&](const std::string& text) {
+      for (const auto& line : outcome.pass_log) {
+        if (line.find(text) != std::string::npos) return true;
+      }
+      return false;
+    };
+    CHECK(FusedCount(outcome) == 3);
+    if (!pinned) {
+      for (const std::string last : {"gelu_half", "silu_mul", "hs_mul"}) {
+        CAPTURE(last);
+        CHECK(logged("recognized '" + last + "' as Activation"));
+      }
+      CHECK(logged("fc1, fc1_bias, gelu_half"));
+      CHECK(logged("fc2, fc2_bias, silu_mul"));
+      CHECK(logged("fc3, fc3_bias, hs_mul"));
+    } else {
+      CHECK_FALSE(logged("recognized"));
+      for (const std::string layer : {"gelu_div", "gelu_erf", "gelu_add", "gelu_mul", "gelu_half", "silu_gate",
+                                      "silu_mul", "hs_gate", "hs_mul"}) {
+        CAPTURE(layer);
+        CHECK(BackendOf(outcome, layer) == "CpuOneDnn");  // a layer of its own, not fused
+      }
+      CHECK(logged("fc1, fc1_bias"));
+      CHECK(BackendOf(outcome, "fc1_bias").empty());
+    }
+  }
+}
+
 TEST_CASE("fusion: an operand computed from the chain on another backend is not fused (no cycle)") {
   // matmul + bias + residual, then x - mean(x) with the mean pinned to CpuRef: the Sub
   // follows the chain in CpuOneDnn's subgraph but reads a tensor computed from it.

@@ -1,7 +1,7 @@
 #include "onednn_backend.hpp"
 
 #include "dnnl_compat.hpp"
-#include "fusion.hpp"
+#include "fusion/fusion.hpp"
 #include "onednn_backend_context.hpp"
 #include "onednn_tensor_handle.hpp"
 #include "onednn_workload_factory.hpp"

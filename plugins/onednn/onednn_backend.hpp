@@ -1,7 +1,7 @@
 // CpuOneDnn: the oneDNN CPU backend. Convolutions, matrix products, pooling, normalization and
 // elementwise ops run as oneDNN primitives created once at load (weights reordered once);
 // activations stay in oneDNN's blocked layouts between its layers (onednn_tensor_handle.hpp);
-// chains are fused into post-ops (fusion.hpp). Options: onednn_backend_context.hpp.
+// chains are fused into post-ops (fusion/fusion.hpp). Options: onednn_backend_context.hpp.
 #pragma once
 
 #include <backplane/backend/backend.hpp>

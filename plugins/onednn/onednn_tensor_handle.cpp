@@ -11,16 +11,6 @@
 
 namespace backplane::onednn {
 
-dnnl::memory::dims DimsOf(const TensorInfo& info) {
-  dnnl::memory::dims dims(info.shape.Dims().begin(), info.shape.Dims().end());
-  if (dims.empty()) dims.push_back(1);  // a scalar as one element
-  return dims;
-}
-
-dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims, dnnl::memory::data_type type) {
-  return dnnl::memory::desc(dims, type, backend::DenseStrides(TensorShape(dims)));
-}
-
 bool IsChannelOrdered(const dnnl::memory::desc& desc) {
   using tag = dnnl::memory::format_tag;
   const auto dims = compat::Dims(desc);

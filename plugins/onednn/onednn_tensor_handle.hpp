@@ -4,6 +4,8 @@
 // producing workload sets it at Execute, consumers compare it with what they expect.
 #pragma once
 
+#include "dnnl_desc.hpp"
+
 #include <backplane/backend/tensor_handle.hpp>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -19,10 +21,6 @@ namespace backplane::onednn {
 
 inline constexpr const char* kBlockedFactoryId = "Backplane/CpuOneDnn/Blocked";
 
-// The dense row-major layout of `dims` (NCHW for images), f32 unless told.
-dnnl::memory::desc PlainDesc(const dnnl::memory::dims& dims,
-                             dnnl::memory::data_type type = dnnl::memory::data_type::f32);
-dnnl::memory::dims DimsOf(const TensorInfo& info);
 // Whether `desc` (f32, dims [1, C, 1, 1]) holds channel c at element c: dense, channels-last,
 // or channel-blocked (one image of one pixel). Pure function.
 bool IsChannelOrdered(const dnnl::memory::desc& desc);

@@ -1,6 +1,6 @@
 #include "onednn_workload_factory.hpp"
 
-#include "fusion.hpp"
+#include "fusion/fusion.hpp"
 #include "onednn_tensor_handle.hpp"
 #include "ops/onednn_ops.hpp"
 

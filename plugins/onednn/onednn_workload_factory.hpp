@@ -1,5 +1,5 @@
 // Creates CpuOneDnn workloads for one loaded network: plain layers through the op table,
-// PreCompiled layers through fusion.cpp. Owns the network's oneDNN engine and settings
+// PreCompiled layers through fusion/. Owns the network's oneDNN engine and settings
 // (shared with its workloads). Not thread-safe (the runtime calls it from one thread).
 #pragma once
 
@@ -17,7 +17,7 @@ class OneDnnWorkloadFactory final : public backend::IWorkloadFactory {
   // its workloads; null: the factory makes its own over all cores.
   OneDnnWorkloadFactory(Settings settings, ThreadGate* gate, CpuLoadMonitor* load);
   // Throws backplane::Exception: kUnsupported "CpuOneDnn cannot run layer '<name>': <why>" when
-  // the op table (or, for a PreCompiled layer, fusion.cpp) refuses it; what the op's create throws.
+  // the op table (or, for a PreCompiled layer, fusion/) refuses it; what the op's create throws.
   std::unique_ptr<backend::IWorkload> CreateWorkload(const backend::ILayerView& layer) override;
 
  private:

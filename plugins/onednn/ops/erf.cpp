@@ -1,6 +1,7 @@
 // ElementwiseUnary Erf: oneDNN has no erf eltwise, so this one op is a plain loop (std::erf)
-// over dense tensors. It exists so that the ONNX GELU pattern (Div, Erf, Add, Mul, Mul) stays
-// on CpuOneDnn, where fusion.cpp turns it into one gelu_erf post-op; alone it is the slow path.
+// over dense tensors. The runtime recognizes the ONNX GELU pattern (Div, Erf, Add, Mul, Mul) as
+// one GELU activation (a gelu_erf post-op here); this op keeps a form it leaves decomposed (a
+// layer of it pinned) on CpuOneDnn without round trips to another backend. The slow path.
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"

@@ -177,7 +177,7 @@ std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec& spec, const Execu
     ThrowCreateError(spec.name, "matmul shapes do not multiply");
   }
   if (spec.inputs[0].view || spec.inputs[1].view || spec.output_view) {
-    // Folded data movement (fusion.cpp): operands read through their views, as they are.
+    // Folded data movement (fusion/strided_view.cpp): operands read through their views, as they are.
     const memory::desc a_view = spec.inputs[0].view ? *spec.inputs[0].view : PlainDesc(a);
     const memory::desc b_view = spec.inputs[1].view ? *spec.inputs[1].view : PlainDesc(b);
     if (compat::Dims(a_view) != a || compat::Dims(b_view) != b) {

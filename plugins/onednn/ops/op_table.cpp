@@ -1,9 +1,7 @@
+// CpuOneDnn's op table: one row per layer type it runs (the ops themselves: ops/<op>.cpp).
 #include "onednn_ops.hpp"
 
-#include "primitive_workload.hpp"
-#include "../dnnl_compat.hpp"
 #include "../onednn_backend.hpp"
-#include "../onednn_tensor_handle.hpp"
 
 #include <array>
 
@@ -11,7 +9,6 @@ namespace backplane::onednn {
 
 namespace {
 using backend::LayerType;
-using dnnl::algorithm;
 
 const std::array<OpKernel, 16> kOps{{
     {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2d, true},
@@ -36,193 +33,6 @@ const std::array<OpKernel, 16> kOps{{
 const backend::OpTable<OpKernel>& Ops() {
   static const backend::OpTable<OpKernel> table(kOneDnnBackendId, kOps);
   return table;
-}
-
-TensorRef InputRef(const backend::ILayerView& layer, std::size_t input) {
-  TensorRef ref;
-  ref.info = layer.GetInputInfo(input);
-  ref.constant = layer.GetConstantInput(input);
-  ref.index = input;
-  return ref;
-}
-
-OpSpec SpecOf(const backend::ILayerView& layer) {
-  OpSpec spec;
-  spec.name = layer.GetName();
-  spec.type = layer.GetType();
-  spec.descriptor = layer.GetDescriptor();
-  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
-    spec.inputs.push_back(InputRef(layer, i));
-  }
-  spec.output = layer.GetOutputInfo(0);
-  spec.output_readers = layer.GetOutputConsumerCount(0);
-  return spec;
-}
-
-bool ActivationSteps(const ActivationDescriptor& d, std::vector<EltwiseStep>& steps, std::string& reason) {
-  switch (d.function) {
-    case ActivationFunction::kRelu: steps = {{algorithm::eltwise_relu, 0.0f, 0.0f}}; return true;
-    case ActivationFunction::kClip: steps = {{algorithm::eltwise_clip, d.alpha, d.beta}}; return true;
-    case ActivationFunction::kSigmoid: steps = {{algorithm::eltwise_logistic, 0.0f, 0.0f}}; return true;
-    case ActivationFunction::kTanh: steps = {{algorithm::eltwise_tanh, 0.0f, 0.0f}}; return true;
-    case ActivationFunction::kGelu: steps = {{algorithm::eltwise_gelu_erf, 0.0f, 0.0f}}; return true;
-    case ActivationFunction::kGeluTanh: steps = {{algorithm::eltwise_gelu_tanh, 0.0f, 0.0f}}; return true;
-    case ActivationFunction::kLeakyRelu: steps = {{algorithm::eltwise_relu, d.alpha, 0.0f}}; return true;
-    case ActivationFunction::kSilu: steps = {{algorithm::eltwise_swish, 1.0f, 0.0f}}; return true;
-    case ActivationFunction::kHardSwish: {
-      EltwiseStep step{algorithm::eltwise_hardswish, 0.0f, 0.0f};
-      compat::HardSwishParameters(step.alpha, step.beta);
-      steps = {step};
-      return true;
-    }
-    case ActivationFunction::kHardSigmoid:
-      // max(0, min(1, alpha x + beta)) as linear then clip.
-      steps = {{algorithm::eltwise_linear, d.alpha, d.beta}, {algorithm::eltwise_clip, 0.0f, 1.0f}};
-      return true;
-  }
-  reason = "activation function " + std::to_string(static_cast<unsigned>(d.function)) + " is unknown";
-  return false;
-}
-
-bool KeepsZero(const EltwiseStep& step) {
-  switch (step.algorithm) {
-    case algorithm::eltwise_relu:
-    case algorithm::eltwise_tanh:
-    case algorithm::eltwise_elu:
-    case algorithm::eltwise_square:
-    case algorithm::eltwise_abs:
-    case algorithm::eltwise_sqrt:
-    case algorithm::eltwise_swish:
-    case algorithm::eltwise_gelu_erf:
-    case algorithm::eltwise_gelu_tanh:
-    case algorithm::eltwise_hardswish:
-      return true;
-    case algorithm::eltwise_clip:
-    case algorithm::eltwise_clip_v2:
-      return step.alpha <= 0.0f && 0.0f <= step.beta;
-    case algorithm::eltwise_linear:
-      return step.beta == 0.0f;
-    default:
-      return false;
-  }
-}
-
-bool UnarySteps(UnaryOperation operation, std::vector<EltwiseStep>& steps, std::string& reason) {
-  switch (operation) {
-    case UnaryOperation::kSqrt: steps = {{algorithm::eltwise_sqrt, 0.0f, 0.0f}}; return true;
-    case UnaryOperation::kExp: steps = {{algorithm::eltwise_exp, 0.0f, 0.0f}}; return true;
-    case UnaryOperation::kLog: steps = {{algorithm::eltwise_log, 0.0f, 0.0f}}; return true;
-    case UnaryOperation::kAbs: steps = {{algorithm::eltwise_abs, 0.0f, 0.0f}}; return true;
-    case UnaryOperation::kNeg: steps = {{algorithm::eltwise_linear, -1.0f, 0.0f}}; return true;
-    case UnaryOperation::kReciprocal: steps = {{algorithm::eltwise_pow, 1.0f, -1.0f}}; return true;
-    case UnaryOperation::kErf:
-      reason = "oneDNN has no erf eltwise (ops/erf.cpp runs it)";
-      return false;
-  }
-  reason = "unary operation " + std::to_string(static_cast<unsigned>(operation)) + " is unknown";
-  return false;
-}
-
-bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& out) {
-  switch (operation) {
-    case BinaryOperation::kAdd: out = algorithm::binary_add; return true;
-    case BinaryOperation::kSub: out = algorithm::binary_sub; return true;
-    case BinaryOperation::kMul: out = algorithm::binary_mul; return true;
-    case BinaryOperation::kDiv: out = algorithm::binary_div; return true;
-    case BinaryOperation::kMax: out = algorithm::binary_max; return true;
-    case BinaryOperation::kMin: out = algorithm::binary_min; return true;
-    case BinaryOperation::kPow: return false;
-  }
-  return false;
-}
-
-dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims,
-                                    dnnl::memory::data_type type) {
-  if (dims.size() == 4 && dims[1] >= 16) return dnnl::memory::desc(dims, type, execution.activation_tag);
-  return PlainDesc(dims, type);
-}
-
-dnnl::memory::dim ChannelBlock(dnnl::memory::format_tag tag) {
-  if (tag == dnnl::memory::format_tag::nChw16c) return 16;
-  if (tag == dnnl::memory::format_tag::nChw8c) return 8;
-  return 0;
-}
-
-std::vector<dnnl::memory::data_type> ActivationTypes(const Execution& execution) {
-  if (execution.compute_type == dnnl::memory::data_type::f32) return {dnnl::memory::data_type::f32};
-  return {execution.compute_type, dnnl::memory::data_type::f32};
-}
-
-dnnl::memory::dims Expand(const dnnl::memory::dims& dims, std::size_t rank) {
-  dnnl::memory::dims out(rank > dims.size() ? rank - dims.size() : 0, 1);
-  out.insert(out.end(), dims.begin(), dims.end());
-  return out;
-}
-
-bool AllFloat32(const backend::ILayerView& layer, std::string& reason) {
-  for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
-    if (layer.GetInputInfo(i).type != DataType::kFloat32) {
-      reason = "input " + std::to_string(i) + " is " + ToString(layer.GetInputInfo(i).type) +
-               "; CpuOneDnn runs " + backend::ToString(layer.GetType()) + " on f32 only";
-      return false;
-    }
-  }
-  return true;
-}
-
-bool FitsOneDnnRank(const TensorShape& shape, std::string& reason) {
-  if (shape.Rank() <= kMaxOneDnnRank) return true;
-  reason = "tensor " + ToString(shape) + " has rank " + std::to_string(shape.Rank()) + "; oneDNN takes at most " +
-           std::to_string(kMaxOneDnnRank) + " dimensions";
-  return false;
-}
-
-dnnl::primitive_attr PostOpAttr(const Execution& execution, const std::vector<PostOp>& post_ops,
-                                const dnnl::memory::dims& dst_dims, const dnnl::memory::desc* same_shape_desc,
-                                std::vector<dnnl::memory::desc>& operand_descs, std::size_t sum_index) {
-  dnnl::primitive_attr attr = execution.Attr();
-  dnnl::post_ops ops;
-  operand_descs.clear();
-  for (std::size_t i = 0; i < post_ops.size(); ++i) {
-    const PostOp& post_op = post_ops[i];
-    if (i == sum_index) {
-      compat::AppendSum(ops, 1.0f);
-      operand_descs.emplace_back();
-      continue;
-    }
-    if (post_op.kind == PostOp::Kind::kEltwise) {
-      compat::AppendEltwise(ops, post_op.eltwise.algorithm, post_op.eltwise.alpha, post_op.eltwise.beta);
-      operand_descs.emplace_back();
-      continue;
-    }
-    const auto dims = Expand(DimsOf(post_op.operand.info), dst_dims.size());
-    dnnl::memory::desc desc = (same_shape_desc && dims == dst_dims && !post_op.operand.constant)
-                                  ? *same_shape_desc
-                                  : PlainDesc(dims);
-    compat::AppendBinary(ops, post_op.binary, desc);
-    operand_descs.push_back(desc);
-  }
-  if (!post_ops.empty()) attr.set_post_ops(ops);
-  return attr;
-}
-
-void AddPostOpOperands(PrimitiveWorkload& workload, const std::vector<PostOp>& post_ops,
-                       const std::vector<dnnl::memory::desc>& operand_descs, std::size_t sum_index) {
-  for (std::size_t i = 0; i < post_ops.size(); ++i) {
-    const PostOp& post_op = post_ops[i];
-    if (post_op.kind != PostOp::Kind::kBinary) continue;
-    if (i == sum_index) {
-      workload.SetSumInput(post_op.operand.index, post_op.operand.info);
-      continue;
-    }
-    const int arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i)) | DNNL_ARG_SRC_1;
-    const auto view = PlainDesc(compat::Dims(operand_descs[i]));
-    if (post_op.operand.constant) {
-      workload.AddConstant(arg, PackConstant(workload.Engine(), post_op.operand.constant, view, operand_descs[i]));
-    } else {
-      workload.AddInput(arg, post_op.operand.index, post_op.operand.info, view, operand_descs[i]);
-    }
-  }
 }
 
 }  // namespace backplane::onednn

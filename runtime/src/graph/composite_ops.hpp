@@ -21,6 +21,9 @@
 // placement may choose for the new layer accepts it; otherwise it stays as it is and runs as
 // before. The new layer takes the name of the pattern's last layer, so outputs, profiles and
 // placement reports keep naming what the user's model named.
+// This pass is the one owner of these patterns: backends see the one layer and fuse it as any
+// other (CpuOneDnn's chains take the GELU, SiLU and HardSwish activations as post-ops), and a
+// pattern this pass keeps (a layer of it pinned) runs as the layers the user wrote.
 #pragma once
 
 #include "graph/graph.hpp"
