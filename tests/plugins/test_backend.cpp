@@ -26,6 +26,12 @@
 #include <utility>
 #include <vector>
 
+#if defined(_WIN32)
+#include <process.h>  // _getpid
+#else
+#include <unistd.h>  // getpid
+#endif
+
 namespace test_backend {
 
 using namespace backplane;
@@ -81,6 +87,11 @@ struct MisbehaveOnLoad {
 #endif
     }
     if (kVariant.on_load == Variant::OnLoad::kHang) {
+#if defined(_WIN32)
+      Trace(std::string("hanging ") + kVariant.id + " " + Decimal(static_cast<std::uint64_t>(::_getpid())));
+#else
+      Trace(std::string("hanging ") + kVariant.id + " " + Decimal(static_cast<std::uint64_t>(::getpid())));
+#endif
       for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
     }
   }

@@ -31,6 +31,9 @@
 
 #include <backplane/backend/backend.hpp>
 
+#include <cstddef>
+#include <cstdint>
+
 #include <memory>
 #include <string>
 #include <vector>
