@@ -11,6 +11,7 @@
 // BACKPLANE_TEST_PLUGIN_LOG (when set), one line per event, so tests can see from outside what
 // happened inside the library:
 //   "loaded <id>" / "unloaded <id>"              global constructor / destructor of the library
+//   "hanging <id> <process id>"                  TEST_HANG_ON_LOAD, before it sleeps forever
 //   "created <id>" / "destroyed <id>"            a backend instance
 //   "context <id> <Call> <network>"              a backend-context notification
 //   "context <id> destroyed"
@@ -60,6 +61,10 @@ struct Variant {
   bool imports_and_exports;
   bool shares_host_memory;
   bool fuses_add_relu;  // OptimizeSubgraph fuses Add + ReLU into one PreCompiled layer
+  // Misbehaviour at the C boundary (issue 41): what the runtime must bound before acting on it.
+  std::size_t scratch_bytes;  // every workload's GetScratchSize (0: none)
+  std::uint64_t id_bytes;     // the length get_id's BpString claims (0: the id's own length)
+  bool execute_exits;         // a workload's Execute calls std::exit(0)
 };
 
 // Defined by the variant's translation unit (test_plugin_exports.cpp).
