@@ -115,6 +115,9 @@ ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std:
   for (const std::string& argument : arguments) wide_arguments.push_back(WideFromUtf8(argument));
   std::wstring command_line = WindowsCommandLine(program.wstring(), wide_arguments);
 
+  auto state = std::make_unique<State>();
+  state->job = KillOnCloseJob();
+
   // Only these three handles are inherited, not whatever else of this process is inheritable
   // (another thread may be starting a child of its own at the same time).
   HANDLE inherited[] = {in.handle, out.handle, err.handle};
@@ -135,8 +138,6 @@ ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std:
   startup.StartupInfo.hStdOutput = out.handle;
   startup.StartupInfo.hStdError = err.handle;
   startup.lpAttributeList = list;
-  auto state = std::make_unique<State>();
-  state->job = KillOnCloseJob();
   // Suspended until it is in the job, so none of its code runs outside it.
   PROCESS_INFORMATION started{};
   const BOOL ok = ::CreateProcessW(program.c_str(), command_line.data(), nullptr, nullptr, TRUE,
