@@ -17,7 +17,12 @@
 #include <windows.h>  // MultiByteToWideChar
 #else
 #include <sys/wait.h>
+
+#include <csignal>
 #endif
+
+#include <sstream>
+#include <thread>
 
 namespace backplane::e2e {
 
@@ -109,20 +114,71 @@ ProcessResult RunProcess(const std::string& program, const std::vector<std::stri
   return RunShellCommand(CommandLine(program, arguments));
 }
 
-ProcessResult RunProcessAndInterrupt(const std::string& program,
-                                     const std::vector<std::string>& arguments,
-                                     std::chrono::milliseconds delay) {
+namespace {
+
+// Runs `program` and sends it `signal` ("INT", "KILL") `delay` after it started.
+ProcessResult RunProcessAndSignal(const std::string& program, const std::vector<std::string>& arguments,
+                                  std::chrono::milliseconds delay, const std::string& signal) {
 #if defined(_WIN32)
   (void)program;
   (void)arguments;
   (void)delay;
-  throw std::runtime_error("RunProcessAndInterrupt: no SIGINT to send on Windows");
+  throw std::runtime_error("no SIG" + signal + " to send on Windows");
 #else
   // The shell starts a sleeper in the background, then becomes the program (exec keeps its
-  // pid, $$); the sleeper then sends that pid SIGINT.
+  // pid, $$); the sleeper then sends that pid the signal.
   const std::string seconds = std::to_string(static_cast<double>(delay.count()) / 1000.0);
-  return RunShellCommand("(sleep " + seconds + "; kill -INT $$) >/dev/null 2>&1 & exec " +
+  return RunShellCommand("(sleep " + seconds + "; kill -" + signal + " $$) >/dev/null 2>&1 & exec " +
                          CommandLine(program, arguments));
+#endif
+}
+
+}  // namespace
+
+ProcessResult RunProcessAndInterrupt(const std::string& program,
+                                     const std::vector<std::string>& arguments,
+                                     std::chrono::milliseconds delay) {
+  return RunProcessAndSignal(program, arguments, delay, "INT");
+}
+
+ProcessResult RunProcessAndKill(const std::string& program, const std::vector<std::string>& arguments,
+                                std::chrono::milliseconds delay) {
+  return RunProcessAndSignal(program, arguments, delay, "KILL");
+}
+
+long HangingProcessId(const std::string& trace) {
+  std::istringstream lines(ReadFile(trace));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string word, id;
+    long pid = -1;
+    if (words >> word >> id >> pid && word == "hanging") return pid;
+  }
+  return -1;
+}
+
+bool ProcessEndsWithin(long pid, std::chrono::milliseconds limit) {
+#if defined(__linux__)
+  const auto ended = [pid] {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    if (!std::getline(stat, text)) return true;  // gone
+    const std::size_t name_end = text.rfind(')');  // "pid (name) S ..."
+    return name_end != std::string::npos && text.compare(name_end, 4, ") Z ") == 0;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!ended()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(static_cast<pid_t>(pid), SIGKILL);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+#else
+  (void)pid;
+  (void)limit;
+  throw std::runtime_error("ProcessEndsWithin reads /proc: Linux only");
 #endif
 }
 

@@ -28,6 +28,19 @@ ProcessResult RunProcessAndInterrupt(const std::string& program,
                                      const std::vector<std::string>& arguments,
                                      std::chrono::milliseconds delay);
 
+// As RunProcessAndInterrupt, with SIGKILL (nothing of the program's own runs then). POSIX only.
+ProcessResult RunProcessAndKill(const std::string& program, const std::vector<std::string>& arguments,
+                                std::chrono::milliseconds delay);
+
+// The process id a TEST_HANG_ON_LOAD test plugin wrote to its trace file `trace` (the line
+// "hanging <id> <pid>", tests/plugins/test_backend.hpp), or -1 when there is none.
+long HangingProcessId(const std::string& trace);
+
+// Whether process `pid` ends within `limit` (gone, or a zombie its new parent has yet to reap).
+// One that does not is killed (SIGKILL), so a failed check leaves nothing running. Linux only
+// (reads /proc); throws std::runtime_error elsewhere.
+bool ProcessEndsWithin(long pid, std::chrono::milliseconds limit);
+
 // Whether the tools run by these tests read the environment: Backplane's variables and the
 // user's folders (XDG_*). Windows builds are tested under Wine, which runs every program elevated,
 // where the runtime ignores its variables (as a set-uid program does; the unit tests check that

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -924,6 +925,82 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
 }
 
 #endif  // the crash messages name POSIX signals
+
+// Issue 41: a probe dies with its parent. sdk-info is killed (SIGKILL: none of its own code
+// runs) while its probe of a library that hangs has 60 s left; the probe must end at once.
+#if defined(__linux__)
+TEST_CASE("--isolate: when sdk-info is killed, its probe process ends with it") {
+  TempFolder folder("e2e-isolate-killed");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HANG_ON_LOAD, folder.path(), "TestHangOnLoad");
+  TempFolder scratch("e2e-isolate-killed-scratch");
+  const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", (scratch.path() / "store").string());
+  const std::string trace = (scratch.path() / "trace.txt").string();
+  const ScopedEnvironmentVariable log("BACKPLANE_TEST_PLUGIN_LOG", trace);
+  const ProcessResult killed =
+      RunProcessAndKill(kSdkInfo, {"--path", folder.path().string(), "--no-static", "--isolate", "--timeout", "60"},
+                        std::chrono::milliseconds(3000));
+  CHECK((killed.exit_code == -1 || killed.exit_code == 137));
+  const long probe = HangingProcessId(trace);
+  REQUIRE_MESSAGE(probe > 0, "the probe never reached the hanging library (trace " << trace << ")");
+  CHECK(ProcessEndsWithin(probe, std::chrono::milliseconds(2000)));
+}
+#endif
+
+// Issue 41: a factory's 1 MiB failure message is bounded where the runtime reads it, so the
+// probe's report carries it and the verdict is factory_failed, as without --isolate.
+TEST_CASE("a factory failing with a 1 MiB message is factory_failed, bounded, with or without --isolate") {
+  TempFolder folder("e2e-huge-factory-error");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HUGE_FACTORY_ERROR, folder.path(), "TestHugeFactoryError");
+  TempFolder store("e2e-huge-factory-error-verdicts");
+  const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
+  for (const bool isolate : {false, true}) {
+    std::vector<std::string> arguments = {"--path", folder.path().string(), "--no-static", "--json"};
+    if (isolate) arguments.push_back("--isolate");
+    RUN_SDK_INFO(result, arguments);
+    CHECK(result.exit_code == 2);
+    const json document = ParseJson(result);
+    const json* record = FindRecord(document, "Test_TestHugeFactoryError_backend" + std::string(kLibrarySuffix));
+    REQUIRE(record != nullptr);
+    CHECK(record->at("code") == "factory_failed");
+    const std::string message = record->at("message");
+    CHECK(Contains(message, "returned null: TestHugeFactoryError: deliberate test failure xxx"));
+    CHECK(Contains(message, "\xE2\x80\xA6 (more than 4096 bytes)"));
+    CHECK(message.size() < 5000);
+  }
+}
+
+// Issue 41: get_id claiming a 2^40-byte string is refused naming the backend and the function,
+// not reported as std::bad_alloc.
+TEST_CASE("a backend whose get_id claims 2^40 bytes is factory_failed naming get_id") {
+  TempFolder folder("e2e-huge-id");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HUGE_ID, folder.path(), "TestHugeId");
+  RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--json"});
+  CHECK(result.exit_code == 2);
+  const json document = ParseJson(result);
+  const json* record = FindRecord(document, "Test_TestHugeId_backend" + std::string(kLibrarySuffix));
+  REQUIRE(record != nullptr);
+  CHECK(record->at("code") == "factory_failed");
+  CHECK(record->at("message") ==
+        "backend TestHugeId: get_id: returned a string of 1099511627776 bytes; the runtime accepts at most 256");
+}
+
+// Issue 41: a plugin whose factory calls exit(0) does not make sdk-info exit 0 with no report;
+// under --isolate only the probe ends, and the library is rejected saying so.
+TEST_CASE("a factory calling exit(0) makes sdk-info fail naming it; --isolate rejects the library") {
+  TempFolder folder("e2e-factory-exits");
+  CopyTestPlugin(BACKPLANE_E2E_PLUGIN_FACTORY_EXITS, folder.path(), "TestFactoryExits");
+  TempFolder store("e2e-factory-exits-verdicts");
+  const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
+  RUN_SDK_INFO(plain, {"--path", folder.path().string(), "--no-static"});
+  CHECK(plain.exit_code == 70);
+  CHECK(plain.err == "sdk-info: did not finish: the process was ended from inside backend TestFactoryExits: "
+                     "BackendFactory; the output is incomplete\n");
+  CHECK(plain.out.empty());
+  RUN_SDK_INFO(isolated, {"--path", folder.path().string(), "--no-static", "--isolate"});
+  CHECK(isolated.exit_code == 2);
+  CHECK(Contains(isolated.out, TestLibrary(folder.path(), "TestFactoryExits") +
+                                   " made the probe process exit with status 0 before it finished loading"));
+}
 
 TEST_CASE("--isolate over healthy plugins reports what a plain run reports" *
           doctest::skip(!kHaveReferencePlugin)) {

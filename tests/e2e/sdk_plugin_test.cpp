@@ -371,6 +371,24 @@ TEST_CASE("sdk-plugin: a broken drop installs nothing" * doctest::skip(!kToolsRe
   }
 }
 
+// Issue 41: killed (SIGKILL) while the probe of a library that hangs has 60 s left, sdk-plugin
+// takes its probe process along.
+#if defined(__linux__)
+TEST_CASE("sdk-plugin: when install is killed, its probe process ends with it" *
+          doctest::skip(!kToolsReadEnvironment)) {
+  Sandbox sandbox;
+  const fs::path drop = MakeDrop(sandbox.root() / "drop", BACKPLANE_E2E_PLUGIN_HANG_ON_LOAD, "HangOnLoad", "1.0.0");
+  const std::string trace = (sandbox.root() / "trace.txt").string();
+  const ScopedEnvironmentVariable log("BACKPLANE_TEST_PLUGIN_LOG", trace);
+  const ProcessResult killed = RunProcessAndKill(
+      kSdkPlugin, {"install", drop.string(), "--policy", "off", "--timeout", "60"}, std::chrono::milliseconds(3000));
+  CHECK((killed.exit_code == -1 || killed.exit_code == 137));
+  const long probe = HangingProcessId(trace);
+  REQUIRE_MESSAGE(probe > 0, "the probe never reached the hanging library (trace " << trace << ")");
+  CHECK(ProcessEndsWithin(probe, std::chrono::milliseconds(2000)));
+}
+#endif
+
 TEST_CASE("sdk-plugin: a staging folder left by an interrupted install is never a candidate, and is cleaned up" * doctest::skip(!kToolsReadEnvironment)) {
   Sandbox sandbox;
   // A complete drop inside a .staging- folder (copied, never renamed), and an older leftover.

@@ -1081,3 +1081,53 @@ TEST_CASE("sdk-run: model, input, outputs, report and trace in a folder with a n
 
 }  // namespace
 }  // namespace backplane::e2e
+
+namespace backplane::e2e {
+namespace {
+
+// ---- Issue 41: what a backend reports is bounded; a backend that exits is no success ---------
+
+// sdk-run over the MLP with test plugin `built` (its id `id`) first and CpuRef after: its /Relu
+// runs on the test plugin.
+ProcessResult RunWithTestPlugin(const std::string& built, const std::string& id, const std::string& folder_name) {
+  TempFolder folder(folder_name);
+  fs::copy_file(built, folder.path() / ("Test_" + id + "_backend" + std::string(kLibrarySuffix)));
+#if defined(_WIN32)
+  const std::string separator = ";";
+#else
+  const std::string separator = ":";
+#endif
+  const ScopedEnvironmentVariable paths("BACKPLANE_BACKEND_PATHS",
+                                        folder.path().string() + separator + kBackendDir.string());
+  return RunProcess(kSdkRun, {"--model", kMlp, "--backends", id + ",CpuRef", "--iterations", "1", "--json"});
+}
+
+std::string Describe(const ProcessResult& result) {
+  return "exit " + std::to_string(result.exit_code) + "\nstdout:\n" + result.out + "\nstderr:\n" + result.err;
+}
+
+TEST_CASE("sdk-run: a workload asking for 2^62 bytes of scratch memory fails naming backend, function and layer" *
+          doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
+  const ProcessResult result =
+      RunWithTestPlugin(BACKPLANE_E2E_PLUGIN_HUGE_SCRATCH, "TestHugeScratch", "e2e-run-scratch");
+  INFO(Describe(result));
+  CHECK(result.exit_code == 70);
+  CHECK(Contains(result.err, "backend TestHugeScratch: get_scratch_size for layer '/Relu': asked for "
+                             "4611686018427387904 bytes of scratch memory; the runtime gives a workload at most "
+                             "1099511627776"));
+  CHECK_FALSE(Contains(result.err, "bad_alloc"));
+}
+
+TEST_CASE("sdk-run: a backend calling exit(0) in execute makes sdk-run fail, naming backend and layer" *
+          doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
+  const ProcessResult result =
+      RunWithTestPlugin(BACKPLANE_E2E_PLUGIN_EXECUTE_EXITS, "TestExecuteExits", "e2e-run-exits");
+  INFO(Describe(result));
+  CHECK(result.exit_code == 70);
+  CHECK(result.err == "sdk-run: did not finish: the process was ended from inside backend TestExecuteExits: execute "
+                      "for layer '/Relu'; the output is incomplete\n");
+  CHECK(result.out.empty());
+}
+
+}  // namespace
+}  // namespace backplane::e2e

@@ -26,6 +26,12 @@
 #include <utility>
 #include <vector>
 
+#if defined(_WIN32)
+#include <process.h>  // _getpid
+#else
+#include <unistd.h>  // getpid
+#endif
+
 namespace test_backend {
 
 using namespace backplane;
@@ -81,6 +87,11 @@ struct MisbehaveOnLoad {
 #endif
     }
     if (kVariant.on_load == Variant::OnLoad::kHang) {
+#if defined(_WIN32)
+      Trace(std::string("hanging ") + kVariant.id + " " + Decimal(static_cast<std::uint64_t>(::_getpid())));
+#else
+      Trace(std::string("hanging ") + kVariant.id + " " + Decimal(static_cast<std::uint64_t>(::getpid())));
+#endif
       for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
     }
   }
@@ -336,8 +347,10 @@ class ElementwiseWorkload : public IWorkload {
     CheckHandle(args.outputs[0]);
     const auto count = static_cast<std::size_t>(output_.shape.NumElements());
     if (kVariant.execute_throws_int && count > 0 && MappedTensor(args.inputs[0]).data()[0] == 42.0f) throw 42;
+    if (kVariant.execute_exits) std::exit(0);
     Compute(args, count);
   }
+  std::size_t GetScratchSize() const override { return kVariant.scratch_bytes; }
 
  protected:
   virtual void Compute(const WorkloadArgs& args, std::size_t count) const = 0;
@@ -567,7 +580,22 @@ TestBackend::TestBackend() {
 
 TestBackend::~TestBackend() { Trace(std::string("destroyed ") + kVariant.id); }
 
-void* GuardedBackendFactory(IBackend* (*create)()) { return plugin_detail::GuardedFactory(create); }
+// get_id as kVariant.id_bytes says: the id's bytes, with a length claiming far more.
+BpString OverlongId(const BpBackend*) noexcept { return {kVariant.id, static_cast<std::size_t>(kVariant.id_bytes)}; }
+
+void* GuardedBackendFactory(IBackend* (*create)()) {
+  auto* backend = static_cast<BpBackend*>(plugin_detail::GuardedFactory(create));
+  if (backend != nullptr && kVariant.id_bytes != 0) {
+    // The adapter's table with get_id replaced; the object keeps pointing at a table of this library.
+    static const BpBackendTable table = [&] {
+      BpBackendTable copy = *backend->table;
+      copy.get_id = &OverlongId;
+      return copy;
+    }();
+    backend->table = &table;
+  }
+  return backend;
+}
 
 BackendId TestBackend::GetId() const { return kVariant.id; }
 

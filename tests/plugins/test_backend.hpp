@@ -12,6 +12,7 @@
 // happened inside the library:
 //   "loaded <id>" / "unloaded <id>"              global constructor / destructor of the library
 //   "impostor loaded <id>"                       the same, of a TEST_IMPOSTOR variant
+//   "hanging <id> <process id>"                  TEST_HANG_ON_LOAD, before it sleeps forever
 //   "created <id>" / "destroyed <id>"            a backend instance
 //   "context <id> <Call> <network>"              a backend-context notification
 //   "context <id> destroyed"
@@ -31,6 +32,9 @@
 #pragma once
 
 #include <backplane/backend/backend.hpp>
+
+#include <cstddef>
+#include <cstdint>
 
 #include <memory>
 #include <string>
@@ -58,6 +62,10 @@ struct Variant {
   bool imports_and_exports;
   bool shares_host_memory;
   bool fuses_add_relu;  // OptimizeSubgraph fuses Add + ReLU into one PreCompiled layer
+  // Misbehaviour at the C boundary (issue 41): what the runtime must bound before acting on it.
+  std::size_t scratch_bytes;  // every workload's GetScratchSize (0: none)
+  std::uint64_t id_bytes;     // the length get_id's BpString claims (0: the id's own length)
+  bool execute_exits;         // a workload's Execute calls std::exit(0)
 };
 
 // Appends `line` to the trace file (BACKPLANE_TEST_PLUGIN_LOG), when one is named. Never throws.

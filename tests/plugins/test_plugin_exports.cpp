@@ -31,6 +31,14 @@
 //   TEST_LAYER_SUPPORT_THROWS_STD    IsLayerSupported throws std::runtime_error
 //   TEST_EXECUTE_THROWS_INT          a workload's Execute throws the int 42 when its first
 //                                    input's first element is 42 (other runs compute normally)
+//   -- what the runtime must bound at the C boundary (issue 41) --
+//   TEST_SCRATCH_BYTES=N             every workload's GetScratchSize returns N
+//   TEST_ID_BYTES=N                  get_id returns the id's pointer with the length N
+//   TEST_EXECUTE_EXITS               a workload's Execute calls std::exit(0)
+//   TEST_FACTORY_EXITS               BackendFactory calls std::exit(0) (hand-written exports)
+//   TEST_FACTORY_ERROR_BYTES=N       BackendFactory returns null and the identity's
+//                                    last_factory_error a message of N bytes (hand-written
+//                                    exports: the SDK's own buffer holds 1 KiB)
 //   -- hand-written exports only --
 //   TEST_MANGLED_ENTRY_POINTS        the three functions without extern "C" (C++-mangled)
 //   TEST_OMIT_GET_BACKEND_ID / TEST_OMIT_GET_VERSION / TEST_OMIT_BACKEND_FACTORY /
@@ -59,6 +67,7 @@
 #include <backplane/plugin.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -140,6 +149,17 @@ const ImpostorTracer impostor_tracer;
 #else
 #define TEST_DETAIL_FUSES false
 #endif
+#if !defined(TEST_SCRATCH_BYTES)
+#define TEST_SCRATCH_BYTES 0
+#endif
+#if !defined(TEST_ID_BYTES)
+#define TEST_ID_BYTES 0
+#endif
+#if defined(TEST_EXECUTE_EXITS)
+#define TEST_DETAIL_EXECUTE_EXITS true
+#else
+#define TEST_DETAIL_EXECUTE_EXITS false
+#endif
 
 const Variant kVariant = {
     kId,
@@ -152,6 +172,9 @@ const Variant kVariant = {
     TEST_DETAIL_IMPORTS_AND_EXPORTS,
     TEST_DETAIL_SHARES_HOST,
     TEST_DETAIL_FUSES,
+    static_cast<std::size_t>(TEST_SCRATCH_BYTES),
+    static_cast<std::uint64_t>(TEST_ID_BYTES),
+    TEST_DETAIL_EXECUTE_EXITS,
 };
 
 }  // namespace test_backend
@@ -239,8 +262,26 @@ constexpr const char* kIdentityAbi = "itanium-libstdc++-cxx11";
 constexpr const char* kIdentityAbi = BACKPLANE_ABI_TAG;
 #endif
 
+#if defined(TEST_FACTORY_ERROR_BYTES)
+// The identity's last_factory_error: TEST_FACTORY_ERROR_BYTES bytes, valid while the library is loaded.
+const char* HugeFactoryError() {
+  static const std::string message = [] {
+    std::string text = std::string(kId) + ": deliberate test failure ";
+    text.resize(static_cast<std::size_t>(TEST_FACTORY_ERROR_BYTES), 'x');
+    return text;
+  }();
+  return message.c_str();
+}
+#define TEST_DETAIL_LAST_FACTORY_ERROR &test_backend::HugeFactoryError
+#else
+#define TEST_DETAIL_LAST_FACTORY_ERROR &::backplane::plugin_detail::LastFactoryError
+#endif
+
 IBackend* CreateBackend() {
-#if defined(TEST_FACTORY_RETURNS_NULL)
+#if defined(TEST_FACTORY_EXITS)
+  std::exit(0);
+#endif
+#if defined(TEST_FACTORY_RETURNS_NULL) || defined(TEST_FACTORY_ERROR_BYTES)
   return nullptr;
 #else
   return new TestBackend();
@@ -269,7 +310,7 @@ const BackplanePluginIdentity BackplanePluginIdentityV1 = {
     test_backend::kIdentityId,
     test_backend::kVendor,
     test_backend::kPluginVersion,
-    &::backplane::plugin_detail::LastFactoryError,
+    TEST_DETAIL_LAST_FACTORY_ERROR,
 };
 }
 #endif

@@ -15,6 +15,7 @@
 #include "stderr_log_sink.hpp"
 #include "terminal.hpp"
 #include "text_report.hpp"
+#include "unfinished_exit.hpp"
 
 #include <backplane/program_arguments.hpp>
 #include <backplane/runtime.hpp>
@@ -153,9 +154,7 @@ int Run(int argc, const char* const argv[]) {
   return RunDiscovery(command_line);
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
+int Start(int argc, char* argv[]) {
   // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
   const ProgramArguments arguments(argc, argv);
   const bool json = WantsJson(arguments.argc(), arguments.argv());
@@ -166,4 +165,12 @@ int main(int argc, char* argv[]) {
   } catch (const std::exception& error) {
     return ReportError(json, ToolError(ExitCode::kInternalError, std::string("unexpected error: ") + error.what()));
   }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  // A plugin that ends the process while it is loaded does not make the report look complete.
+  const tools::UnfinishedExitGuard guard("sdk-info", Exit(ExitCode::kInternalError));
+  return guard.Finish(Start(argc, argv));
 }

@@ -14,6 +14,7 @@
 #include "text_report.hpp"
 
 #include "terminal.hpp"
+#include "unfinished_exit.hpp"
 
 #include <backplane/program_arguments.hpp>
 
@@ -100,9 +101,7 @@ int Main(int argc, const char* const argv[]) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
+int Start(int argc, char* argv[]) {
   try {
     // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
     const ProgramArguments arguments(argc, argv);
@@ -111,4 +110,12 @@ int main(int argc, char* argv[]) {
     std::cerr << "sdk-run: unexpected error: " << error.what() << '\n';
     return Exit(ExitCode::kRuntimeFailure);
   }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  // A backend that ends the process mid-run does not make it look like a success.
+  const tools::UnfinishedExitGuard guard("sdk-run", Exit(ExitCode::kRuntimeFailure));
+  return guard.Finish(Start(argc, argv));
 }

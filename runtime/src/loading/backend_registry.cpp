@@ -55,17 +55,19 @@ BackendFactory MakePluginFactory(std::shared_ptr<SharedLibrary> library,
   return [origin = std::move(origin), identity, entry_point, where]() {
     void* created = nullptr;
     try {
+      const PluginCallScope scope(origin->id, "BackendFactory", nullptr);
       created = entry_point();
     } catch (const std::exception& error) {
       // A hand-written factory let an exception cross its extern "C" boundary.
-      throw Exception(ErrorCode::kBackendFailure, where + " threw: " + error.what());
+      throw Exception(ErrorCode::kBackendFailure,
+                      where + " threw: " + platform::Bounded(error.what(), kMaxMessageBytes));
     } catch (...) {
       throw Exception(ErrorCode::kBackendFailure, where + " threw a non-standard exception");
     }
     if (created == nullptr) {
-      const char* why = identity->last_factory_error ? identity->last_factory_error() : "";
-      throw Exception(ErrorCode::kBackendFailure,
-                      where + " returned null" + (why && *why ? std::string(": ") + why : std::string()));
+      // The plugin's text, bounded: a message of any length must not become the record's.
+      const std::string why = identity->last_factory_error ? BoundedMessage(identity->last_factory_error()) : "";
+      throw Exception(ErrorCode::kBackendFailure, where + " returned null" + (why.empty() ? "" : ": " + why));
     }
     return WrapBackend(static_cast<BpBackend*>(created), origin);
   };

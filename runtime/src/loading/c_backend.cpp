@@ -172,12 +172,22 @@ class CWorkload final : public backend::IWorkload {
     const HandleArray outputs(args.outputs);
     const BpWorkloadArgs c{sizeof(BpWorkloadArgs), inputs.data(),  inputs.size(),
                            outputs.data(),         outputs.size(), args.scratch};
+    const PluginCallScope scope(origin_->id, "execute", &layer_);
     if (BpStatus* status = workload_.table().execute(workload_.get(), &c)) {
       CheckStatus(status, *origin_, "execute", layer_);
     }
   }
+  // Refuses more than kMaxScratchBytes (PluginError naming the layer): the runtime allocates it.
   std::size_t GetScratchSize() const override {
-    return workload_.table().get_scratch_size ? workload_.table().get_scratch_size(workload_.get()) : 0;
+    if (!workload_.table().get_scratch_size) return 0;
+    const std::size_t bytes = workload_.table().get_scratch_size(workload_.get());
+    if (bytes > kMaxScratchBytes) {
+      throw PluginError(ErrorCode::kBackendFailure,
+                        DescribeCall(*origin_, "get_scratch_size", layer_) + ": asked for " + std::to_string(bytes) +
+                            " bytes of scratch memory; the runtime gives a workload at most " +
+                            std::to_string(kMaxScratchBytes));
+    }
+    return bytes;
   }
   // The plugin's text, bounded and with control characters escaped (it ends up in reports); each
   // field only when the plugin's struct holds it (a later minor may have grown it).
@@ -210,6 +220,7 @@ class CWorkloadFactory final : public backend::IWorkloadFactory {
   std::unique_ptr<backend::IWorkload> CreateWorkload(const backend::ILayerView& view) override {
     const CLayer layer(view);
     BpWorkload* workload = nullptr;
+    const PluginCallScope scope(origin_->id, "create_workload", &view.GetName());
     CheckStatus(factory_.table().create_workload(factory_.get(), layer.Get(), &workload), *origin_, "create_workload",
                 view.GetName());
     if (workload == nullptr) {
@@ -242,11 +253,12 @@ BackendInfoValues ReadInfo(const BpBackendInfoData* data, const PluginOrigin& or
   };
   if (data == nullptr) throw bad("returned no data");
   // An array the plugin gives as pointer + count: both read only when present, and a count
-  // without a pointer is refused.
+  // without a pointer, or beyond kMaxEntries, is refused.
   auto array = [&](const auto* pointer, std::size_t count, const char* name) {
     if (count != 0 && pointer == nullptr) throw bad(std::string(name) + " is null but its count is " + std::to_string(count));
-    return count;
+    return CheckedCount(count, kMaxEntries, origin, "get_info", name);
   };
+  auto text = [&](BpString value) { return FromC(value, kMaxTextBytes, origin, "get_info"); };
 #define BP_RUNTIME_HAS(field) BP_HAS_FIELD(data, BpBackendInfoData, field)
   BackendInfoValues values;
   if (BP_RUNTIME_HAS(device_kind)) {
@@ -269,36 +281,36 @@ BackendInfoValues ReadInfo(const BpBackendInfoData* data, const PluginOrigin& or
   }
   if (BP_RUNTIME_HAS(flag_count)) {
     for (std::size_t i = 0, n = array(data->flags, data->flag_count, "flags"); i < n; ++i) {
-      values.capabilities.values[FromC(data->flags[i].name)] = data->flags[i].value != 0;
+      values.capabilities.values[text(data->flags[i].name)] = data->flags[i].value != 0;
     }
   }
   if (BP_RUNTIME_HAS(device_count)) {
     for (std::size_t i = 0, n = array(data->devices, data->device_count, "devices"); i < n; ++i) {
       const BpDeviceInfo& device = data->devices[i];
       if (device.kind > BP_DEVICE_ACCELERATOR) throw bad("device " + std::to_string(i) + " has unknown kind " + std::to_string(device.kind));
-      values.devices.push_back({FromC(device.name), static_cast<DeviceKind>(device.kind), device.available != 0,
-                                FromC(device.reason)});
+      values.devices.push_back({text(device.name), static_cast<DeviceKind>(device.kind), device.available != 0,
+                                text(device.reason)});
     }
   }
   if (BP_RUNTIME_HAS(option_count)) {
     std::set<std::string> keys;
     for (std::size_t i = 0, n = array(data->options, data->option_count, "options"); i < n; ++i) {
       const BpOptionSpec& spec = data->options[i];
-      std::string key = FromC(spec.key);
+      std::string key = text(spec.key);
       if (key.empty()) throw bad("option " + std::to_string(i) + " has an empty key");
       if (spec.type > BP_OPTION_BOOLEAN) {
         throw bad("option " + platform::Quoted(key) + " has unknown type " + std::to_string(spec.type));
       }
       if (!keys.insert(key).second) throw bad("option " + platform::Quoted(key) + " is declared twice");
       values.options.push_back({std::move(key), static_cast<backend::OptionSpec::Type>(spec.type),
-                                FromC(spec.default_value), FromC(spec.doc)});
+                                text(spec.default_value), text(spec.doc)});
     }
   }
   if (BP_RUNTIME_HAS(handle_factory_preference_count)) {
     for (std::size_t i = 0, n = array(data->handle_factory_preferences, data->handle_factory_preference_count,
                                       "handle_factory_preferences");
          i < n; ++i) {
-      values.preferences.push_back(FromC(data->handle_factory_preferences[i]));
+      values.preferences.push_back(text(data->handle_factory_preferences[i]));
     }
   }
 #undef BP_RUNTIME_HAS
@@ -328,9 +340,19 @@ backend::OptimizationViews ReadOptimization(Owned<BpOptimization, BpOptimization
       table.substitutions ? table.substitutions(result.get(), &substitution_count) : nullptr;
   const BpLayerIndices* failed = table.failed ? table.failed(result.get(), &failed_count) : nullptr;
   const BpLayerIndices* untouched = table.untouched ? table.untouched(result.get(), &untouched_count) : nullptr;
-  if (!substitutions) substitution_count = 0;
-  if (!failed) failed_count = 0;
-  if (!untouched) untouched_count = 0;
+  // No more lists than layers offered (each list names layers of its own): a larger count is
+  // refused before anything is allocated or read for it.
+  auto bounded = [&](const void* list, std::size_t count, const char* what) -> std::size_t {
+    if (list == nullptr) return 0;
+    if (count > layer_count) {
+      throw bad(std::to_string(count) + " " + what + ", but the offered subgraph has " + std::to_string(layer_count) +
+                " layers");
+    }
+    return count;
+  };
+  substitution_count = bounded(substitutions, substitution_count, "substitutions");
+  failed_count = bounded(failed, failed_count, "failed lists");
+  untouched_count = bounded(untouched, untouched_count, "untouched lists");
 
   // Substitutions are read with the stride of the plugin's BpSubstitution (its struct_size).
   std::vector<BpSubstitution> read(substitution_count);
@@ -356,6 +378,10 @@ backend::OptimizationViews ReadOptimization(Owned<BpOptimization, BpOptimization
     if (list.count != 0 && list.indices == nullptr) {
       throw bad(where + " with " + std::to_string(list.count) + " layers but no indices");
     }
+    if (list.count > layer_count) {
+      throw bad(where + " with " + std::to_string(list.count) + " layers, but the offered subgraph has " +
+                std::to_string(layer_count));
+    }
     backend::SubgraphView view;
     for (std::size_t i = 0; i < list.count; ++i) {
       const std::size_t index = list.indices[i];
@@ -376,7 +402,7 @@ backend::OptimizationViews ReadOptimization(Owned<BpOptimization, BpOptimization
   backend::OptimizationViews views;
   std::vector<backend::SubgraphView> replaced;
   for (std::size_t i = 0; i < substitution_count; ++i) {
-    const std::string name = FromC(read[i].name);
+    const std::string name = FromC(read[i].name, kMaxTextBytes, origin, "optimize_subgraph");
     if (name.empty()) throw bad("substitution " + std::to_string(i) + " without a name");
     const std::string where = "substitution " + std::to_string(i) + " (" + platform::Quoted(name) + ")";
     replaced.push_back(check(read[i].replaced, where));
@@ -394,7 +420,7 @@ backend::OptimizationViews ReadOptimization(Owned<BpOptimization, BpOptimization
   for (std::size_t i = 0; i < substitution_count; ++i) {
     backend::Substitution substitution;
     substitution.replaced = std::move(replaced[i]);
-    substitution.name = FromC(read[i].name);
+    substitution.name = FromC(read[i].name, kMaxTextBytes, origin, "optimize_subgraph");
     substitution.descriptor = std::make_shared<backend::PreCompiledPayload>(read[i].payload, read[i].destroy_payload);
     table.take_payload(result.get(), i);
     views.substitutions.push_back(std::move(substitution));
@@ -407,7 +433,7 @@ backend::OptimizationViews ReadOptimization(Owned<BpOptimization, BpOptimization
 class CBackend final : public backend::IBackend {
  public:
   CBackend(BpBackend* backend, OriginPtr origin) : origin_(std::move(origin)), backend_(backend, *origin_) {
-    id_ = BackendId(FromC(backend_.table().get_id(backend_.get())));
+    id_ = BackendId(FromC(backend_.table().get_id(backend_.get()), kMaxIdBytes, *origin_, "get_id"));
     if (id_.IsEmpty()) {
       throw PluginError(ErrorCode::kBackendFailure, DescribeCall(*origin_, "get_id") + ": returned an empty id");
     }

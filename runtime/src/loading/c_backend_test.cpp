@@ -7,6 +7,7 @@
 #include <backplane/backend/c_status.hpp>
 #include <backplane/backend/host_tensor_handle.hpp>
 #include <backplane/backend/op_attributes.hpp>
+#include <backplane/plugin_activity.hpp>
 #include <backplane/descriptors.hpp>
 
 #include <doctest/doctest.h>
@@ -36,6 +37,13 @@ struct Script {
   BpWorkloadInfo workload_info{};
   std::uint32_t before_load_code = 0;
   std::uint32_t after_load_code = 0;
+  // What the plugin claims (bounds tests): get_id's length (0: the id's own), get_scratch_size
+  // (0: no such function), get_info's option count, optimize_subgraph's failed-list count (0:
+  // the lists' own).
+  std::size_t id_bytes = 0;
+  std::size_t scratch_bytes = 0;
+  std::size_t option_count = 1;
+  std::size_t claimed_failed_count = 0;
   // optimize_subgraph's answer (indices into the offered subgraph).
   struct Substitution {
     std::vector<std::size_t> indices;
@@ -54,6 +62,7 @@ struct Script {
   std::vector<const BpTensorHandle*> executed_inputs;
   std::vector<BpTensorHandle*> created_handles;
   std::vector<std::string> logged;
+  std::string call_in_progress;  // PluginCallInProgress() as execute saw it
 };
 
 BpStatus* Status(std::uint32_t code) {
@@ -122,7 +131,7 @@ const BpSubstitution* Substitutions(const BpOptimization* self, std::size_t* cou
 }
 const BpLayerIndices* Failed(const BpOptimization* self, std::size_t* count) {
   const auto* result = reinterpret_cast<const HandOptimization*>(self);
-  *count = result->failed.size();
+  *count = result->script->claimed_failed_count != 0 ? result->script->claimed_failed_count : result->failed.size();
   return result->failed.data();
 }
 const BpLayerIndices* Untouched(const BpOptimization* self, std::size_t* count) {
@@ -183,6 +192,7 @@ struct HandWorkload {
 void WorkloadDestroy(BpWorkload* self) { delete reinterpret_cast<HandWorkload*>(self); }
 BpStatus* Execute(const BpWorkload* self, const BpWorkloadArgs* args) {
   Script& script = *reinterpret_cast<const HandWorkload*>(self)->script;
+  script.call_in_progress = PluginCallInProgress();
   script.executed_inputs.assign(args->inputs, args->inputs + args->input_count);
   BpTensorInfo info{};
   args->outputs[0]->table->get_info(args->outputs[0], &info);
@@ -207,6 +217,10 @@ const BpWorkloadInfo* WorkloadInfo(const BpWorkload* self) {
 }
 const BpWorkloadTable kDescribedWorkloadTable{sizeof(BpWorkloadTable), &WorkloadDestroy, &Execute, nullptr,
                                               &WorkloadInfo};
+std::size_t ScratchSize(const BpWorkload* self) {
+  return reinterpret_cast<const HandWorkload*>(self)->script->scratch_bytes;
+}
+const BpWorkloadTable kScratchWorkloadTable{sizeof(BpWorkloadTable), &WorkloadDestroy, &Execute, &ScratchSize, nullptr};
 
 struct HandWorkloadFactory {
   BpWorkloadFactory c;
@@ -216,7 +230,10 @@ void WorkloadFactoryDestroy(BpWorkloadFactory* self) { delete reinterpret_cast<H
 BpStatus* CreateWorkload(BpWorkloadFactory* self, const BpLayer*, BpWorkload** out) {
   Script* script = reinterpret_cast<HandWorkloadFactory*>(self)->script;
   if (script->workload_code != 0) return Status(script->workload_code);
-  *out = &(new HandWorkload{{script->workload_get_info ? &kDescribedWorkloadTable : &kWorkloadTable}, script})->c;
+  const BpWorkloadTable* table = script->scratch_bytes != 0 ? &kScratchWorkloadTable
+                                 : script->workload_get_info ? &kDescribedWorkloadTable
+                                                             : &kWorkloadTable;
+  *out = &(new HandWorkload{{table}, script})->c;
   return nullptr;
 }
 const BpWorkloadFactoryTable kWorkloadFactoryTable{sizeof(BpWorkloadFactoryTable), &WorkloadFactoryDestroy,
@@ -248,15 +265,18 @@ void BackendDestroy(BpBackend* self) {
   ++ScriptOf(self).backends_destroyed;
   delete reinterpret_cast<HandBackend*>(self);
 }
-BpString GetId(const BpBackend* self) { return {ScriptOf(self).id.data(), ScriptOf(self).id.size()}; }
-BpStatus* GetInfo(const BpBackend*, BpBackendInfo** out) {
+BpString GetId(const BpBackend* self) {
+  const Script& script = ScriptOf(self);
+  return {script.id.data(), script.id_bytes != 0 ? script.id_bytes : script.id.size()};
+}
+BpStatus* GetInfo(const BpBackend* self, BpBackendInfo** out) {
   auto* info = new HandInfo{};
   info->c.table = &kInfoTable;
   info->option = {{"threads", 7}, BP_OPTION_INTEGER, {"0", 1}, {"worker threads", 14}};
   info->data.struct_size = sizeof(BpBackendInfoData);
   info->data.device_kind = BP_DEVICE_CPU;
   info->data.options = &info->option;
-  info->data.option_count = 1;
+  info->data.option_count = ScriptOf(self).option_count;
   *out = &info->c;
   return nullptr;
 }
@@ -610,6 +630,58 @@ TEST_CASE("c_backend: a substitution without a name or without layers is refused
   CheckRefused(script, {"substitution 0 without a name"});
   script.substitutions = {{{}, "nothing"}};
   CheckRefused(script, {"substitution 0 (\"nothing\") replacing no layer"});
+}
+
+// ---- Bounds on what a plugin returns (issue 41) -----------------------------------------------------
+
+TEST_CASE("c_backend: a size, string or count beyond its bound is refused naming backend, function and layer") {
+  Script script;
+  script.table = FullTable();
+  SUBCASE("get_id claiming 2^40 bytes: nothing read or allocated") {
+    script.id_bytes = std::size_t{1} << 40;
+    CHECK(std::string(Thrown([&] { Wrap(script); }).what()) ==
+          "backend Hand: get_id: returned a string of 1099511627776 bytes; the runtime accepts at most 256");
+    CHECK(script.backends_destroyed == 1);
+  }
+  SUBCASE("get_scratch_size of 2^62 bytes") {
+    script.scratch_bytes = std::size_t{1} << 62;
+    const auto backend = Wrap(script);
+    const auto factory = backend->CreateWorkloadFactory(nullptr, nullptr);
+    const auto workload = factory->CreateWorkload(View(backend::LayerType::kActivation, "relu1"));
+    const Exception error = Thrown([&] { workload->GetScratchSize(); });
+    CHECK(error.code() == ErrorCode::kBackendFailure);
+    CHECK(std::string(error.what()) ==
+          "backend Hand: get_scratch_size for layer 'relu1': asked for 4611686018427387904 bytes of scratch memory; "
+          "the runtime gives a workload at most 1099511627776");
+    script.scratch_bytes = kMaxScratchBytes;  // the bound itself is accepted
+    CHECK(factory->CreateWorkload(View(backend::LayerType::kActivation, "relu1"))->GetScratchSize() ==
+          kMaxScratchBytes);
+  }
+  SUBCASE("get_info with 2^40 options") {
+    script.option_count = std::size_t{1} << 40;
+    CHECK(std::string(Thrown([&] { Wrap(script)->GetOptionSpecs(); }).what()) ==
+          "backend Hand: get_info: options has 1099511627776 entries; the runtime accepts at most 65536");
+  }
+  SUBCASE("optimize_subgraph claiming more failed lists than layers offered") {
+    script.failed = {{0}};
+    script.claimed_failed_count = std::size_t{1} << 40;
+    CheckRefused(script, {"1099511627776 failed lists, but the offered subgraph has 3 layers"});
+  }
+}
+
+TEST_CASE("c_backend: while a plugin runs, PluginCallInProgress names its backend, function and layer") {
+  Script script;
+  script.table = FullTable();
+  const auto backend = Wrap(script);
+  const auto factory = backend->CreateWorkloadFactory(nullptr, nullptr);
+  const auto workload = factory->CreateWorkload(View(backend::LayerType::kActivation, "relu1"));
+  std::vector<float> x{1, 2, 3, 4}, y(4);
+  backend::HostTensorHandle input(View::kInfo, x.data()), output(View::kInfo, y.data());
+  const std::vector<backend::ITensorHandle*> inputs{&input}, outputs{&output};
+  CHECK(PluginCallInProgress().empty());
+  workload->Execute({inputs, outputs, nullptr});
+  CHECK(script.call_in_progress == "backend Hand: execute for layer 'relu1'");
+  CHECK(PluginCallInProgress().empty());  // the scope ended with the call
 }
 
 // ---- Tensor handles ---------------------------------------------------------------------------------

@@ -41,14 +41,7 @@ Table Empty() {
 }  // namespace
 
 std::string DescribeCall(const PluginOrigin& origin, std::string_view function, std::string_view layer) {
-  std::string text = "backend " + origin.id.Get() + ": ";
-  text += function;
-  if (!layer.empty()) {
-    text += " for layer '";
-    text += layer;
-    text += "'";
-  }
-  return text;
+  return DescribeCall(origin.id, function, layer);
 }
 
 std::uint32_t StatusCode(const BpStatus* status) {
@@ -71,11 +64,39 @@ std::string TakeReason(BpStatus* status) { return TakeMessage(status, 1024); }
 void CheckStatus(BpStatus* status, const PluginOrigin& origin, std::string_view function, std::string_view layer) {
   if (status == nullptr) return;
   const std::uint32_t code = StatusCode(status);
-  std::string message = TakeMessage(status, 4096);
+  std::string message = TakeMessage(status, kMaxMessageBytes);
   throw PluginError(backend::ErrorCodeOf(code), DescribeCall(origin, function, layer) + ": " + message);
 }
 
-std::string FromC(BpString text) { return text.data ? std::string(text.data, text.size) : std::string(); }
+std::string FromC(BpString text, std::size_t max_bytes, const PluginOrigin& origin, std::string_view function,
+                  std::string_view layer) {
+  if (text.data == nullptr) return {};
+  if (text.size > max_bytes) {
+    throw PluginError(ErrorCode::kBackendFailure,
+                      DescribeCall(origin, function, layer) + ": returned a string of " + std::to_string(text.size) +
+                          " bytes; the runtime accepts at most " + std::to_string(max_bytes));
+  }
+  return std::string(text.data, text.size);
+}
+
+std::size_t CheckedCount(std::size_t count, std::size_t max, const PluginOrigin& origin, std::string_view function,
+                         std::string_view what) {
+  if (count > max) {
+    throw PluginError(ErrorCode::kBackendFailure, DescribeCall(origin, function) + ": " + std::string(what) +
+                                                      " has " + std::to_string(count) +
+                                                      " entries; the runtime accepts at most " + std::to_string(max));
+  }
+  return count;
+}
+
+std::string BoundedMessage(const char* text) {
+  if (text == nullptr) return {};
+  std::size_t length = 0;
+  while (length < kMaxMessageBytes && text[length] != '\0') ++length;  // never past its NUL
+  std::string message = platform::Bounded(std::string_view(text, length), kMaxMessageBytes);
+  if (text[length] != '\0') message += "\xE2\x80\xA6 (more than " + std::to_string(kMaxMessageBytes) + " bytes)";
+  return message;
+}
 
 // ReadTable of each table in c_tables.def: each function copied when the plugin's table has it,
 // then the required ones checked.

@@ -72,8 +72,32 @@ std::string TakeReason(BpStatus* status);
 // hold a code).
 std::uint32_t StatusCode(const BpStatus* status);
 
-// A string a plugin returned (pointer + length); "" for a null pointer.
-std::string FromC(BpString text);
+// ---- Bounds on what a plugin returns -----------------------------------------------------------
+// The one place that says how large a value from a plugin may be. Each is checked before the
+// runtime allocates or reads anything for it; a larger value is a PluginError naming the backend,
+// the function and, where there is one, the layer, never a std::bad_alloc or a read past the
+// plugin's memory.
+inline constexpr std::size_t kMaxIdBytes = 256;                  // get_id of a backend or handle factory
+inline constexpr std::size_t kMaxTextBytes = 64 * 1024;          // any other string (names, reasons, docs)
+inline constexpr std::size_t kMaxMessageBytes = 4096;            // a failure's message, cut beyond this
+inline constexpr std::size_t kMaxEntries = 64 * 1024;            // entries of an array get_info describes
+inline constexpr std::uint64_t kMaxScratchBytes = 1ull << 40;    // get_scratch_size of one workload (1 TiB)
+
+// A string a plugin returned (pointer + length) from `function`; "" for a null pointer. Throws
+// PluginError "<DescribeCall(...)>: returned a string of N bytes; the runtime accepts at most M"
+// when it claims more than `max_bytes`, without reading it.
+std::string FromC(BpString text, std::size_t max_bytes, const PluginOrigin& origin, std::string_view function,
+                  std::string_view layer = {});
+
+// A count a plugin returned from `function` for `what` ("devices"), when at most `max`; else
+// throws PluginError "<DescribeCall(...)>: <what> has N entries; the runtime accepts at most M".
+std::size_t CheckedCount(std::size_t count, std::size_t max, const PluginOrigin& origin, std::string_view function,
+                         std::string_view what);
+
+// A NUL-terminated message of a plugin (null: ""), read no further than kMaxMessageBytes, with
+// control characters escaped: "abc… (more than 4096 bytes)" when it goes on. For text the C
+// boundary gives without a length (the identity's last_factory_error).
+std::string BoundedMessage(const char* text);
 // A view of `text` for the plugin, valid as long as `text`.
 inline BpString ToC(std::string_view text) { return {text.data(), text.size()}; }
 

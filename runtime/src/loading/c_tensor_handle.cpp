@@ -94,7 +94,7 @@ bool CTensorHandle::Import(void* memory, backend::MemorySource source) {
 
 CTensorHandleFactory::CTensorHandleFactory(BpTensorHandleFactory* factory, OriginPtr origin)
     : origin_(std::move(origin)), factory_(factory, *origin_) {
-  id_ = FromC(factory_.table().get_id(factory_.get()));
+  id_ = FromC(factory_.table().get_id(factory_.get()), kMaxIdBytes, *origin_, "BpTensorHandleFactory get_id");
   if (id_.empty()) {
     throw PluginError(ErrorCode::kBackendFailure,
                       DescribeCall(*origin_, "BpTensorHandleFactory get_id") + ": returned an empty id");

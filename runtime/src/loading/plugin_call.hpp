@@ -13,6 +13,7 @@
 #include <backplane/exception.hpp>
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace backplane::loading {
@@ -24,6 +25,31 @@ class PluginError : public Exception {
  public:
   using Exception::Exception;
   ~PluginError() override;
+};
+
+// "backend B: <function>" or "backend B: <function> for layer '<layer>'": how every message
+// about one call into a backend starts (c_tables.hpp's DescribeCall, PluginCallInProgress).
+std::string DescribeCall(const BackendId& backend, std::string_view function, std::string_view layer = {});
+
+// Marks the calling thread as running `function` of `backend` (for layer `layer`, maybe null)
+// from construction to destruction, for backplane::PluginCallInProgress (plugin_activity.hpp).
+// Scopes nest (the innermost is reported). Keeps the pointers: `backend` and `layer` must outlive
+// it. Costs a thread-local store on entry and exit; never throws. Not movable.
+class PluginCallScope {
+ public:
+  PluginCallScope(const BackendId& backend, const char* function, const std::string* layer) noexcept;
+  ~PluginCallScope();
+  PluginCallScope(const PluginCallScope&) = delete;
+  PluginCallScope& operator=(const PluginCallScope&) = delete;
+
+  // DescribeCall of the innermost scope of this thread, or "" when there is none.
+  static std::string Innermost();
+
+ private:
+  const BackendId& backend_;
+  const char* function_;
+  const std::string* layer_;
+  const PluginCallScope* outer_;
 };
 
 // What a backend threw. Value type.
@@ -48,10 +74,11 @@ std::string DescribePluginFailure(const PluginFailure& failure, const BackendId&
 [[noreturn]] void RethrowPluginFailure(const BackendId& backend, const char* function,
                                        const std::string& layer);
 
-// Calls `call()` (backend code) and returns what it returns; rethrows whatever it throws as
-// RethrowPluginFailure does. Costs nothing but the try block when nothing is thrown.
+// Calls `call()` (backend code) within a PluginCallScope and returns what it returns; rethrows
+// whatever it throws as RethrowPluginFailure does. Costs nothing but the try block when nothing is thrown.
 template <typename Call>
 decltype(auto) CallPlugin(const BackendId& backend, const char* function, const std::string& layer, Call&& call) {
+  const PluginCallScope scope(backend, function, &layer);
   try {
     return std::forward<Call>(call)();
   } catch (...) {

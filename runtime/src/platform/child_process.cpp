@@ -11,7 +11,15 @@
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
 #include <boost/process/io.hpp>
+
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+
+#include <csignal>
+#endif
 #endif
 
 #include <system_error>
@@ -49,8 +57,12 @@ std::wstring WindowsCommandLine(const std::wstring& program, const std::vector<s
 
 struct ChildProcess::State {
   HANDLE process = nullptr;
+  // A job of this child alone, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: when this process ends, however it
+  // ends, the system closes the handle and the child goes with it. Not inheritable.
+  HANDLE job = nullptr;
   ~State() {
     if (process != nullptr) ::CloseHandle(process);
+    if (job != nullptr) ::CloseHandle(job);
   }
 };
 
@@ -77,6 +89,20 @@ InheritableHandle OpenForChild(const fs::path& path, bool write) {
   return file;
 }
 
+// A new job that kills its processes when its last handle closes.
+HANDLE KillOnCloseJob() {
+  HANDLE job = ::CreateJobObjectW(nullptr, nullptr);
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
+  limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+  if (job == nullptr ||
+      !::SetInformationJobObject(job, JobObjectExtendedLimitInformation, &limits, sizeof limits)) {
+    const DWORD error = ::GetLastError();
+    if (job != nullptr) ::CloseHandle(job);
+    throw Exception(ErrorCode::kInternal, "cannot make the job object of a child process: " + SystemErrorText(error));
+  }
+  return job;
+}
+
 }  // namespace
 
 ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std::string>& arguments,
@@ -88,6 +114,9 @@ ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std:
   std::vector<std::wstring> wide_arguments;
   for (const std::string& argument : arguments) wide_arguments.push_back(WideFromUtf8(argument));
   std::wstring command_line = WindowsCommandLine(program.wstring(), wide_arguments);
+
+  auto state = std::make_unique<State>();
+  state->job = KillOnCloseJob();
 
   // Only these three handles are inherited, not whatever else of this process is inheritable
   // (another thread may be starting a child of its own at the same time).
@@ -109,19 +138,27 @@ ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std:
   startup.StartupInfo.hStdOutput = out.handle;
   startup.StartupInfo.hStdError = err.handle;
   startup.lpAttributeList = list;
+  // Suspended until it is in the job, so none of its code runs outside it.
   PROCESS_INFORMATION started{};
   const BOOL ok = ::CreateProcessW(program.c_str(), command_line.data(), nullptr, nullptr, TRUE,
-                                   CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT, nullptr, nullptr,
-                                   &startup.StartupInfo, &started);
+                                   CREATE_NO_WINDOW | CREATE_SUSPENDED | EXTENDED_STARTUPINFO_PRESENT, nullptr,
+                                   nullptr, &startup.StartupInfo, &started);
   const DWORD error = ::GetLastError();
   ::DeleteProcThreadAttributeList(list);
   if (!ok) {
     throw Exception(ErrorCode::kNotFound,
                     PathToUtf8(program) + " cannot be started: " + SystemErrorText(error));
   }
-  ::CloseHandle(started.hThread);
-  auto state = std::make_unique<State>();
   state->process = started.hProcess;
+  if (!::AssignProcessToJobObject(state->job, started.hProcess)) {
+    const DWORD assign_error = ::GetLastError();
+    ::TerminateProcess(started.hProcess, 1);
+    ::CloseHandle(started.hThread);
+    throw Exception(ErrorCode::kInternal, PathToUtf8(program) + " cannot be tied to this process's lifetime: " +
+                                              SystemErrorText(assign_error));
+  }
+  ::ResumeThread(started.hThread);
+  ::CloseHandle(started.hThread);
   return ChildProcess(std::move(state));
 }
 
@@ -150,6 +187,26 @@ struct ChildProcess::State {
   bp::child child;
 };
 
+namespace {
+
+// Runs in the child between fork and exec: the child gets SIGKILL when the thread that started
+// it ends (Linux ties PR_SET_PDEATHSIG to that thread; ChildProcess's owner outlives the child
+// on it), so a parent killed with SIGKILL takes its child along. Should the parent have died
+// before this ran, the child was already handed to another parent: it ends at once instead.
+// Elsewhere (no such call) the owner's destructor is all there is. Only async-signal-safe calls.
+struct DieWithParent : bp::extend::handler {
+  explicit DieWithParent(pid_t parent_id) : parent(parent_id) {}
+  pid_t parent;
+  template <typename Executor>
+  void on_exec_setup(Executor&) const {
+#if defined(__linux__)
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(127);
+#endif
+  }
+};
+
+}  // namespace
+
 ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std::string>& arguments,
                                  const fs::path& stdout_file, const fs::path& stderr_file) {
   std::error_code error;
@@ -157,7 +214,8 @@ ChildProcess ChildProcess::Start(const fs::path& program, const std::vector<std:
   // pipes need.
   // POSIX: the native names are the bytes of the paths.
   bp::child child(bp::exe = program.native(), bp::args = arguments, bp::std_in < bp::null,
-                  bp::std_out > stdout_file.native(), bp::std_err > stderr_file.native(), error);
+                  bp::std_out > stdout_file.native(), bp::std_err > stderr_file.native(),
+                  DieWithParent(::getpid()), error);
   if (error) {
     throw Exception(ErrorCode::kNotFound, PathToUtf8(program) + " cannot be started: " + error.message());
   }

@@ -12,7 +12,10 @@
 namespace backplane::platform {
 
 // Owns the process handle. Not thread-safe: one thread polls it. Move-only. The destructor
-// kills a child still running and reaps it, so none outlives its owner.
+// kills a child still running and reaps it, so none outlives its owner; and a child dies with
+// this process however it ends (SIGKILL included): on Linux through PR_SET_PDEATHSIG, tied to
+// the thread that called Start (which must not end before the child), on Windows through a job
+// object that kills it when this process's handle to the job closes.
 class ChildProcess {
  public:
   // Starts `program` (absolute) with `arguments` (UTF-8; each reaches the child as one argument,
