@@ -288,22 +288,8 @@ class Scanner {
     }
 
     record.stage = DiscoveryStage::kLibraryOpened;
-    if (context_.library_filter) {
-      std::string refusal;
-      try {
-        refusal = context_.library_filter(record);
-      } catch (const std::bad_alloc&) {
-        throw;
-      } catch (const std::exception& error) {
-        refusal = "RuntimeOptions::library_filter threw for " + PathToUtf8(path) + ": " +
-                  platform::Bounded(error.what(), 200);
-      } catch (...) {
-        refusal = "RuntimeOptions::library_filter threw something that is not a std::exception for " +
-                  PathToUtf8(path);
-      }
-      if (!refusal.empty()) {
-        return Reject(std::move(record), ReasonCode::kLibraryRefused, std::move(refusal));
-      }
+    if (std::string refusal = LibraryFilterRefusal(record, path); !refusal.empty()) {
+      return Reject(std::move(record), ReasonCode::kLibraryRefused, std::move(refusal));
     }
 
     const loading::LibraryToOpen to_open{canonical, pinned ? pinned->loader_path : fs::path(), verified.Identity()};
@@ -341,6 +327,29 @@ class Scanner {
                       " is already registered from " + LibraryOrigin(*existing) + "; skipped");
     }
 
+    loading::RegisteredBackend backend = Registered(record, path, plugin);
+    Register(std::move(record), std::move(backend));
+  }
+
+  // The application's RuntimeOptions::library_filter on `record` (empty: none, or it accepts);
+  // what it throws becomes its refusal, bounded (std::bad_alloc goes on).
+  std::string LibraryFilterRefusal(const DiscoveryRecord& record, const fs::path& path) const {
+    if (!context_.library_filter) return {};
+    try {
+      return context_.library_filter(record);
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& error) {
+      return "RuntimeOptions::library_filter threw for " + PathToUtf8(path) + ": " +
+             platform::Bounded(error.what(), 200);
+    } catch (...) {
+      return "RuntimeOptions::library_filter threw something that is not a std::exception for " + PathToUtf8(path);
+    }
+  }
+
+  // The registry's entry for a checked plugin, taking its library (`plugin` keeps the rest).
+  static loading::RegisteredBackend Registered(const DiscoveryRecord& record, const fs::path& path,
+                                               loading::CheckedPlugin& plugin) {
     loading::RegisteredBackend backend;
     backend.info.id = plugin.id;
     backend.info.vendor = plugin.identity->vendor ? plugin.identity->vendor : "";
@@ -353,7 +362,7 @@ class Scanner {
     backend.info.signature = record.signature;
     backend.factory = loading::MakePluginFactory(plugin.library, plugin.identity, plugin.factory);
     backend.library = std::move(plugin.library);
-    Register(std::move(record), std::move(backend));
+    return backend;
   }
 
  public:
