@@ -1,7 +1,9 @@
-// backplane-plugin-probe LIBRARY: loads one plugin library the way Runtime::Create does and
-// prints its discovery record, for RuntimeOptions::isolation (runtime/src/isolation/). The
-// runtime runs it in a child process, so that a library that crashes, hangs or exits while it is
-// opened or registered takes only this process down.
+// backplane-plugin-probe [--trust-policy P] [--trusted-keys FOLDER]... LIBRARY: loads one plugin
+// library the way Runtime::Create does and prints its discovery record, for
+// RuntimeOptions::isolation (runtime/src/isolation/). The runtime runs it in a child process, so
+// that a library that crashes, hangs or exits while it is opened or registered takes only this
+// process down; it passes its own trust policy and key folders (probe_report.hpp), so the child
+// loads only what the parent would.
 //
 // It creates a Runtime over LIBRARY's folder (no static backends, no isolation) whose library
 // filter admits only LIBRARY, so the same discovery code checks the manifest (when the library
@@ -15,13 +17,16 @@
 #include <backplane/program_arguments.hpp>
 #include <backplane/runtime.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace {
 
@@ -42,8 +47,11 @@ bool SameFile(const fs::path& a, const fs::path& b) {
   return !error && same;
 }
 
-int Run(const std::string& library) {
+int Run(const isolation::ProbeRequest& request) {
+  const std::string& library = request.library;
   RuntimeOptions options;
+  options.trust.policy = request.policy;
+  options.trust.key_folders = request.key_folders;
   const fs::path library_file = PathFromUtf8(library);
   options.backend_paths = {PathToUtf8(library_file.parent_path())};
   options.enable_static_backends = false;
@@ -70,16 +78,21 @@ int Run(const std::string& library) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  // LIBRARY in UTF-8, as the runtime passed it (Windows' argv has it in the ANSI code page).
+  // The arguments in UTF-8, as the runtime passed them (Windows' argv has them in the ANSI code page).
   const ProgramArguments arguments(argc, argv);
-  if (arguments.argc() != 2 || arguments.argv()[1][0] == '\0' || !PathFromUtf8(arguments.argv()[1]).is_absolute()) {
-    std::cerr << "usage: backplane-plugin-probe LIBRARY (an absolute path; run by the Backplane "
-                 "runtime with plugin isolation on)\n";
+  std::string error;
+  const std::vector<std::string> words(arguments.argv() + std::min(arguments.argc(), 1),
+                                       arguments.argv() + arguments.argc());
+  const std::optional<isolation::ProbeRequest> request = isolation::ParseProbeArguments(words, error);
+  if (!request) {
+    std::cerr << "backplane-plugin-probe: " << error << "\nusage: backplane-plugin-probe [--trust-policy P] "
+                 "[--trusted-keys FOLDER]... LIBRARY (an absolute path; run by the Backplane runtime with "
+                 "plugin isolation on)\n";
     return 2;
   }
   int status = 1;
   try {
-    status = Run(arguments.argv()[1]);  // the Runtime, and with it the plugin, is unloaded before it returns
+    status = Run(*request);  // the Runtime, and with it the plugin, is unloaded before it returns
   } catch (const std::exception& error) {
     std::cerr << "backplane-plugin-probe: " << error.what() << '\n';
   }

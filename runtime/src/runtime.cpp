@@ -196,11 +196,14 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
   impl->log = options.log_sink ? options.log_sink : DefaultLogSink();
   impl->report.dynamic_loading_enabled = options.enable_dynamic_backends;
 
-  // With isolation, the application's filter goes first, then the probe (or stored verdict).
+  const TrustSettings trust = options.enable_dynamic_backends ? ResolveTrustSettings(options.trust) : TrustSettings{};
+  for (const auto& problem : trust.problems) Log(*impl->log, LogLevel::kWarning, LogCategory::kDiscovery, problem);
+  // With isolation, the application's filter goes first, then the probe (or stored verdict),
+  // which runs under the same trust settings.
   std::optional<isolation::PluginIsolator> isolator;
   std::function<std::string(const DiscoveryRecord&)> filter = options.library_filter;
   if (options.isolation.enabled && options.enable_dynamic_backends) {
-    isolator.emplace(options.isolation, *impl->log);
+    isolator.emplace(options.isolation, trust, *impl->log);
     filter = [&isolator, &options](const DiscoveryRecord& candidate) {
       if (options.library_filter) {
         std::string refusal = options.library_filter(candidate);
@@ -210,8 +213,6 @@ std::unique_ptr<Runtime> Runtime::Create(const RuntimeOptions& options) {
     };
   }
   const discovery::BackendFilter backend_filter = discovery::BackendFilter::FromOptions(options);
-  const TrustSettings trust = options.enable_dynamic_backends ? ResolveTrustSettings(options.trust) : TrustSettings{};
-  for (const auto& problem : trust.problems) Log(*impl->log, LogLevel::kWarning, LogCategory::kDiscovery, problem);
   discovery::DiscoveryContext context{loading::RuntimeTargetTags(), kBackendApiVersion,
                                       options.backend_options, *impl->log, impl->log, impl->registry,
                                       impl->report.records, filter, backend_filter, trust};

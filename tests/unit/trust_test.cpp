@@ -423,6 +423,47 @@ TEST_CASE("trust: under require, a library and manifest swapped while discovery 
 }
 #endif
 
+#if !defined(_WIN32)  // the files are replaced while discovery holds them, which Windows refuses
+// Issue 41: an --isolate probe runs under the runtime's own trust settings, even when they come
+// from TrustOptions alone (not the environment or the system configuration the child would read):
+// a library and manifest replaced after the runtime verified them (here by the application's
+// library filter, which runs just before the probe) are refused in the child as well, so the
+// impostor's constructor runs nowhere, and the runtime registers the build it verified.
+TEST_CASE("trust: under require from TrustOptions alone, the isolation probe loads only what was verified") {
+  PluginTrace trace;
+  ScopedEnvironmentVariable no_policy(kTrustPolicyEnvVar, std::nullopt);
+  TestFolder drops, keys, secrets, originals, store;
+  const VendorKey vendor(secrets);
+  vendor.TrustIn(keys);
+  const fs::path manifest = AddSignablePlugin(drops, test_plugins::valid_a, "ValidA");
+  vendor.Sign(manifest);
+  const fs::path library = drops / LibraryFileName("Test", "ValidA");
+  const fs::path bad_library = originals.AddLibrary(test_plugins::impostor_a, "bad.lib");
+  json impostor = json::parse(ReadFile(manifest));
+  impostor["sha256"] = Sha256OfFile(bad_library);
+  const fs::path bad_manifest = originals.WriteFile("bad.json", impostor.dump());
+
+  RuntimeOptions options = TrustOptionsFor({drops.path()}, TrustPolicy::kRequire, keys);
+  options.isolation.enabled = true;
+  options.isolation.verdict_store = store.path().string();
+  int swaps = 0;
+  options.library_filter = [&](const DiscoveryRecord&) {
+    std::error_code error;  // an unsigned impostor, consistent with its manifest
+    fs::rename(bad_library, library, error);
+    if (!error) fs::rename(bad_manifest, manifest, error);
+    if (!error && fs::remove(manifest.string() + kSignatureSuffix, error)) ++swaps;
+    return std::string();
+  };
+  auto runtime = Runtime::Create(options);
+  INFO(Describe(runtime->GetDiscoveryReport()));
+  INFO(trace.Text());
+  REQUIRE(swaps == 1);
+  CHECK(trace.Count("impostor loaded TestValidA") == 0);
+  REQUIRE(runtime->GetBackends().size() == 1);
+  CHECK(runtime->GetBackends()[0].signature.status == SignatureStatus::kVerified);
+}
+#endif
+
 TEST_CASE("trust: the policy comes from the option, else the environment, else the system configuration") {
   TestFolder config, keys;
   const fs::path file = config.WriteFile("runtime.json", R"({"trust_policy": "require"})");

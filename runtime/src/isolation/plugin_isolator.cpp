@@ -43,11 +43,13 @@ fs::path StoreFolder(const PluginIsolation& options) {
 
 }  // namespace
 
-PluginIsolator::PluginIsolator(const PluginIsolation& options, ILogSink& log)
+PluginIsolator::PluginIsolator(const PluginIsolation& options, const TrustSettings& trust, ILogSink& log)
     : timeout_seconds_(options.timeout_seconds > 0 ? options.timeout_seconds : 10),
       reprobe_(options.reprobe),
       program_(options.probe_program.empty() ? DefaultProbeProgram() : PathFromUtf8(options.probe_program)),
       log_(log) {
+  trust_.policy = trust.policy;
+  for (const TrustFolder& folder : trust.key_folders) trust_.key_folders.push_back(folder.path);
   const fs::path folder = StoreFolder(options);
   if (folder.empty()) {
     Log(log_, LogLevel::kWarning, LogCategory::kPlugin,
@@ -93,7 +95,9 @@ std::string PluginIsolator::Probe(const LibraryKey& key, const std::string& libr
   ++probes_started_;
   ProbeResult result;
   try {
-    result = ProbeLibrary(program_, library, timeout_seconds_, log_);
+    ProbeRequest request = trust_;
+    request.library = library;
+    result = ProbeLibrary(program_, request, timeout_seconds_, log_);
   } catch (const Exception& error) {
     return library + " was not loaded: plugin isolation is on, but " + error.what();
   }

@@ -2,11 +2,13 @@
 // it, from the verdict store or from a fresh probe in a child process.
 #pragma once
 
+#include "isolation/probe_report.hpp"
 #include "isolation/verdict_store.hpp"
 
 #include <backplane/discovery_report.hpp>
 #include <backplane/logging.hpp>
 #include <backplane/runtime.hpp>
+#include <backplane/trust.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -23,11 +25,12 @@ std::filesystem::path DefaultVerdictStoreFolder();
 // cannot be determined.
 std::filesystem::path DefaultProbeProgram();
 
-// One per Runtime::Create with isolation enabled; `log` must outlive it. Not thread-safe (Create
-// calls it on one thread, in scan order).
+// One per Runtime::Create with isolation enabled; `log` must outlive it. Each probe runs under
+// `trust`, the settings this runtime's discovery applies. Not thread-safe (Create calls it on one
+// thread, in scan order).
 class PluginIsolator {
  public:
-  PluginIsolator(const PluginIsolation& options, ILogSink& log);
+  PluginIsolator(const PluginIsolation& options, const TrustSettings& trust, ILogSink& log);
 
   // The library filter: "" when the library may be opened in this process (a stored or fresh
   // verdict says the probe passed, or the file is not one the runtime can read, which discovery
@@ -45,6 +48,7 @@ class PluginIsolator {
   double timeout_seconds_;
   bool reprobe_;
   std::filesystem::path program_;
+  ProbeRequest trust_;  // the policy and key folders every probe gets (its library set per probe)
   std::optional<VerdictStore> store_;
   ILogSink& log_;
   int probes_started_ = 0;

@@ -1,6 +1,5 @@
 #include "isolation/plugin_probe.hpp"
 
-#include "isolation/probe_report.hpp"
 #include "log.hpp"
 #include "platform/child_process.hpp"
 #include "platform/process_status.hpp"
@@ -67,13 +66,14 @@ std::string FormatSeconds(double seconds) {
   return text.str();
 }
 
-ProbeResult ProbeLibrary(const fs::path& program, const std::string& library, double timeout_seconds,
+ProbeResult ProbeLibrary(const fs::path& program, const ProbeRequest& request, double timeout_seconds,
                          ILogSink& log) {
+  const std::string& library = request.library;
   const TemporaryFile out("out");
   const TemporaryFile err("err");
   platform::ChildProcess child = [&] {
     try {
-      return platform::ChildProcess::Start(program, {library}, out.path(), err.path());
+      return platform::ChildProcess::Start(program, ProbeArguments(request), out.path(), err.path());
     } catch (const Exception& error) {
       throw Exception(ErrorCode::kNotFound, "the probe program " + std::string(error.what()));
     }

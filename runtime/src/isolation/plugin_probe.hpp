@@ -2,6 +2,7 @@
 // says how that went: the mechanism behind PluginIsolation.
 #pragma once
 
+#include "isolation/probe_report.hpp"
 #include "isolation/verdict_store.hpp"
 
 #include <backplane/logging.hpp>
@@ -20,14 +21,14 @@ struct ProbeResult {
   std::string reason;
 };
 
-// Runs `program LIBRARY` (its stdout and stderr go to temporary files, never to this process's
-// streams) and waits at most `timeout_seconds`, killing it then. The child reports the library's
+// Runs `program` with ProbeArguments(request) (its stdout and stderr go to temporary files, never
+// to this process's streams) and waits at most `timeout_seconds`, killing it then. The child reports the library's
 // discovery record as one JSON document on stdout (probe_report.hpp); without that report, or
 // with a crash or a non-zero status, the library did not pass. The child's stderr is logged at
 // debug level (category plugin). Throws Exception (kNotFound) naming the program when it cannot
 // be started. Thread-safe (no shared state; no signal handlers are installed).
-ProbeResult ProbeLibrary(const std::filesystem::path& program, const std::string& library,
-                         double timeout_seconds, ILogSink& log);
+ProbeResult ProbeLibrary(const std::filesystem::path& program, const ProbeRequest& request, double timeout_seconds,
+                         ILogSink& log);
 
 // "2 s", "0.5 s".
 std::string FormatSeconds(double seconds);
