@@ -40,6 +40,7 @@ packages=(
   abigail-tools        # tests/abi: abidw reads the C boundary's layout for the ABI baseline check
   help2man             # the tools' man pages, made from their --help at build time
   lintian              # packaging test: the DEB packages have no lintian error or warning
+  ccache               # build.sh: rebuilds, and the packaging tests' second build tree, from a cache
   gdb                  # packaging test: gdb finds the packaged binaries' symbols in backplane-dbg
 )
 if $windows; then

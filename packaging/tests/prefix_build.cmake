@@ -24,6 +24,11 @@ if(NOT _result EQUAL 0)
   message(FATAL_ERROR "configuring ${BUILD} for prefix ${PREFIX} failed:\n${_out}")
 endif()
 string(TIMESTAMP _start "%s")
+# With a compiler cache (OPTIONS names the outer tree's launcher), this tree shares the outer
+# tree's entries: every object but the two that hold the install layout (runtime/CMakeLists.txt)
+# is the same. ccache keys without the working folder for that (scripts/build.sh sets the same).
+set(ENV{CCACHE_DEPEND} true)
+set(ENV{CCACHE_NOHASHDIR} true)
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BUILD}"
                 RESULT_VARIABLE _result OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
 if(NOT _result EQUAL 0)

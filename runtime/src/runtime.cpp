@@ -22,14 +22,11 @@
 #include <mutex>
 #include <optional>
 
-#ifndef BACKPLANE_DYNAMIC_BACKEND_PATHS
-#define BACKPLANE_DYNAMIC_BACKEND_PATHS ""
-#endif
-#ifndef BACKPLANE_DEFAULT_BACKEND_SUBDIR
-#define BACKPLANE_DEFAULT_BACKEND_SUBDIR "backplane/backends"
-#endif
-#ifndef BACKPLANE_SYSTEM_DROP_DIR
-#define BACKPLANE_SYSTEM_DROP_DIR ""
+// The install layout, given to this file alone by runtime/CMakeLists.txt.
+#if !defined(BACKPLANE_DYNAMIC_BACKEND_PATHS) || !defined(BACKPLANE_DEFAULT_BACKEND_SUBDIR) ||      \
+    !defined(BACKPLANE_DEFAULT_TRUSTED_KEYS_SUBDIR) || !defined(BACKPLANE_SYSTEM_DROP_DIR) || \
+    !defined(BACKPLANE_SYSTEM_CONFIG_DIR)
+#error "runtime/CMakeLists.txt compiles the install layout into runtime.cpp; this build did not"
 #endif
 
 namespace backplane {

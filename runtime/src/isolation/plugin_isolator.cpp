@@ -11,8 +11,8 @@
 
 #include <system_error>
 
-#ifndef BACKPLANE_PROBE_RELATIVE_PATH
-#define BACKPLANE_PROBE_RELATIVE_PATH "../libexec/backplane/backplane-plugin-probe"
+#ifndef BACKPLANE_PROBE_RELATIVE_PATH  // given to this file alone by runtime/CMakeLists.txt
+#error "runtime/CMakeLists.txt compiles the probe's install path into plugin_isolator.cpp; this build did not"
 #endif
 
 namespace backplane::isolation {
