@@ -25,14 +25,11 @@ class SupportsAll final : public backend::ILayerSupport {
 
 struct Fused final : backend::LayerDescriptor {};
 
-// A backend that supports every layer and, when offered a subgraph, fuses the layers at
-// `fuse` (indices into the subgraph, as offered) into one layer named `name`; the rest stays
-// untouched. Records the names of the layers it was offered. Creates no workloads.
-class FusingBackend final : public backend::IBackend {
+// A backend `id` that supports every layer and creates no workloads: the backends below say
+// only how they fuse.
+class SupportingBackend : public backend::IBackend {
  public:
-  FusingBackend(std::string id, std::vector<std::size_t> fuse, std::string name, std::vector<std::string>& offered)
-      : id_(std::move(id)), fuse_(std::move(fuse)), name_(std::move(name)), offered_(offered) {}
-
+  explicit SupportingBackend(std::string id) : id_(std::move(id)) {}
   BackendId GetId() const override { return BackendId(id_); }
   backend::BackendCapabilities GetCapabilities() const override { return {}; }
   std::shared_ptr<backend::ILayerSupport> GetLayerSupport() const override {
@@ -42,6 +39,19 @@ class FusingBackend final : public backend::IBackend {
                                                                    backend::IBackendContext*) const override {
     return nullptr;
   }
+
+ private:
+  std::string id_;
+};
+
+// When offered a subgraph, fuses the layers at `fuse` (indices into the subgraph, as offered)
+// into one layer named `name`; the rest stays untouched. Records the names of the layers it
+// was offered.
+class FusingBackend final : public SupportingBackend {
+ public:
+  FusingBackend(std::string id, std::vector<std::size_t> fuse, std::string name, std::vector<std::string>& offered)
+      : SupportingBackend(std::move(id)), fuse_(std::move(fuse)), name_(std::move(name)), offered_(offered) {}
+
   backend::OptimizationViews OptimizeSubgraph(const backend::SubgraphView& subgraph) const override {
     backend::OptimizationViews views;
     for (const auto* layer : subgraph.layers) offered_.push_back(layer->GetName());
@@ -67,7 +77,6 @@ class FusingBackend final : public backend::IBackend {
   }
 
  private:
-  std::string id_;
   std::vector<std::size_t> fuse_;
   std::string name_;
   std::vector<std::string>& offered_;
@@ -137,19 +146,77 @@ TEST_CASE("optimizer: a substitution fusing around a layer outside it is refused
 }
 
 
+// Replaces each group of layers named in `groups` (when offered them all) by one layer named
+// after them ("a+d"), in one OptimizeSubgraph result.
+class NamedFusingBackend final : public SupportingBackend {
+ public:
+  explicit NamedFusingBackend(std::vector<std::vector<std::string>> groups)
+      : SupportingBackend("Named"), groups_(std::move(groups)) {}
+  backend::OptimizationViews OptimizeSubgraph(const backend::SubgraphView& subgraph) const override {
+    backend::OptimizationViews views;
+    for (const auto& names : groups_) {
+      backend::Substitution substitution;
+      for (const auto& name : names) {
+        substitution.name += (substitution.name.empty() ? "" : "+") + name;
+        for (const auto* layer : subgraph.layers) {
+          if (layer->GetName() == name) substitution.replaced.layers.push_back(layer);
+        }
+      }
+      substitution.descriptor = std::make_shared<const Fused>();
+      views.substitutions.push_back(std::move(substitution));
+    }
+    return views;
+  }
+
+ private:
+  std::vector<std::vector<std::string>> groups_;
+};
+
+TEST_CASE("optimizer: two substitutions that make a cycle together are refused naming one and the layer between") {
+  // a = relu(x), b = relu(a), c = relu(x), d = a + c. {a, d} alone and {b, c} alone are each
+  // fine, but fused together {a, d} feeds {b, c} (through b) which feeds {a, d} (through c).
+  const TensorInfo info{TensorShape{4}, DataType::kFloat32};
+  Network network;
+  const auto x = network.AddInput("x", info);
+  const auto a = network.Add(ActivationDescriptor{}, {x}, "a");
+  const auto b = network.Add(ActivationDescriptor{}, {a}, "b");
+  const auto c = network.Add(ActivationDescriptor{}, {x}, "c");
+  const auto d = network.Add(ElementwiseBinaryDescriptor{}, {a, c}, "d");
+  network.AddOutput("y1", b);
+  network.AddOutput("y2", d);
+  NullSink log;
+  auto optimize = [&](std::vector<std::vector<std::string>> groups) {
+    std::vector<PlacementBackend> backends;
+    backends.push_back(
+        DescribeBackend(BackendId("Named"), std::make_unique<NamedFusingBackend>(std::move(groups)), true, ""));
+    return Optimize(backplane::detail::ImplAccess::Of(network), {}, backends, log);
+  };
+  std::string error;
+  try {
+    optimize({{"a", "d"}, {"b", "c"}});
+    FAIL("no exception");
+  } catch (const Exception& thrown) {
+    CHECK(thrown.code() == ErrorCode::kBackendFailure);
+    error = thrown.what();
+  }
+  INFO(error);
+  CHECK(error.find("backend Named: optimize_subgraph returned substitution 'a+d' whose layers are connected "
+                   "through layer 'b' outside it") != std::string::npos);
+  // Either one alone is applied.
+  for (const auto& group : std::vector<std::vector<std::string>>{{"a", "d"}, {"b", "c"}}) {
+    const OptimizedNetwork optimized = optimize({group});
+    const auto& placement = optimized.GetPlacement();
+    CHECK(std::count_if(placement.begin(), placement.end(), [](const LayerPlacement& p) {
+            return p.type == backend::LayerType::kPreCompiled;
+          }) == 1);
+  }
+}
+
 // Fuses each two consecutive layers of what it is offered (a chain, in order) into one: as
 // CpuOneDnn does with its chains, many small substitutions in one subgraph.
-class PairFusingBackend final : public backend::IBackend {
+class PairFusingBackend final : public SupportingBackend {
  public:
-  BackendId GetId() const override { return BackendId("Pairs"); }
-  backend::BackendCapabilities GetCapabilities() const override { return {}; }
-  std::shared_ptr<backend::ILayerSupport> GetLayerSupport() const override {
-    return std::make_shared<SupportsAll>();
-  }
-  std::unique_ptr<backend::IWorkloadFactory> CreateWorkloadFactory(const std::shared_ptr<backend::IMemoryManager>&,
-                                                                   backend::IBackendContext*) const override {
-    return nullptr;
-  }
+  PairFusingBackend() : SupportingBackend("Pairs") {}
   backend::OptimizationViews OptimizeSubgraph(const backend::SubgraphView& subgraph) const override {
     backend::OptimizationViews views;
     const auto& layers = subgraph.layers;
