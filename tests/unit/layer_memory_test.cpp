@@ -59,9 +59,9 @@ namespace {
 #error "BACKPLANE_LAYER_MEMORY_PLUGIN_DIRS names the folders of the built CpuRef and CpuOneDnn plugins"
 #endif
 
-// The bound of the "a few hundred bytes per layer", with room: the runtime's own share
-// is about 1.5 KB, a CpuOneDnn layer's about 2 KB more (two workloads of ~600 bytes, its tensor
-// handle); it was 3.8 KB on CpuRef and 30 KB on CpuOneDnn before.
+// A few KB per layer, with room: measured 2.4 KB on CpuRef (the runtime's share and CpuRef's
+// workload) and 5.9 KB on CpuOneDnn (two workloads with adaptive threads, its tensor handle);
+// CpuOneDnn's was 32.8 KB before its workloads kept their descriptors in a shared pool.
 constexpr std::size_t kBytesPerLayerBound = 8 * 1024;
 
 std::unique_ptr<Runtime> MakeRuntime() {
