@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cpu_load.hpp"
+#include "desc_pool.hpp"
 #include "thread_gate.hpp"
 
 #include <backplane/backend/backend.hpp>
@@ -64,6 +65,9 @@ struct Execution {
   // activations in (ActivationTypes) and what constant-weight matmuls read their inputs and
   // weights as. Everything else computes in f32, converting what it reads.
   dnnl::memory::data_type compute_type = dnnl::memory::data_type::f32;
+  // The memory descriptors the workloads keep (PrimitiveWorkload), one copy of each; shared by
+  // copies of this Execution (the one-thread variant).
+  std::shared_ptr<DescPool> descs = std::make_shared<DescPool>();
 
   // An attribute with a user-provided scratchpad (so one primitive can run concurrently on
   // several contexts) and, with fast_math on oneDNN >= 2.7, the bf16 fpmath mode (for the

@@ -146,15 +146,15 @@ void* OneDnnTensorHandle::SliceOf(const dnnl::memory::desc& desc, std::size_t of
 bool OneDnnTensorHandle::WriteInto(const OneDnnTensorHandle& concat, const dnnl::memory::desc& concat_desc,
                                    std::size_t offset, const dnnl::memory::desc& desc) {
   if (imported_ || &concat == this) return false;
-  if (slice_.concat) return slice_.concat == &concat && slice_.offset == offset && slice_.desc == desc;
-  slice_ = Slice{&concat, concat_desc, offset, desc};
+  if (slice_) return slice_->concat == &concat && slice_->offset == offset && slice_->desc == desc;
+  slice_ = std::make_unique<Slice>(Slice{&concat, concat_desc, offset, desc});
   concat.written_into_ = true;
   return true;
 }
 
 void* OneDnnTensorHandle::PrepareWrite(const dnnl::memory::desc& desc) {
-  if (slice_.concat && !imported_ && desc == slice_.desc) {
-    if (void* slice = slice_.concat->SliceOf(slice_.concat_desc, slice_.offset, desc.get_size())) {
+  if (slice_ && !imported_ && desc == slice_->desc) {
+    if (void* slice = slice_->concat->SliceOf(slice_->concat_desc, slice_->offset, desc.get_size())) {
       block_.reset();  // written into the concat's block: its own goes back
       data_ = slice;
       desc_ = desc;

@@ -161,7 +161,7 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   void* imported_ = nullptr;
   void* data_ = nullptr;
   bool plain_ = true;
-  Slice slice_;  // WriteInto's
+  std::unique_ptr<Slice> slice_;  // WriteInto's, out of line (two descs, ~1.4 KB in oneDNN 2.x): few handles have one
   std::size_t readers_left_ = 0;
   // A concat other handles write into (WriteInto): keeps its block across runs. Set through a
   // const reference by its writers when the concat first runs in this context.

@@ -111,10 +111,15 @@ backend::WorkloadInfo DescribePrimitive(const dnnl::primitive& primitive) {
   return DescribeImplementation(known && name != nullptr ? name : "");
 }
 
+PrimitiveWorkload::Rare& PrimitiveWorkload::MutableRare() {
+  if (!rare_) rare_ = std::make_unique<Rare>();
+  return *rare_;
+}
+
 void PrimitiveWorkload::SetPrimitive(dnnl::primitive primitive, const dnnl::memory::desc& scratchpad) {
   info_ = DescribePrimitive(primitive);
   primitive_ = std::move(primitive);
-  scratchpad_ = scratchpad;
+  scratchpad_ = Intern(scratchpad);
   has_scratchpad_ = scratchpad.get_size() > 0;
   if (has_scratchpad_) scratchpad_offset_ = Reserve(scratchpad.get_size());
 }
@@ -123,9 +128,10 @@ PrimitiveWorkload::Input PrimitiveWorkload::MakeInput(int arg, std::size_t index
                                                       const dnnl::memory::desc& view,
                                                       const dnnl::memory::desc& expected,
                                                       const dnnl::memory::desc& layout, std::int64_t view_offset) {
-  Input input{arg, index, info, PlainDesc(DimsOf(info)), view, expected, layout, std::nullopt, 0, 0};
+  Input input{arg,          index, info, Intern(PlainDesc(DimsOf(info))), Intern(view), Intern(expected),
+              Intern(layout), std::nullopt, 0, 0};
   input.view_bytes = static_cast<std::size_t>(view_offset) * sizeof(float);
-  input.as_is = view_offset == 0 && view == input.tensor_plain;
+  input.as_is = view_offset == 0 && view == *input.tensor_plain;
   if (view != layout) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
       execution_->engine, view, execution_->engine, layout));
   input.plain_offset = Reserve(info.NumBytes());
@@ -147,7 +153,8 @@ void PrimitiveWorkload::AddChannelScaledWeights(int arg, const void* plain, cons
                                                 const dnnl::memory::desc& packed, std::size_t scale_index,
                                                 const TensorInfo& scale_info) {
   const auto scale_plain = PlainDesc(DimsOf(scale_info));
-  channel_scale_ = MakeInput(0, scale_index, scale_info, scale_plain, scale_plain, scale_plain, 0);
+  Rare& rare = MutableRare();
+  rare.channel_scale = MakeInput(0, scale_index, scale_info, scale_plain, scale_plain, scale_plain, 0);
   // Which input channel each packed element multiplies: 1 + the channel, packed like the
   // weights (exact in f32 below 2^24 channels); the layout's padding reads 0.
   auto dims = compat::Dims(plain_desc);
@@ -166,30 +173,31 @@ void PrimitiveWorkload::AddChannelScaledWeights(int arg, const void* plain, cons
   }
   const dnnl::memory channel_of = PackConstant(execution_->engine, channel_of_plain.data(), plain_desc, packed);
   const auto* packed_channel = static_cast<const float*>(channel_of.get_data_handle());
-  ScaledWeights scaled{arg, packed, PackConstant(execution_->engine, plain, plain_desc, packed), {}, 0};
+  ScaledWeights scaled{arg, Intern(packed), PackConstant(execution_->engine, plain, plain_desc, packed), {}, 0};
   scaled.channel.assign(packed_channel, packed_channel + packed.get_size() / sizeof(float));
   scaled.offset = Reserve(packed.get_size());
-  scaled_ = std::move(scaled);
+  rare.scaled = std::move(scaled);
 }
 
 dnnl::memory PrimitiveWorkload::ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch,
                                              RunObjects& run) const {
   // The scale's C values in channel order: a [1, C, 1, 1] tensor is, dense or channel-blocked.
   const float* scale = nullptr;
-  auto* ours = dynamic_cast<OneDnnTensorHandle*>(args.inputs.at(channel_scale_->index));
+  const Rare& rare = *rare_;
+  auto* ours = dynamic_cast<OneDnnTensorHandle*>(args.inputs.at(rare.channel_scale->index));
   if (ours && !ours->IsPlain() && IsChannelOrdered(ours->Desc())) {
     scale = static_cast<const float*>(ours->Data());
   } else {
     scale = static_cast<const float*>(
-        InputMemory(*channel_scale_, run.channel_scale, args, scratch, run).get_data_handle());
+        InputMemory(*rare.channel_scale, run.channel_scale, args, scratch, run).get_data_handle());
   }
-  const auto* weights = static_cast<const float*>(scaled_->packed.get_data_handle());
-  auto* scaled = reinterpret_cast<float*>(scratch + scaled_->offset);
-  for (std::size_t j = 0; j < scaled_->channel.size(); ++j) {
-    const std::uint32_t channel = scaled_->channel[j];
+  const auto* weights = static_cast<const float*>(rare.scaled->packed.get_data_handle());
+  auto* scaled = reinterpret_cast<float*>(scratch + rare.scaled->offset);
+  for (std::size_t j = 0; j < rare.scaled->channel.size(); ++j) {
+    const std::uint32_t channel = rare.scaled->channel[j];
     scaled[j] = channel == 0 ? 0.0f : weights[j] * scale[channel - 1];
   }
-  return Point(run.scaled_weights, scaled_->desc, execution_->engine, scaled);
+  return Point(run.scaled_weights, *rare.scaled->desc, execution_->engine, scaled);
 }
 
 void PrimitiveWorkload::AddConstant(int arg, dnnl::memory memory) { constants_.emplace_back(arg, std::move(memory)); }
@@ -199,11 +207,11 @@ void PrimitiveWorkload::SetOutput(int arg, std::size_t index, const TensorInfo& 
   output_arg_ = arg;
   output_index_ = index;
   output_info_ = info;
-  output_plain_ = PlainDesc(DimsOf(info));
-  output_view_ = view;
-  produced_ = produced;
-  produced_layout_ = produced;
-  output_as_is_ = view == output_plain_ && compat::Dims(produced) == compat::Dims(output_plain_);
+  output_plain_ = Intern(PlainDesc(DimsOf(info)));
+  output_view_ = Intern(view);
+  produced_ = Intern(produced);
+  produced_layout_ = produced_;
+  output_as_is_ = view == *output_plain_ && compat::Dims(produced) == compat::Dims(*output_plain_);
   if (produced != view) {
     to_view_ = dnnl::reorder(dnnl::reorder::primitive_desc(execution_->engine, produced, execution_->engine, view));
   }
@@ -213,24 +221,24 @@ void PrimitiveWorkload::SetOutput(int arg, std::size_t index, const TensorInfo& 
 void PrimitiveWorkload::SetPaddedOutput(int arg, std::size_t index, const TensorInfo& info,
                                         const dnnl::memory::desc& layout, const dnnl::memory::desc& padded) {
   SetOutput(arg, index, info, PlainDesc(DimsOf(info)), layout);
-  produced_ = padded;
+  produced_ = Intern(padded);
 }
 
 void PrimitiveWorkload::SetSumInput(std::size_t index, const TensorInfo& info) {
   // Read as the destination is laid out; InputMemory reorders into scratch when it is not.
-  const auto plain = PlainDesc(DimsOf(info));
+  const Desc plain = Intern(PlainDesc(DimsOf(info)));
   Input input{DNNL_ARG_DST, index, info, plain, plain, produced_, produced_layout_, std::nullopt, 0, 0};
-  if (plain != produced_layout_) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
-      execution_->engine, plain, execution_->engine, produced_layout_));
+  if (*plain != *produced_layout_) input.from_view = dnnl::reorder(dnnl::reorder::primitive_desc(
+      execution_->engine, *plain, execution_->engine, *produced_layout_));
   input.plain_offset = Reserve(info.NumBytes());
-  input.expected_offset = Reserve(produced_.get_size());
-  sum_ = std::move(input);
+  input.expected_offset = Reserve(produced_->get_size());
+  MutableRare().sum = std::move(input);
 }
 
 void PrimitiveWorkload::LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run,
                                 const dnnl::memory& destination) const {
-  const dnnl::memory source = InputMemory(*sum_, run.sum, args, scratch, run);
-  std::memcpy(destination.get_data_handle(), source.get_data_handle(), produced_.get_size());
+  const dnnl::memory source = InputMemory(*rare_->sum, run.sum, args, scratch, run);
+  std::memcpy(destination.get_data_handle(), source.get_data_handle(), produced_->get_size());
 }
 
 dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& slot, const backend::WorkloadArgs& args,
@@ -243,35 +251,35 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& sl
   auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
   if (ours && !ours->IsPlain()) {
     const dnnl::memory::desc& current = ours->Desc();
-    if (input.as_is && current == input.layout) return Point(slot, input.expected, engine, ours->Data());
+    if (input.as_is && current == *input.layout) return Point(slot, *input.expected, engine, ours->Data());
     dnnl::memory from(current, engine, ours->Data());
-    if (input.as_is && compat::Dims(current) == compat::Dims(input.layout)) {
+    if (input.as_is && compat::Dims(current) == compat::Dims(*input.layout)) {
       // A layout or type this primitive was not created for (f32 into a bf16 primitive).
-      dnnl::memory to(input.layout, engine, reordered);
-      reorders_.Get(engine, current, input.layout).execute(stream, from, to);
-      return Point(slot, input.expected, engine, reordered);
+      dnnl::memory to(*input.layout, engine, reordered);
+      reorders_.Get(engine, current, *input.layout).execute(stream, from, to);
+      return Point(slot, *input.expected, engine, reordered);
     }
     // Read through a view (a flattening consumer, folded data movement): plain first, then
     // as the primitive reads it. The producer's dims may differ from the ones this layer reads
     // the tensor in (a matmul reading [N, H, W, C] as [N*H*W, C]): a dense row-major buffer is
     // the same bytes in either, so it is made plain in the producer's dims.
-    const auto& plain_desc = compat::Dims(current) == compat::Dims(input.tensor_plain)
-                                 ? input.tensor_plain
+    const auto& plain_desc = compat::Dims(current) == compat::Dims(*input.tensor_plain)
+                                 ? *input.tensor_plain
                                  : PlainDesc(compat::Dims(current));
     dnnl::memory plain(plain_desc, engine, scratch + input.plain_offset);
     reorders_.Get(engine, current, plain_desc).execute(stream, from, plain);
-    dnnl::memory viewed(input.view, engine, scratch + input.plain_offset + input.view_bytes);
+    dnnl::memory viewed(*input.view, engine, scratch + input.plain_offset + input.view_bytes);
     if (!input.from_view) return viewed;
-    dnnl::memory to(input.layout, engine, reordered);
+    dnnl::memory to(*input.layout, engine, reordered);
     input.from_view->execute(stream, viewed, to);
-    return Point(slot, input.expected, engine, reordered);
+    return Point(slot, *input.expected, engine, reordered);
   }
   void* data = static_cast<std::uint8_t*>(handle->Map()) + input.view_bytes;
-  if (!input.from_view) return Point(slot, input.view, engine, data);
-  dnnl::memory viewed(input.view, engine, data);
-  dnnl::memory to(input.layout, engine, reordered);
+  if (!input.from_view) return Point(slot, *input.view, engine, data);
+  dnnl::memory viewed(*input.view, engine, data);
+  dnnl::memory to(*input.layout, engine, reordered);
   input.from_view->execute(stream, viewed, to);
-  return Point(slot, input.expected, engine, reordered);
+  return Point(slot, *input.expected, engine, reordered);
 }
 
 void PrimitiveWorkload::RunPrimitive(RunObjects& run) const {
@@ -297,28 +305,28 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
       run.bound.emplace_back(inputs_[i].arg, InputMemory(inputs_[i], run.inputs[i], args, scratch, run));
     }
     for (const auto& constant : constants_) run.bound.push_back(constant);
-    if (scaled_) run.bound.emplace_back(scaled_->arg, ScaleWeights(args, scratch, run));
+    if (rare_ && rare_->scaled) run.bound.emplace_back(rare_->scaled->arg, ScaleWeights(args, scratch, run));
     if (has_scratchpad_) {
       run.bound.emplace_back(DNNL_ARG_SCRATCHPAD,
-                             Point(run.scratchpad, scratchpad_, engine, scratch + scratchpad_offset_));
+                             Point(run.scratchpad, *scratchpad_, engine, scratch + scratchpad_offset_));
     }
 
     backend::ITensorHandle* handle = args.outputs.at(output_index_);
     auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
     void* direct = nullptr;   // where the primitive writes when no reorder follows
     if (ours && output_as_is_) {
-      direct = ours->PrepareWrite(produced_layout_);
+      direct = ours->PrepareWrite(*produced_layout_);
     } else if (!to_view_) {
-      direct = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
+      direct = ours ? ours->PrepareWrite(*output_plain_) : handle->Map();
     }
-    dnnl::memory& produced = Point(run.output, produced_, engine, direct ? direct : scratch + output_offset_);
-    if (sum_) LoadSum(args, scratch, run, produced);
+    dnnl::memory& produced = Point(run.output, *produced_, engine, direct ? direct : scratch + output_offset_);
+    if (rare_ && rare_->sum) LoadSum(args, scratch, run, produced);
     run.bound.emplace_back(output_arg_, produced);
     RunPrimitive(run);
     if (!direct) {
-      void* target = ours ? ours->PrepareWrite(output_plain_) : handle->Map();
-      dnnl::memory laid_out(produced_layout_, engine, produced.get_data_handle());
-      dnnl::memory viewed(output_view_, engine, target);
+      void* target = ours ? ours->PrepareWrite(*output_plain_) : handle->Map();
+      dnnl::memory laid_out(*produced_layout_, engine, produced.get_data_handle());
+      dnnl::memory viewed(*output_view_, engine, target);
       to_view_->execute(run.stream, laid_out, viewed);
     }
     run.stream.wait();

@@ -55,7 +55,9 @@ class ExecuteThreads {
 
 // Immutable after construction (Add*/Set* are for the creating op only) apart from its
 // thread-safe ReorderCache and RunObjects pool, so Execute is thread-safe: each Execute holds
-// its own RunObjects (oneDNN stream and memory objects) while it runs.
+// its own RunObjects (oneDNN stream and memory objects) while it runs. Its memory descriptors
+// live in the network's DescPool (Execution::descs, kept alive by `execution`): a workload of
+// one input is about 1 KB besides oneDNN's primitive.
 class PrimitiveWorkload final : public backend::IWorkload {
  public:
   // `name` is the layer's, for messages; `execution` is shared with the factory.
@@ -108,14 +110,16 @@ class PrimitiveWorkload final : public backend::IWorkload {
   const dnnl::engine& Engine() const { return execution_->engine; }
 
  private:
+  // Descs are the pool's (Execution::descs), so an Input is small whatever oneDNN's desc size.
+  using Desc = const dnnl::memory::desc*;
   struct Input {
     int arg;
     std::size_t index;
     TensorInfo info;
-    dnnl::memory::desc tensor_plain;  // the tensor's own dims, dense
-    dnnl::memory::desc view;
-    dnnl::memory::desc expected;
-    dnnl::memory::desc layout;               // expected's bytes in the tensor's dims (AddPaddedInput), else expected
+    Desc tensor_plain;  // the tensor's own dims, dense
+    Desc view;
+    Desc expected;
+    Desc layout;                             // expected's bytes in the tensor's dims (AddPaddedInput), else expected
     std::optional<dnnl::reorder> from_view;  // view -> layout, when they differ
     std::size_t plain_offset;                // scratch for blocked -> plain (other dims)
     std::size_t expected_offset;             // scratch for anything -> expected
@@ -156,7 +160,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
   // Weights scaled per run by input channel (AddChannelScaledWeights).
   struct ScaledWeights {
     int arg;
-    dnnl::memory::desc desc;              // the primitive's f32 layout of them
+    Desc desc;                            // the primitive's f32 layout of them
     dnnl::memory packed;                  // the constant weights, laid out as `desc`
     std::vector<std::uint32_t> channel;   // per packed element: 1 + its input channel, 0 for padding
     std::size_t offset;                   // scratch for the scaled copy
@@ -164,7 +168,16 @@ class PrimitiveWorkload final : public backend::IWorkload {
   std::size_t Reserve(std::size_t bytes);
   Input MakeInput(int arg, std::size_t index, const TensorInfo& info, const dnnl::memory::desc& view,
                   const dnnl::memory::desc& expected, const dnnl::memory::desc& layout, std::int64_t view_offset);
-  // The weights of scaled_ multiplied by this run's scale input, in scratch.
+  // What few workloads use, out of line: null when none of it is set.
+  struct Rare {
+    std::optional<Input> sum;
+    std::optional<ScaledWeights> scaled;
+    std::optional<Input> channel_scale;  // the scale `scaled` is multiplied by
+  };
+  Rare& MutableRare();
+  // `desc`'s copy in the pool.
+  Desc Intern(const dnnl::memory::desc& desc) const { return &execution_->descs->Intern(desc); }
+  // The weights of rare_->scaled multiplied by this run's scale input, in scratch.
   dnnl::memory ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run) const;
   // Input `input` as the primitive reads it; `slot` is its ReusedMemory in `run`.
   dnnl::memory InputMemory(const Input& input, ReusedMemory& slot, const backend::WorkloadArgs& args,
@@ -184,20 +197,18 @@ class PrimitiveWorkload final : public backend::IWorkload {
   int output_arg_ = DNNL_ARG_DST;
   std::size_t output_index_ = 0;
   TensorInfo output_info_;
-  dnnl::memory::desc output_plain_;  // the output tensor's dims, dense
-  dnnl::memory::desc output_view_;
-  dnnl::memory::desc produced_;
-  dnnl::memory::desc produced_layout_;    // produced_'s bytes in the tensor's dims (SetPaddedOutput), else produced_
+  Desc output_plain_ = nullptr;  // the output tensor's dims, dense
+  Desc output_view_ = nullptr;
+  Desc produced_ = nullptr;
+  Desc produced_layout_ = nullptr;        // produced_'s bytes in the tensor's dims (SetPaddedOutput), else produced_
   std::optional<dnnl::reorder> to_view_;  // produced_layout_ -> view, when they differ
   bool output_as_is_ = true;              // the primitive's dims and elements are the tensor's
   std::size_t output_offset_ = 0;
-  std::optional<Input> sum_;
-  std::optional<ScaledWeights> scaled_;
-  std::optional<Input> channel_scale_;  // the scale scaled_ is multiplied by
+  std::unique_ptr<Rare> rare_;
   mutable ReorderCache reorders_;
   mutable std::mutex idle_runs_mutex_;
   mutable std::vector<std::unique_ptr<RunObjects>> idle_runs_;  // guarded by idle_runs_mutex_
-  dnnl::memory::desc scratchpad_;
+  Desc scratchpad_ = nullptr;
   std::size_t scratchpad_offset_ = 0;
   bool has_scratchpad_ = false;
   std::size_t scratch_size_ = 0;

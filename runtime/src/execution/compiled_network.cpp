@@ -130,6 +130,10 @@ class CompiledNetwork::StepBuilder {
   // Inputs, then one workload step per layer in order, then the outputs. Returns per tensor
   // the step that writes it, or SIZE_MAX (for PlanArena).
   std::vector<std::size_t> Build() {
+    // One step and at least one tensor per layer: sized once (growing doubles them, and the
+    // extra capacity stays for the network's life).
+    net_.steps_.reserve(network_.order.size() + network_.outputs.size());
+    net_.tensors_.reserve(network_.order.size() + network_.outputs.size());
     AddInputs();
     AddWorkloads();
     AddOutputs();

@@ -148,14 +148,18 @@ std::vector<std::vector<LayerId>> Subgraphs(const Graph& graph, const std::vecto
   return result;
 }
 
+// Live consumers of each output, as Graph::Consumers() returns them: kept up to date by
+// Substitute, so a backend's many small substitutions cost what they touch, not the graph each.
+using ConsumerTable = std::vector<std::vector<std::vector<InputSlot>>>;
+
 // Replaces the layers of `substitution` by one PreCompiled layer of `backend`. Inputs of the
 // new layer: every tensor entering the set from outside, in order of first use; outputs: every
 // tensor of the set used outside it, in topological order (documented in optimization.hpp).
-// `members` are layer ids, not views: adding the fused layer moves the graph's layers.
-// `ordered`: the members as the substitution lists them; the fused layer's inputs are the
-// tensors entering from outside in that order (each once), its outputs those leaving.
-void Substitute(Graph& graph, const std::vector<LayerId>& ordered, const backend::Substitution& substitution,
-                const BackendId& backend, std::vector<std::string>& log) {
+// `ordered`: the members as the substitution lists them (layer ids, not views: adding the
+// fused layer moves the graph's layers). `consumers` (the graph's, as on entry) is updated for
+// the new layer and the producers of what enters it. Work in proportion to the members' edges.
+void Substitute(Graph& graph, ConsumerTable& consumers, const std::vector<LayerId>& ordered,
+                const backend::Substitution& substitution, const BackendId& backend, std::vector<std::string>& log) {
   const std::set<LayerId> members(ordered.begin(), ordered.end());
   Layer fused;
   fused.type = LayerType::kPreCompiled;
@@ -164,7 +168,6 @@ void Substitute(Graph& graph, const std::vector<LayerId>& ordered, const backend
   fused.num_outputs = 0;
   std::vector<OutputSlot> entering;
   std::vector<OutputSlot> leaving;
-  const auto consumers = graph.Consumers();
   for (LayerId id : ordered) {
     const Layer& layer = graph.At(id);
     for (const auto& input : layer.inputs) {
@@ -191,60 +194,163 @@ void Substitute(Graph& graph, const std::vector<LayerId>& ordered, const backend
   for (LayerId id : ordered) names += (names.empty() ? "" : ", ") + graph.At(id).name;
   fused.placement_reason = "fused from " + names + " by " + backend.Get();
   const LayerId fused_id = graph.Add(std::move(fused));
+  consumers.resize(graph.Size());
+  auto& fused_uses = consumers[fused_id];
   for (std::size_t o = 0; o < leaving.size(); ++o) {
+    fused_uses.emplace_back();
     for (const auto& use : consumers[leaving[o].layer][leaving[o].index]) {
-      if (!members.count(use.layer)) graph.At(use.layer).inputs[use.index] = OutputSlot{fused_id, static_cast<std::uint32_t>(o)};
+      if (members.count(use.layer)) continue;
+      graph.At(use.layer).inputs[use.index] = OutputSlot{fused_id, static_cast<std::uint32_t>(o)};
+      fused_uses.back().push_back(use);
     }
+  }
+  for (std::size_t k = 0; k < entering.size(); ++k) {
+    auto& uses = consumers[entering[k].layer][entering[k].index];
+    uses.erase(std::remove_if(uses.begin(), uses.end(), [&](const InputSlot& use) { return members.count(use.layer) != 0; }),
+               uses.end());
+    uses.push_back({fused_id, static_cast<std::uint32_t>(k)});
   }
   for (LayerId id : members) graph.At(id).removed = true;
   log.push_back(backend.Get() + " fused " + names + " into '" + graph.At(fused_id).name + "'");
 }
 
-// Refuses a substitution whose layers are connected through a layer outside it (a -> b -> c
-// with a and c replaced, b not): the fused layer would both feed and read b, a cycle. Checked on
-// the graph before any substitution of the result is applied, which covers paths through the
-// other substitutions too. `position`: each live layer's index in a topological order (a path
-// back into the set never passes a layer after its last member). Throws Exception
-// (kBackendFailure) naming the backend, the substitution and the layer outside it.
-void CheckConvex(const Graph& graph, const std::vector<std::vector<std::vector<InputSlot>>>& consumers,
-                 const std::vector<std::size_t>& position, const std::vector<LayerId>& members,
-                 const std::string& name, const BackendId& backend) {
-  std::vector<char> inside(graph.Size(), 0);
-  std::size_t last = 0;
-  for (LayerId id : members) {
-    inside[id] = 1;
-    last = std::max(last, position[id]);
-  }
-  std::vector<char> seen(graph.Size(), 0);
-  std::vector<std::pair<LayerId, LayerId>> pending;  // (outside layer, the layer the path left by)
-  auto visit = [&](LayerId id, LayerId exit) {
-    if (!seen[id] && position[id] < last) {
-      seen[id] = 1;
-      pending.emplace_back(id, exit);
-    }
-  };
-  for (LayerId id : members) {
-    for (const auto& uses : consumers[id]) {
-      for (const auto& use : uses) {
-        if (!inside[use.layer]) visit(use.layer, use.layer);
-      }
+// One backend's substitutions, as layer ids, with what the backend returned.
+struct PendingSubstitution {
+  std::vector<LayerId> members;
+  backend::Substitution substitution;
+};
+
+// The graph with each pending substitution's layers taken as one node, for CheckConvex: node n
+// is layer n below graph.Size(), else substitution n - graph.Size().
+class ContractedGraph {
+ public:
+  ContractedGraph(const Graph& graph, const ConsumerTable& consumers, const std::vector<PendingSubstitution>& pending)
+      : graph_(graph), consumers_(consumers), pending_(pending), node_(graph.Size()) {
+    for (std::size_t id = 0; id < node_.size(); ++id) node_[id] = id;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      for (LayerId id : pending[i].members) node_[id] = graph.Size() + i;
     }
   }
-  while (!pending.empty()) {
-    const auto [id, exit] = pending.back();
-    pending.pop_back();
-    for (const auto& uses : consumers[id]) {
-      for (const auto& use : uses) {
-        if (inside[use.layer]) {
-          throw Exception(ErrorCode::kBackendFailure,
-                          "backend " + backend.Get() + ": optimize_subgraph returned substitution '" + name +
-                              "' whose layers are connected through layer '" + graph.At(exit).name +
-                              "' outside it (the fused layer would feed itself); a substitution must take such a "
-                              "layer too or leave the layers on either side of it apart");
+  std::size_t Nodes() const { return graph_.Size() + pending_.size(); }
+  std::size_t NodeOf(LayerId id) const { return node_[id]; }
+  // Calls f(layer of n, consumer slot) for each use of n's outputs outside n.
+  template <typename F>
+  void ForEachUse(std::size_t n, F&& f) const {
+    auto uses_of = [&](LayerId id) {
+      for (const auto& uses : consumers_[id]) {
+        for (const auto& use : uses) {
+          if (node_[use.layer] != n) f(id, use);
         }
-        visit(use.layer, exit);
+      }
+    };
+    if (n < graph_.Size()) return uses_of(n);
+    for (LayerId id : pending_[n - graph_.Size()].members) uses_of(id);
+  }
+  // Calls f(producing layer, reading layer of n) for each input of n from outside n.
+  template <typename F>
+  void ForEachInput(std::size_t n, F&& f) const {
+    auto inputs_of = [&](LayerId id) {
+      for (const auto& input : graph_.At(id).inputs) {
+        if (node_[input->layer] != n) f(input->layer, id);
+      }
+    };
+    if (n < graph_.Size()) return inputs_of(n);
+    for (LayerId id : pending_[n - graph_.Size()].members) inputs_of(id);
+  }
+
+ private:
+  const Graph& graph_;
+  const ConsumerTable& consumers_;
+  const std::vector<PendingSubstitution>& pending_;
+  std::vector<std::size_t> node_;
+};
+
+// Throws CheckConvex's error for a cycle among the nodes not `taken`, found by walking back
+// from `start` (not taken) through producers not taken: every such node has one.
+[[noreturn]] void ThrowCycle(const Graph& graph, const ContractedGraph& contracted, const std::vector<char>& taken,
+                             std::size_t start, const std::vector<PendingSubstitution>& pending,
+                             const BackendId& backend) {
+  std::vector<std::size_t> walked{start};  // walked[k + 1] feeds walked[k] ...
+  std::vector<LayerId> reader;              // ... through reader[k], a layer of walked[k]
+  std::vector<std::size_t> step_of(contracted.Nodes(), SIZE_MAX);
+  step_of[start] = 0;
+  while (walked.size() <= contracted.Nodes()) {
+    std::size_t from = SIZE_MAX;
+    LayerId through = 0;
+    contracted.ForEachInput(walked.back(), [&](LayerId producer, LayerId layer) {
+      if (from == SIZE_MAX && !taken[contracted.NodeOf(producer)]) {
+        from = contracted.NodeOf(producer);
+        through = layer;
+      }
+    });
+    if (from == SIZE_MAX) break;
+    reader.push_back(through);
+    if (step_of[from] != SIZE_MAX) {
+      // The cycle: walked[step_of[from]] ... walked.back(), each fed by the next, the last by
+      // the first. A substitution on it leaves by the layer of the node it feeds.
+      const std::size_t first = step_of[from];
+      for (std::size_t k = first; k < walked.size(); ++k) {
+        if (walked[k] < graph.Size()) continue;
+        const LayerId exit = k == first ? reader.back() : reader[k - 1];
+        throw Exception(ErrorCode::kBackendFailure,
+                        "backend " + backend.Get() + ": optimize_subgraph returned substitution '" +
+                            pending[walked[k] - graph.Size()].substitution.name +
+                            "' whose layers are connected through layer '" + graph.At(exit).name +
+                            "' outside it (the fused layer would feed itself); a substitution must take such a "
+                            "layer too or leave the layers on either side of it apart");
+      }
+      break;
+    }
+    step_of[from] = walked.size();
+    walked.push_back(from);
+  }
+  // Not reached for an acyclic graph (every cycle passes a substitution).
+  throw Exception(ErrorCode::kBackendFailure, "backend " + backend.Get() + ": optimize_subgraph returned substitution '" +
+                                                  pending[start - graph.Size()].substitution.name +
+                                                  "' that makes the graph cyclic");
+}
+
+// Refuses substitutions whose layers are connected through a layer outside them (a -> b -> c
+// with a and c replaced, b not): the fused layer would both feed and read b, a cycle. Checked
+// once for all of a backend's substitutions together, on the graph before any is applied, with
+// each substitution's layers taken as one node (so a cycle through two fused layers is refused
+// too): a topological sort of that graph, linear in the graph. `order`: the live layers. Throws
+// Exception (kBackendFailure) naming the backend, a substitution on a cycle and the layer it
+// leaves by.
+void CheckConvex(const Graph& graph, const ConsumerTable& consumers, const std::vector<LayerId>& order,
+                 const std::vector<PendingSubstitution>& pending, const BackendId& backend) {
+  const ContractedGraph contracted(graph, consumers, pending);
+  std::vector<std::size_t> waiting(contracted.Nodes(), 0);  // per node: edges into it not yet taken
+  for (LayerId id : order) {
+    for (const auto& uses : consumers[id]) {
+      for (const auto& use : uses) {
+        const std::size_t to = contracted.NodeOf(use.layer);
+        if (to != contracted.NodeOf(id)) ++waiting[to];
       }
     }
+  }
+  std::vector<char> taken(contracted.Nodes(), 0);
+  std::vector<std::size_t> ready;
+  for (LayerId id : order) {
+    const std::size_t n = contracted.NodeOf(id);
+    if (waiting[n] == 0 && !taken[n]) {
+      taken[n] = 1;
+      ready.push_back(n);
+    }
+  }
+  while (!ready.empty()) {
+    const std::size_t n = ready.back();
+    ready.pop_back();
+    contracted.ForEachUse(n, [&](LayerId, const InputSlot& use) {
+      const std::size_t to = contracted.NodeOf(use.layer);
+      if (--waiting[to] == 0) {
+        taken[to] = 1;
+        ready.push_back(to);
+      }
+    });
+  }
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (!taken[graph.Size() + i]) ThrowCycle(graph, contracted, taken, graph.Size() + i, pending, backend);
   }
 }
 
@@ -258,6 +364,9 @@ void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector
     for (auto& backend : backends) {
       if (!backend.available) continue;
       const auto order = graph.Resolve();
+      // Offered every group first, the graph unchanged (the views point into it), then checked
+      // and substituted together.
+      std::vector<PendingSubstitution> pending;
       for (const auto& group : Subgraphs(graph, order, backend.id)) {
         backend::SubgraphView view;
         for (LayerId id : group) {
@@ -273,30 +382,25 @@ void OptimizeSubgraphs(Graph& graph, const OptimizeOptions& options, std::vector
           }
         }
         // Views point into the graph, which each substitution grows: take ids first.
-        std::vector<std::vector<LayerId>> members;
-        for (const auto& substitution : result.substitutions) {
-          members.emplace_back();
+        for (auto& substitution : result.substitutions) {
+          PendingSubstitution taken;
+          std::set<LayerId> seen;
           for (const auto* layer : substitution.replaced.layers) {
             const LayerId id = static_cast<const Layer*>(layer)->id;
-            if (std::find(members.back().begin(), members.back().end(), id) == members.back().end()) {
-              members.back().push_back(id);
-            }
+            if (seen.insert(id).second) taken.members.push_back(id);
           }
+          taken.substitution = std::move(substitution);
+          pending.push_back(std::move(taken));
         }
-        // The backend wrapper checked the lists (indices in range, no layer twice, names);
-        // what only the graph can tell is checked here, before anything changes.
-        if (!members.empty()) {
-          const auto consumers = graph.Consumers();
-          const auto now = graph.TopologicalOrder();  // earlier groups' substitutions changed it
-          std::vector<std::size_t> position(graph.Size(), SIZE_MAX);
-          for (std::size_t i = 0; i < now.size(); ++i) position[now[i]] = i;
-          for (std::size_t i = 0; i < members.size(); ++i) {
-            CheckConvex(graph, consumers, position, members[i], result.substitutions[i].name, backend.id);
-          }
-        }
-        for (std::size_t i = 0; i < members.size(); ++i) {
-          Substitute(graph, members[i], result.substitutions[i], backend.id, log);
-        }
+      }
+      if (pending.empty()) continue;
+      // The backend wrapper checked the lists (indices in range, no layer twice, names); what
+      // only the graph can tell is checked here, for all of them at once, before anything
+      // changes. Then each costs what it replaces (Substitute keeps `consumers` current).
+      auto consumers = graph.Consumers();
+      CheckConvex(graph, consumers, order, pending, backend.id);
+      for (const auto& substitution : pending) {
+        Substitute(graph, consumers, substitution.members, substitution.substitution, backend.id, log);
       }
     }
     if (!replaced_any) break;
@@ -468,6 +572,7 @@ OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& o
   impl->order = graph.Resolve();
   ChooseTensorStrategies(graph, impl->order, backends, *impl);
 
+  impl->placement.reserve(impl->order.size());
   for (LayerId id : impl->order) {
     const Layer& layer = graph.At(id);
     impl->placement.push_back({layer.name, layer.type, layer.backend, layer.placement_reason});
