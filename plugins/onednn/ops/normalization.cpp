@@ -65,8 +65,8 @@ std::unique_ptr<backend::IWorkload> CreateLayerNormalization(const OpSpec& spec,
   const auto& shape = spec.output.shape;
   std::size_t axis = 0;
   NormalizeAxis(d.axis, shape.Rank(), axis);
-  memory::dim outer = 1, inner = 1;
-  for (std::size_t i = 0; i < shape.Rank(); ++i) (i < axis ? outer : inner) *= shape[i];
+  const backend::AxisExtents around = backend::ExtentsAroundAxis(shape, axis);
+  const memory::dim outer = around.outer, inner = around.length * around.inner;
   const memory::desc data = PlainDesc({outer, inner});
   const memory::desc channel = PlainDesc({inner});
   const bool shift = spec.inputs.size() == 3;

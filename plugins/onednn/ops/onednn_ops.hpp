@@ -13,6 +13,7 @@
 #include "op_spec.hpp"
 #include "post_ops.hpp"
 #include "../dnnl_desc.hpp"
+#include "../onednn_backend.hpp"
 #include "../onednn_backend_context.hpp"
 
 #include <backplane/backend/layer.hpp>
@@ -48,10 +49,11 @@ const backend::OpTable<OpKernel>& Ops();
 
 // ---- support checks several ops share (layer_support.cpp) -----------------------------------
 
-// True when every input is f32 (else a reason naming the first that is not). The op schema
-// gives the outputs of every op in the table input 0's type, so they are f32 too. The whole
-// support check of Reshape and Flatten.
-bool AllFloat32(const backend::ILayerView& layer, std::string& reason);
+// True when every input is f32 (else a reason naming the first that is not): the SDK's rule
+// (backplane/backend/op_table.hpp) naming CpuOneDnn. The op schema gives the outputs of every
+// op in the table input 0's type, so they are f32 too. The whole support check of Reshape and
+// Flatten.
+inline constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kOneDnnBackendId>;
 // The most dimensions a oneDNN memory descriptor has (DNNL_MAX_NDIMS).
 inline constexpr std::size_t kMaxOneDnnRank = 12;
 // True when `shape` has at most kMaxOneDnnRank dimensions, else false with a reason.
