@@ -1,5 +1,6 @@
 #include "test_folder.hpp"
 
+#include <backplane/hex_digits.hpp>
 #include <backplane/plugin.hpp>
 #include <backplane/version.hpp>
 
@@ -202,13 +203,7 @@ std::string Sha256OfFile(const fs::path& file) {
   if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
     throw std::runtime_error("SHA-256 failed for " + file.string());
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string text;
-  for (unsigned int i = 0; i < length; ++i) {
-    text += kHex[digest[i] >> 4];
-    text += kHex[digest[i] & 0xF];
-  }
-  return text;
+  return HexDigits(digest, length);
 }
 
 }  // namespace backplane::unit
