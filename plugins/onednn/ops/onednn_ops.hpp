@@ -38,7 +38,7 @@ struct OpKernel {
   // turns an exception into a refusal).
   bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload (primitives, packed weights). Throws backplane::Exception.
-  std::unique_ptr<backend::IWorkload> (*create)(const OpSpec& spec, const ExecutionPtr& execution);
+  std::unique_ptr<backend::IWorkload> (*create)(const OpSpec& spec, const ExecutionSettingsPtr& execution);
   // Whether post-ops may be fused into it (OptimizeSubgraph).
   bool takes_post_ops;
 };
@@ -63,36 +63,36 @@ using backend::NormalizeAxis;
 
 // One pair per op, each defined in ops/<op>.cpp.
 bool IsConvolution2dSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsFullyConnectedSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateFullyConnected(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsMatMulSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsPooling2dSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreatePooling2d(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsActivationSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateActivation(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateElementwiseUnary(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateElementwiseBinary(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsReduceSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateReduce(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsSoftmaxSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateSoftmax(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsBatchNormalizationSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateBatchNormalization(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsLayerNormalizationSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateLayerNormalization(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsConcatSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsTransposeSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 // Reshape and Flatten (their support check is AllFloat32).
-std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsSliceSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 // ElementwiseUnary Erf (ops/erf.cpp); ElementwiseUnary dispatches to it.
-std::unique_ptr<backend::IWorkload> CreateErf(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateErfWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 
 }  // namespace backplane::onednn
