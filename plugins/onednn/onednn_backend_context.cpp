@@ -89,7 +89,7 @@ bool FastMathAvailable(std::string* reason) {
   return native;
 }
 
-dnnl::memory::format_tag ProbeActivationTag(const Execution& execution) {
+dnnl::memory::format_tag ProbeActivationTag(const ExecutionSettings& execution) {
   using dnnl::memory;
   const memory::dims x{1, 64, 28, 28}, w{64, 64, 3, 3};
   const auto desc = [](const memory::dims& dims, memory::format_tag tag,
@@ -128,7 +128,7 @@ bool IsReference(const dnnl::primitive_desc_base& pd) {
   return name && std::string(name).rfind("ref", 0) == 0;
 }
 
-dnnl::primitive_attr Execution::Attr() const {
+dnnl::primitive_attr ExecutionSettings::Attr() const {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   if (settings.fast_math) compat::SetFastMath(attr);

@@ -46,10 +46,10 @@ Settings ParseSettings(const backend::BackendOptions& options);
 // (AVX512-BF16 or AMX). If not, why (fast_math=1 then computes in f32). Probed once.
 bool FastMathAvailable(std::string* reason);
 
-// What workloads share for one loaded network. Immutable after construction except the gate
-// and the load monitor, which are thread-safe. Owned jointly by the workload factory and its
-// workloads.
-struct Execution {
+// The settings the workloads of one loaded network execute with (engine, options, thread gate,
+// layouts, compute type). Immutable after construction except the gate and the load monitor,
+// which are thread-safe. Owned jointly by the workload factory and its workloads.
+struct ExecutionSettings {
   dnnl::engine engine;
   Settings settings;
   ThreadGate* gate = nullptr;               // the runtime's (context) or owned_gate
@@ -76,8 +76,8 @@ struct Execution {
 };
 
 // The first channel-blocked layout oneDNN has a non-reference 3x3 convolution for, else the
-// layout it picks by itself (Execution::activation_tag).
-dnnl::memory::format_tag ProbeActivationTag(const Execution& execution);
+// layout it picks by itself (ExecutionSettings::activation_tag).
+dnnl::memory::format_tag ProbeActivationTag(const ExecutionSettings& execution);
 
 // Whether oneDNN implements `pd` with a reference (plain C++, slow) kernel.
 bool IsReference(const dnnl::primitive_desc_base& pd);

@@ -44,7 +44,7 @@ class CreationThreads {
 class AdaptiveWorkload final : public backend::IWorkload {
  public:
   AdaptiveWorkload(std::unique_ptr<backend::IWorkload> multi, std::unique_ptr<backend::IWorkload> single,
-                   ExecutionPtr execution)
+                   ExecutionSettingsPtr execution)
       : multi_(std::move(multi)), single_(std::move(single)), execution_(std::move(execution)) {}
 
   void Execute(const backend::WorkloadArgs& args) const override {
@@ -69,7 +69,7 @@ class AdaptiveWorkload final : public backend::IWorkload {
  private:
   std::unique_ptr<backend::IWorkload> multi_;
   std::unique_ptr<backend::IWorkload> single_;
-  ExecutionPtr execution_;
+  ExecutionSettingsPtr execution_;
 };
 
 // Reports to the layer's tensor handles when their content is produced and read
@@ -106,7 +106,7 @@ class TensorLifetimeWorkload final : public backend::IWorkload {
 }  // namespace
 
 OneDnnWorkloadFactory::OneDnnWorkloadFactory(Settings settings, ThreadGate* gate, CpuLoadMonitor* load)
-    : execution_(std::make_shared<Execution>()) {
+    : execution_(std::make_shared<ExecutionSettings>()) {
   execution_->engine = dnnl::engine(dnnl::engine::kind::cpu, 0);
   execution_->settings = settings;
   if (gate) {
@@ -127,13 +127,13 @@ OneDnnWorkloadFactory::OneDnnWorkloadFactory(Settings settings, ThreadGate* gate
   }
   execution_->activation_tag = ProbeActivationTag(*execution_);
   if (execution_->settings.threads > 1 && execution_->settings.adaptive != AdaptiveThreads::kOff) {
-    single_ = std::make_shared<Execution>(*execution_);
+    single_ = std::make_shared<ExecutionSettings>(*execution_);
     single_->settings.threads = 1;
   }
 }
 
 std::unique_ptr<backend::IWorkload> OneDnnWorkloadFactory::Create(const backend::ILayerView& layer,
-                                                                  const ExecutionPtr& execution) {
+                                                                  const ExecutionSettingsPtr& execution) {
   CreationThreads threads(execution->settings.threads);
   if (layer.GetType() == backend::LayerType::kPreCompiled) return CreateFusedWorkload(layer, execution);
   return Ops().SupportingOrThrow(layer).create(SpecOf(layer), execution);

@@ -21,10 +21,11 @@ class OneDnnWorkloadFactory final : public backend::IWorkloadFactory {
   std::unique_ptr<backend::IWorkload> CreateWorkload(const backend::ILayerView& layer) override;
 
  private:
-  std::unique_ptr<backend::IWorkload> Create(const backend::ILayerView& layer, const std::shared_ptr<const Execution>& execution);
+  std::unique_ptr<backend::IWorkload> Create(const backend::ILayerView& layer,
+                                             const std::shared_ptr<const ExecutionSettings>& execution);
 
-  std::shared_ptr<Execution> execution_;
-  std::shared_ptr<Execution> single_;  // the same with one thread (adaptive threads), or null
+  std::shared_ptr<ExecutionSettings> execution_;
+  std::shared_ptr<ExecutionSettings> single_;  // the same with one thread (adaptive threads), or null
 };
 
 }  // namespace backplane::onednn

@@ -19,16 +19,16 @@ using backplane::opencl::testing::TestDevice;
 
 TEST_CASE("opencl tuning: device data is kept per device beside the programs, and a corrupt file is ignored") {
   TempFolder folder;
-  const auto device = TestDevice(folder.Path());
+  const auto device = TestDevice(folder.path());
   if (!device) return;
   CHECK_FALSE(device->LoadDeviceData("example"));
   const std::vector<unsigned char> bytes{'a', 'b', '\n'};
   REQUIRE(device->StoreDeviceData("example", bytes));
   CHECK(device->LoadDeviceData("example") == bytes);
   CHECK_FALSE(device->LoadDeviceData("other"));
-  const auto reopened = TestDevice(folder.Path());
+  const auto reopened = TestDevice(folder.path());
   CHECK(reopened->LoadDeviceData("example") == bytes);
-  for (const auto& entry : std::filesystem::directory_iterator(folder.Path())) {
+  for (const auto& entry : std::filesystem::directory_iterator(folder.path())) {
     std::ofstream(entry.path(), std::ios::binary | std::ios::app) << "tampered";
   }
   CHECK_FALSE(reopened->LoadDeviceData("example"));
@@ -36,7 +36,7 @@ TEST_CASE("opencl tuning: device data is kept per device beside the programs, an
 
 TEST_CASE("opencl tuning: without a cache the database stays; cached parameters are applied once per process") {
   TempFolder folder;
-  const auto device = TestDevice(folder.Path());
+  const auto device = TestDevice(folder.path());
   if (!device) return;
   std::vector<std::string> progress;
   const auto record = [&](const std::string& message) { progress.push_back(message); };
@@ -61,7 +61,7 @@ TEST_CASE("opencl tuning: without a cache the database stays; cached parameters 
   REQUIRE(device->StoreDeviceData(kTunedGemmDataName, {text.begin(), text.end()}));
   const ClblastTuning cached = PrepareClblastTuning(*device, false, record);
   CHECK(cached.source == ClblastTuning::Source::kCache);
-  CHECK(cached.note.find(folder.Path().string()) != std::string::npos);
+  CHECK(cached.note.find(folder.path().string()) != std::string::npos);
   const ClblastTuning again = PrepareClblastTuning(*device, true, record);
   CHECK(again.source == ClblastTuning::Source::kCache);
   CHECK(again.note.find("earlier in this process") != std::string::npos);

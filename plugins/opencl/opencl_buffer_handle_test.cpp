@@ -40,7 +40,7 @@ void AddOne(OpenClDevice& device, const OpenClBufferHandle& handle, std::size_t 
   clReleaseKernel(kernel);
 }
 
-std::shared_ptr<OpenClDevice> SharedTestDevice(const TempFolder& folder) { return TestDevice(folder.Path()); }
+std::shared_ptr<OpenClDevice> SharedTestDevice(const TempFolder& folder) { return TestDevice(folder.path()); }
 
 // Both ways to the host, whatever the device: staging is what discrete GPUs use.
 const HostAccess kAccesses[] = {HostAccess::kMapInPlace, HostAccess::kStaged};

@@ -3,15 +3,14 @@
 
 #include "device_selection.hpp"
 #include "opencl_device_creation.hpp"
+#include "temp_folder.hpp"
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
-#include <system_error>
 
 namespace backplane::opencl::testing {
 
@@ -31,25 +30,11 @@ inline std::unique_ptr<OpenClDevice> TestDevice(const std::filesystem::path& cac
                             cache_dir, kernels.value_or(settings.kernels));
 }
 
-// A new empty folder under the system temporary folder, removed with its content at the end.
-class TempFolder {
+// A new empty folder "backplane-opencl-test-<random>" under the system temporary folder (the
+// tests' one TempFolder, tests/support), removed with its content at the end.
+class TempFolder : public test_support::TempFolder {
  public:
-  TempFolder() {
-    std::random_device random;
-    path_ = std::filesystem::temp_directory_path() /
-            ("backplane-opencl-test-" + std::to_string(random()) + "-" + std::to_string(random()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-  const std::filesystem::path& Path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempFolder() : test_support::TempFolder("opencl-test") {}
 };
 
 }  // namespace backplane::opencl::testing

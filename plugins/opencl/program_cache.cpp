@@ -1,5 +1,7 @@
 #include "program_cache.hpp"
 
+#include <backplane/hex_digits.hpp>
+
 #include <openssl/evp.h>
 
 #include <atomic>
@@ -20,14 +22,7 @@ std::string Sha256Hex(const void* data, std::size_t size) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   if (EVP_Digest(data, size, digest, &length, EVP_sha256(), nullptr) != 1) return {};
-  static const char* const kHex = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 0xF];
-  }
-  return hex;
+  return HexDigits(digest, length);
 }
 
 // A name no other writer (thread or process) picks at the same moment.

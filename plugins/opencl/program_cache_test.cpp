@@ -44,9 +44,9 @@ TEST_CASE("binary keys: sha256 hex, different for every field and for shifted fi
 
 TEST_CASE("a stored binary loads back, and a missing or truncated or altered file loads as nothing") {
   TempFolder folder;
-  const ProgramBinaryCache cache(folder.Path() / "cache");
+  const ProgramBinaryCache cache(folder.path() / "cache");
   REQUIRE(cache.Enabled());
-  CHECK(cache.Directory() == folder.Path() / "cache");
+  CHECK(cache.Directory() == folder.path() / "cache");
   CHECK(cache.FallbackNote().empty());
   const std::vector<unsigned char> binary = {1, 2, 3, 4, 5, 0, 255};
   CHECK_FALSE(cache.Load("k").has_value());
@@ -72,8 +72,8 @@ TEST_CASE("a stored binary loads back, and a missing or truncated or altered fil
 
 TEST_CASE("an unusable cache folder falls back to a private temporary folder, says why, and removes it") {
   TempFolder folder;
-  std::ofstream(folder.Path() / "a-file") << "not a folder";
-  const auto blocked = folder.Path() / "a-file" / "cache";
+  std::ofstream(folder.path() / "a-file") << "not a folder";
+  const auto blocked = folder.path() / "a-file" / "cache";
   std::filesystem::path used;
   {
     const ProgramBinaryCache cache(blocked);
@@ -97,7 +97,7 @@ TEST_CASE("an unusable cache folder falls back to a private temporary folder, sa
 
 TEST_CASE("device: a program is compiled once per device, then found in memory") {
   TempFolder folder;
-  auto device = TestDevice(folder.Path());
+  auto device = TestDevice(folder.path());
   if (!device) return;
   CHECK(device->CompiledProgramCount() == 0);
   cl_program first = device->GetProgram(kSource, "");
@@ -108,19 +108,19 @@ TEST_CASE("device: a program is compiled once per device, then found in memory")
   // Other build options are another program.
   CHECK(device->GetProgram(kSource, "-cl-fast-relaxed-math") != first);
   CHECK(device->CompiledProgramCount() == 2);
-  CHECK(BinFiles(folder.Path()) == 2);
-  CHECK(device->ProgramCacheDirectory() == folder.Path().string());
+  CHECK(BinFiles(folder.path()) == 2);
+  CHECK(device->ProgramCacheDirectory() == folder.path().string());
 }
 
 TEST_CASE("device: a fresh device with the same cache folder compiles nothing, and its kernels run") {
   TempFolder folder;
   {
-    auto device = TestDevice(folder.Path());
+    auto device = TestDevice(folder.path());
     if (!device) return;
     device->GetProgram(kSource, "");
     REQUIRE(device->CompiledProgramCount() == 1);
   }
-  auto fresh = TestDevice(folder.Path());
+  auto fresh = TestDevice(folder.path());
   REQUIRE(fresh != nullptr);
   cl_program program = fresh->GetProgram(kSource, "");
   CHECK(fresh->CompiledProgramCount() == 0);
@@ -148,27 +148,27 @@ TEST_CASE("device: a corrupt cache file is ignored, the program rebuilt and the 
   TempFolder folder;
   std::filesystem::path file;
   {
-    auto device = TestDevice(folder.Path());
+    auto device = TestDevice(folder.path());
     if (!device) return;
     device->GetProgram(kSource, "");
-    REQUIRE(BinFiles(folder.Path()) == 1);
-    file = std::filesystem::directory_iterator(folder.Path())->path();
+    REQUIRE(BinFiles(folder.path()) == 1);
+    file = std::filesystem::directory_iterator(folder.path())->path();
   }
   std::ofstream(file, std::ios::binary | std::ios::trunc) << "backplane-opencl-binary-v1 5 0000\nxxxxx";
-  auto fresh = TestDevice(folder.Path());
+  auto fresh = TestDevice(folder.path());
   REQUIRE(fresh != nullptr);
   CHECK(fresh->GetProgram(kSource, "") != nullptr);
   CHECK(fresh->CompiledProgramCount() == 1);
   // Rewritten: a third device loads it without compiling. (Not compared by size: PoCL's binaries
   // carry its kernel cache, which other tests sharing POCL_CACHE_DIR may grow meanwhile.)
-  auto third = TestDevice(folder.Path());
+  auto third = TestDevice(folder.path());
   third->GetProgram(kSource, "");
   CHECK(third->CompiledProgramCount() == 0);
 }
 
 TEST_CASE("device: source that does not compile throws kBackendFailure with the build log") {
   TempFolder folder;
-  auto device = TestDevice(folder.Path());
+  auto device = TestDevice(folder.path());
   if (!device) return;
   try {
     device->GetProgram("__kernel void broken(__global float* x) { x[0] = undefined_name; }", "");
@@ -181,5 +181,5 @@ TEST_CASE("device: source that does not compile throws kBackendFailure with the 
     CHECK(message.find("undefined_name") != std::string::npos);
   }
   CHECK(device->CompiledProgramCount() == 0);
-  CHECK(BinFiles(folder.Path()) == 0);
+  CHECK(BinFiles(folder.path()) == 0);
 }

@@ -40,6 +40,15 @@ bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out) {
   return true;
 }
 
+AxisExtents ExtentsAroundAxis(const TensorShape& shape, std::size_t axis) {
+  AxisExtents extents;
+  for (std::size_t i = 0; i < shape.Rank(); ++i) {
+    std::int64_t& part = i < axis ? extents.outer : i == axis ? extents.length : extents.inner;
+    part *= shape[i];
+  }
+  return extents;
+}
+
 bool WindowOutputExtent(std::int64_t size, std::int64_t pad_begin, std::int64_t pad_end, std::int64_t kernel,
                         std::int64_t stride, std::int64_t dilation, bool ceil_mode, std::int64_t& out) {
   const auto reach = TryMulDims(dilation, kernel - 1);
@@ -224,10 +233,9 @@ bool DescribeSplit(const ILayerView& layer, SplitGeometry& g, std::string& reaso
   NormalizeAxis(d->axis, in.Rank(), g.axis);
   g.parts.clear();
   for (std::size_t i = 0; i < layer.GetNumOutputs(); ++i) g.parts.push_back(layer.GetOutputInfo(i).shape[g.axis]);
-  g.outer = 1;
-  g.inner = 1;
-  for (std::size_t i = 0; i < g.axis; ++i) g.outer *= in[i];
-  for (std::size_t i = g.axis + 1; i < in.Rank(); ++i) g.inner *= in[i];
+  const AxisExtents extents = ExtentsAroundAxis(in, g.axis);
+  g.outer = extents.outer;
+  g.inner = extents.inner;
   return true;
 }
 
@@ -236,10 +244,9 @@ bool DescribeLayerNormalization(const ILayerView& layer, LayerNormGeometry& g, s
   if (!d) return false;
   const TensorShape& shape = layer.GetInputInfo(0).shape;
   NormalizeAxis(d->axis, shape.Rank(), g.axis);
-  g.rows = 1;
-  g.size = 1;
-  for (std::size_t i = 0; i < g.axis; ++i) g.rows *= shape[i];
-  for (std::size_t i = g.axis; i < shape.Rank(); ++i) g.size *= shape[i];
+  const AxisExtents extents = ExtentsAroundAxis(shape, g.axis);
+  g.rows = extents.outer;
+  g.size = extents.length * extents.inner;
   return true;
 }
 

@@ -322,3 +322,26 @@ TEST_CASE("op geometry: arity, axes, and the wrong layer type") {
   CHECK(axis == 2);
   CHECK_FALSE(NormalizeAxis(3, 3, axis));
 }
+
+TEST_CASE("op geometry: the extents around an axis") {
+  const auto extents = [](const TensorShape& shape, std::size_t axis) {
+    const AxisExtents e = ExtentsAroundAxis(shape, axis);
+    return std::vector<std::int64_t>{e.outer, e.length, e.inner};
+  };
+  using Extents = std::vector<std::int64_t>;
+  CHECK(extents(TensorShape({2, 3, 4, 5}), 1) == Extents{2, 3, 20});
+  CHECK(extents(TensorShape({2, 3, 4, 5}), 0) == Extents{1, 2, 60});
+  // The last axis (axis -1, normalized): nothing after it.
+  std::size_t last = 0;
+  REQUIRE(NormalizeAxis(-1, 4, last));
+  CHECK(extents(TensorShape({2, 3, 4, 5}), last) == Extents{24, 5, 1});
+  // Rank 1: the axis is the whole tensor.
+  CHECK(extents(TensorShape({7}), 0) == Extents{1, 7, 1});
+  // A zero extent anywhere makes the element count 0, and only its own part 0.
+  CHECK(extents(TensorShape({2, 0, 4}), 1) == Extents{2, 0, 4});
+  CHECK(extents(TensorShape({2, 0, 4}), 2) == Extents{0, 4, 1});
+  CHECK(extents(TensorShape({2, 3, 0}), 0) == Extents{1, 2, 0});
+  // Rank 0 has no axis; an axis at or past the rank is a trailing one of length 1.
+  CHECK(extents(TensorShape(), 0) == Extents{1, 1, 1});
+  CHECK(extents(TensorShape({2, 3}), 2) == Extents{6, 1, 1});
+}

@@ -1,6 +1,7 @@
 #include <backplane/backend/op_schema.hpp>
 #include <backplane/backend/op_table.hpp>
 
+#include <algorithm>
 #include <exception>
 
 namespace backplane::backend {
@@ -18,6 +19,18 @@ bool HasDescriptor(const ILayerView& layer, std::string& why) {
   if (layer.GetDescriptor()) return true;
   why = "the layer has no descriptor";
   return false;
+}
+
+bool InputsAreFloat32(std::string_view backend, const ILayerView& layer, std::size_t count, std::string& why) {
+  for (std::size_t i = 0; i < std::min(count, layer.GetNumInputs()); ++i) {
+    const DataType type = layer.GetInputInfo(i).type;
+    if (type != DataType::kFloat32) {
+      why = "input " + std::to_string(i) + " is " + ToString(type) + "; " + std::string(backend) + " runs " +
+            ToString(layer.GetType()) + " on f32 only";
+      return false;
+    }
+  }
+  return true;
 }
 
 bool RowAccepts(const ILayerView& layer, LayerCheck backend_check, LayerCheck row_check, std::string& why) {

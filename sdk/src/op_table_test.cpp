@@ -126,3 +126,31 @@ TEST_CASE("op table: layer support and workload factories report the one format"
     CHECK(std::string(error.what()) == reason);
   }
 }
+
+namespace {
+constexpr const char* kFakeBackend = "CpuFake";
+
+// A MatMul-shaped layer of two inputs of the given types (only the types are read).
+LayerValues TwoInputs(DataType first, DataType second) {
+  return LayerValues(LayerType::kMatMul, "mm", nullptr, {{TensorShape({2, 2}), first}, {TensorShape({2, 2}), second}},
+                     {{TensorShape({2, 2}), first}});
+}
+}  // namespace
+
+TEST_CASE("op table: the f32 rule names the first input that is not f32, and the backend") {
+  std::string why;
+  CHECK(AllFloat32<kFakeBackend>(TwoInputs(DataType::kFloat32, DataType::kFloat32), why));
+  CHECK_FALSE(AllFloat32<kFakeBackend>(TwoInputs(DataType::kFloat32, DataType::kInt64), why));
+  CHECK(why == "input 1 is i64; CpuFake runs MatMul on f32 only");
+  CHECK_FALSE(AllFloat32<kFakeBackend>(TwoInputs(DataType::kFloat16, DataType::kInt32), why));
+  CHECK(why == "input 0 is f16; CpuFake runs MatMul on f32 only");
+  // Only the first `count` inputs (GpuOpenCl's Gather: its indices may be integers); a count
+  // past the layer's inputs, and a layer without inputs, check what there is.
+  why.clear();
+  CHECK(InputsAreFloat32("GpuFake", TwoInputs(DataType::kFloat32, DataType::kInt64), 1, why));
+  CHECK(why.empty());
+  CHECK_FALSE(InputsAreFloat32("GpuFake", TwoInputs(DataType::kFloat32, DataType::kInt32), 5, why));
+  CHECK(why == "input 1 is i32; GpuFake runs MatMul on f32 only");
+  const LayerValues none(LayerType::kConstant, "c", nullptr, {}, {{TensorShape({1}), DataType::kBool}});
+  CHECK(AllFloat32<kFakeBackend>(none, why));
+}

@@ -4,6 +4,8 @@
 // against the frozen 2.0 header must still register and run in it (the runtime hands it larger
 // structs than it knows, and finds its tables shorter than the runtime's), and so must a plugin
 // of the next minor.
+#include "temp_folder.hpp"
+
 #include <backplane/descriptors.hpp>
 #include <backplane/runtime.hpp>
 #include <backplane/version.hpp>
@@ -11,7 +13,6 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -20,22 +21,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh folder holding `plugins` under their naming-scheme names; removed at the end.
-class PluginFolder {
+// A fresh folder (the tests' TempFolder) holding `plugins` under their naming-scheme names;
+// removed at the end.
+class PluginFolder : public test_support::TempFolder {
  public:
-  PluginFolder(const std::vector<std::pair<std::string, std::string>>& plugins) {
-    path_ = fs::temp_directory_path() / ("backplane-next-minor-" + std::to_string(std::random_device{}()));
-    fs::create_directories(path_);
-    for (const auto& [source, name] : plugins) fs::copy_file(source, path_ / name);
+  explicit PluginFolder(const std::vector<std::pair<std::string, std::string>>& plugins) : TempFolder("next-minor") {
+    for (const auto& [source, name] : plugins) fs::copy_file(source, path() / name);
   }
-  ~PluginFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
 };
 
 std::string Library(const std::string& name) { return "Test_" + name + "_backend" + BACKPLANE_TEST_MODULE_SUFFIX; }

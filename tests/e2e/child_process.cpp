@@ -91,7 +91,7 @@ std::string CommandLine(const std::string& program, const std::vector<std::strin
 
 // Runs `command` (a shell command line) with its stderr sent to a file.
 ProcessResult RunShellCommand(std::string command) {
-  TempFolder scratch("e2e-stderr");
+  test_support::TempFolder scratch("e2e-stderr");
   const std::filesystem::path err_file = scratch.path() / "stderr.txt";
   command += " 2>" + Quote(err_file.u8string());
 

@@ -93,7 +93,7 @@ std::size_t CheckModel(const CommittedModel& model) {
   }
   const auto imported = onnx::ImportModel((kData / (model.stem + ".onnx")).string(), options);
 
-  const TempFolder out("backplane_committed_models");
+  const test_support::TempFolder out("backplane_committed_models");
   std::vector<std::string> arguments{"--model", (kData / (model.stem + ".onnx")).string(), "--backends", Backends(),
                                      "--iterations", "1", "--warmup", "0", "--json",
                                      "--output-dir", out.path().string()};

@@ -153,7 +153,7 @@ TEST_CASE("a bad command line exits 64 with the message on stderr") {
 }
 
 TEST_CASE("an empty folder: exit 2, no backend, the folder listed as searched") {
-  TempFolder folder("e2e-empty");
+  test_support::TempFolder folder("e2e-empty");
   RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static"});
   CHECK(result.exit_code == 2);
   CHECK(Contains(result.out, "no backend registered"));
@@ -162,7 +162,7 @@ TEST_CASE("an empty folder: exit 2, no backend, the folder listed as searched") 
 }
 
 TEST_CASE("a folder that does not exist is listed as skipped, with the reason") {
-  TempFolder folder("e2e-missing");
+  test_support::TempFolder folder("e2e-missing");
   const fs::path missing = folder.path() / "does-not-exist";
   RUN_SDK_INFO(result, {"--path", missing.string(), "--no-static", "--json"});
   CHECK(result.exit_code == 2);
@@ -252,7 +252,7 @@ TEST_CASE("--json over the bundled plugin folder: the backend and its record" *
 
 TEST_CASE("broken candidates beside the plugin: exit 1, each rejection with its reason" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder folder("e2e-mixed");
+  test_support::TempFolder folder("e2e-mixed");
   MakeMixedFolder(folder.path());
 
   SUBCASE("text") {
@@ -293,7 +293,7 @@ TEST_CASE("broken candidates beside the plugin: exit 1, each rejection with its 
 
 TEST_CASE("the same folder twice is searched once, exit 0" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder folder("e2e-twice");
+  test_support::TempFolder folder("e2e-twice");
   CopyReferencePlugin(folder.path());
   const std::string path = folder.path().string();
 
@@ -312,7 +312,7 @@ TEST_CASE("the same folder twice is searched once, exit 0" *
 
 TEST_CASE("a folder given with a trailing separator counts its candidates, exit 0" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder folder("e2e-trailing");
+  test_support::TempFolder folder("e2e-trailing");
   CopyReferencePlugin(folder.path());
   const std::string path = (folder.path() / "").string();
   RUN_SDK_INFO(text, {"--path", path, "--no-static"});
@@ -322,7 +322,7 @@ TEST_CASE("a folder given with a trailing separator counts its candidates, exit 
 
 TEST_CASE("without --path the environment variable is used" *
           doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
-  TempFolder folder("e2e-env");
+  test_support::TempFolder folder("e2e-env");
   CopyReferencePlugin(folder.path());
   ScopedEnvironmentVariable paths(kBackendPathsEnvVar, folder.path().string());
   RUN_SDK_INFO(result, {"--no-static", "--json"});
@@ -359,7 +359,7 @@ TEST_CASE("with no path given, the default folder next to the runtime library is
 
 TEST_CASE("a drop in the user's folder: listed as a layer, its copy wins a tie, the installation's is superseded" *
           doctest::skip(!kHaveReferencePlugin || kHaveCompiledInPaths || !kToolsReadEnvironment)) {
-  TempFolder home("e2e-user-drop");
+  test_support::TempFolder home("e2e-user-drop");
   const fs::path drops = home.path() / "backplane" / "backends";
   fs::create_directories(drops);
   CopyReferencePlugin(drops);
@@ -411,7 +411,7 @@ TEST_CASE("--verbose logs to stderr and keeps stdout for the report" *
 
 TEST_CASE("--validate-manifest: the reference plugin's manifest is valid" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder folder("e2e-validate-ok");
+  test_support::TempFolder folder("e2e-validate-ok");
   CopyReferencePlugin(folder.path());
   const fs::path manifest = folder.path() / "Backplane_CpuRef_backend.json";
 
@@ -433,7 +433,7 @@ TEST_CASE("--validate-manifest: the reference plugin's manifest is valid" *
 }
 
 TEST_CASE("--validate-manifest reports every problem of every file, exit 1") {
-  TempFolder folder("e2e-validate-bad");
+  test_support::TempFolder folder("e2e-validate-bad");
   const std::string library = std::string("Acme_Many_backend") + kLibrarySuffix;
   WriteFile(folder.path() / library, "not a library");
   json many = json::parse(ManifestForPlatform("plan9-mips", library));
@@ -497,7 +497,7 @@ std::vector<std::string> LinesStartingWith(const std::string& text, const std::s
 
 TEST_CASE("--summary: one line per backend and per rejected candidate, the usual exit code" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder folder("e2e-summary");
+  test_support::TempFolder folder("e2e-summary");
   MakeMixedFolder(folder.path());
 
   SUBCASE("text") {
@@ -547,7 +547,7 @@ TEST_CASE("--summary: one line per backend and per rejected candidate, the usual
 
 TEST_CASE("--backend ID: that backend in full with its options, exit 0 despite other rejections" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder folder("e2e-backend");
+  test_support::TempFolder folder("e2e-backend");
   MakeMixedFolder(folder.path());
 
   SUBCASE("text") {
@@ -581,8 +581,8 @@ TEST_CASE("--backend ID: that backend in full with its options, exit 0 despite o
 
 TEST_CASE("--backend ID lists the other candidates that carried the id" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder first("e2e-backend-first");
-  TempFolder second("e2e-backend-second");
+  test_support::TempFolder first("e2e-backend-first");
+  test_support::TempFolder second("e2e-backend-second");
   CopyReferencePlugin(first.path());
   CopyReferencePlugin(second.path());
   const std::vector<std::string> paths = {"--path", first.path().string(), "--path", second.path().string(),
@@ -604,7 +604,7 @@ TEST_CASE("--backend ID lists the other candidates that carried the id" *
 
 TEST_CASE("--backend with an id that is not registered: exit 66 naming it and the registered ids" *
           doctest::skip(!kHaveReferencePlugin || !kToolsReadEnvironment)) {
-  TempFolder folder("e2e-backend-missing");
+  test_support::TempFolder folder("e2e-backend-missing");
   MakeMixedFolder(folder.path());
 
   RUN_SDK_INFO(text, {"--path", folder.path().string(), "--no-static", "--backend", "cpuref"});
@@ -632,7 +632,7 @@ TEST_CASE("--backend with an id that is not registered: exit 66 naming it and th
   CHECK(document.at("error").at("code") == "backend_not_found");
   CHECK(Contains(document.at("error").at("message"), "\"Nope\""));
 
-  TempFolder empty("e2e-backend-none");
+  test_support::TempFolder empty("e2e-backend-none");
   RUN_SDK_INFO(none, {"--path", empty.path().string(), "--no-static", "--backend", "CpuRef"});
   CHECK(none.exit_code == 66);
   CHECK(Contains(none.err, "no backend is registered at all"));
@@ -654,7 +654,7 @@ TEST_CASE("--summary and --backend misuse is a usage error") {
 
 TEST_CASE("--output FILE holds what stdout would, and stdout stays empty" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder folder("e2e-output");
+  test_support::TempFolder folder("e2e-output");
   MakeMixedFolder(folder.path());
   const fs::path file = folder.path() / "report.txt";
   WriteFile(file, std::string(100000, 'x'));  // truncated, not appended to
@@ -680,7 +680,7 @@ TEST_CASE("--output FILE holds what stdout would, and stdout stays empty" *
 }
 
 TEST_CASE("--output FILE that cannot be written: exit 73 naming it, as text or JSON") {
-  TempFolder folder("e2e-output-bad");
+  test_support::TempFolder folder("e2e-output-bad");
   const fs::path file = folder.path() / "no-such-folder" / "report.json";
 
   RUN_SDK_INFO(text, {"--no-dynamic", "-o", file.string()});
@@ -748,7 +748,7 @@ std::string CheckAgainstSchema(const json& schema, const ProcessResult& result) 
 
 TEST_CASE("every kind of --json document conforms to docs/sdk-info.schema.json") {
   const json schema = LoadSdkInfoSchema();
-  TempFolder folder("e2e-schema");
+  test_support::TempFolder folder("e2e-schema");
   if (kHaveReferencePlugin) MakeMixedFolder(folder.path());
   const std::string path = folder.path().string();
   const std::string manifest = (folder.path() / "Acme_Elsewhere_backend.json").string();
@@ -810,7 +810,7 @@ TEST_CASE("colour on a terminal, but not for TERM=dumb, NO_COLOR or an --output 
     INFO(coloured.out);
     CHECK(Contains(coloured.out, escape + "1mBackplane SDK"));  // the check below can fail
 
-    TempFolder folder("e2e-colour");
+    test_support::TempFolder folder("e2e-colour");
     const fs::path file = folder.path() / "report.txt";
     SdkInfoOnTerminal("--no-dynamic --summary -o '" + file.string() + "'");
     const std::string written = ReadFile(file);
@@ -861,7 +861,7 @@ constexpr bool kSanitized = BACKPLANE_E2E_SANITIZED;
 #if !defined(_WIN32)
 TEST_CASE("without --isolate a library that crashes while loading takes sdk-info down" *
           doctest::skip(kSanitized)) {
-  TempFolder folder("e2e-crash");
+  test_support::TempFolder folder("e2e-crash");
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_CRASH_ON_LOAD, folder.path(), "TestCrashOnLoad");
   RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static"});
   // Killed by SIGSEGV: no report and no exit code of its own (-1; 139 = 128 + 11 when the
@@ -872,9 +872,9 @@ TEST_CASE("without --isolate a library that crashes while loading takes sdk-info
 
 TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others still listed" *
           doctest::skip(kSanitized)) {
-  TempFolder folder("e2e-isolate");
+  test_support::TempFolder folder("e2e-isolate");
   MakeMisbehavingFolder(folder.path());
-  TempFolder store("e2e-isolate-verdicts");
+  test_support::TempFolder store("e2e-isolate-verdicts");
   const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
   const std::string crash = TestLibrary(folder.path(), "TestCrashOnLoad");
   const std::string abort = TestLibrary(folder.path(), "TestAbortInFactory");
@@ -930,9 +930,9 @@ TEST_CASE("--isolate: crashing and hanging libraries are rejected, the others st
 // runs) while its probe of a library that hangs has 60 s left; the probe must end at once.
 #if defined(__linux__)
 TEST_CASE("--isolate: when sdk-info is killed, its probe process ends with it") {
-  TempFolder folder("e2e-isolate-killed");
+  test_support::TempFolder folder("e2e-isolate-killed");
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HANG_ON_LOAD, folder.path(), "TestHangOnLoad");
-  TempFolder scratch("e2e-isolate-killed-scratch");
+  test_support::TempFolder scratch("e2e-isolate-killed-scratch");
   const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", (scratch.path() / "store").string());
   const std::string trace = (scratch.path() / "trace.txt").string();
   const ScopedEnvironmentVariable log("BACKPLANE_TEST_PLUGIN_LOG", trace);
@@ -949,9 +949,9 @@ TEST_CASE("--isolate: when sdk-info is killed, its probe process ends with it") 
 // Issue 41: a factory's 1 MiB failure message is bounded where the runtime reads it, so the
 // probe's report carries it and the verdict is factory_failed, as without --isolate.
 TEST_CASE("a factory failing with a 1 MiB message is factory_failed, bounded, with or without --isolate") {
-  TempFolder folder("e2e-huge-factory-error");
+  test_support::TempFolder folder("e2e-huge-factory-error");
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HUGE_FACTORY_ERROR, folder.path(), "TestHugeFactoryError");
-  TempFolder store("e2e-huge-factory-error-verdicts");
+  test_support::TempFolder store("e2e-huge-factory-error-verdicts");
   const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
   for (const bool isolate : {false, true}) {
     std::vector<std::string> arguments = {"--path", folder.path().string(), "--no-static", "--json"};
@@ -972,7 +972,7 @@ TEST_CASE("a factory failing with a 1 MiB message is factory_failed, bounded, wi
 // Issue 41: get_id claiming a 2^40-byte string is refused naming the backend and the function,
 // not reported as std::bad_alloc.
 TEST_CASE("a backend whose get_id claims 2^40 bytes is factory_failed naming get_id") {
-  TempFolder folder("e2e-huge-id");
+  test_support::TempFolder folder("e2e-huge-id");
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_HUGE_ID, folder.path(), "TestHugeId");
   RUN_SDK_INFO(result, {"--path", folder.path().string(), "--no-static", "--json"});
   CHECK(result.exit_code == 2);
@@ -987,9 +987,9 @@ TEST_CASE("a backend whose get_id claims 2^40 bytes is factory_failed naming get
 // Issue 41: a plugin whose factory calls exit(0) does not make sdk-info exit 0 with no report;
 // under --isolate only the probe ends, and the library is rejected saying so.
 TEST_CASE("a factory calling exit(0) makes sdk-info fail naming it; --isolate rejects the library") {
-  TempFolder folder("e2e-factory-exits");
+  test_support::TempFolder folder("e2e-factory-exits");
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_FACTORY_EXITS, folder.path(), "TestFactoryExits");
-  TempFolder store("e2e-factory-exits-verdicts");
+  test_support::TempFolder store("e2e-factory-exits-verdicts");
   const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
   RUN_SDK_INFO(plain, {"--path", folder.path().string(), "--no-static"});
   CHECK(plain.exit_code == 70);
@@ -1004,7 +1004,7 @@ TEST_CASE("a factory calling exit(0) makes sdk-info fail naming it; --isolate re
 
 TEST_CASE("--isolate over healthy plugins reports what a plain run reports" *
           doctest::skip(!kHaveReferencePlugin)) {
-  TempFolder store("e2e-isolate-healthy-verdicts");
+  test_support::TempFolder store("e2e-isolate-healthy-verdicts");
   const ScopedEnvironmentVariable verdicts("BACKPLANE_PLUGIN_VERDICT_STORE", store.path().string());
   RUN_SDK_INFO(plain, {"--path", kBackendDir.string(), "--no-static", "--json"});
   RUN_SDK_INFO(isolated, {"--path", kBackendDir.string(), "--no-static", "--json", "--isolate"});
@@ -1037,7 +1037,7 @@ TEST_CASE("--isolate and --timeout misuse is a usage error") {
 // A folder name with a Latin letter outside ASCII and two CJK ideographs. On Windows the argument
 // reaches sdk-info as UTF-16 (RunProcess), which its argv would have in the ANSI code page.
 TEST_CASE("a --path with a non-ASCII folder name: searched, its plugin registered, its paths in UTF-8") {
-  TempFolder folder("e2e-unicode");
+  test_support::TempFolder folder("e2e-unicode");
   const fs::path backends = folder.path() / fs::u8path(u8"bäckends-日本");
   fs::create_directories(backends);
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_VALID, backends, "TestValidA");

@@ -105,7 +105,7 @@ class Sandbox {
   fs::path cache() const { return root_.path() / "cache"; }
 
  private:
-  TempFolder root_;
+  test_support::TempFolder root_;
   ScopedEnvironmentVariable data_, config_, cache_, policy_, paths_, add_paths_, verdicts_, select_, disable_;
 };
 

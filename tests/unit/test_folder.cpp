@@ -1,17 +1,15 @@
 #include "test_folder.hpp"
 
+#include <backplane/hex_digits.hpp>
 #include <backplane/plugin.hpp>
 #include <backplane/version.hpp>
 
 #include <openssl/evp.h>
 
-#include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
@@ -37,18 +35,6 @@ constexpr const char* kLibrarySuffix = ".dylib";
 #else
 constexpr const char* kLibrarySuffix = ".so";
 #endif
-
-// Unique across the tests of one process and across processes running at once (ctest -j).
-std::string UniqueFolderName() {
-  static std::atomic<unsigned> counter{0};
-  std::random_device device;
-  std::mt19937_64 generator(device() ^ static_cast<std::uint64_t>(
-                                           std::chrono::steady_clock::now().time_since_epoch().count()));
-  char name[64];
-  std::snprintf(name, sizeof name, "backplane-unit-%016llx-%u",
-                static_cast<unsigned long long>(generator()), counter++);
-  return name;
-}
 
 void WriteText(const fs::path& file, const std::string& contents) {
   std::ofstream stream(file, std::ios::binary | std::ios::trunc);
@@ -88,17 +74,7 @@ nlohmann::json DefaultManifest(const TestPlugin& plugin, const std::string& libr
   };
 }
 
-TestFolder::TestFolder() : path_(fs::temp_directory_path() / UniqueFolderName()) {
-  fs::create_directories(path_);
-  // Canonical form (the system's temporary folder may itself be reached through a symlink),
-  // so paths the runtime reports compare equal to ours.
-  path_ = fs::canonical(path_);
-}
-
-TestFolder::~TestFolder() {
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
-}
+TestFolder::TestFolder() : folder_("unit") {}
 
 fs::path TestFolder::MakeFolder(const fs::path& relative) const {
   const fs::path folder = *this / relative;
@@ -202,13 +178,7 @@ std::string Sha256OfFile(const fs::path& file) {
   if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
     throw std::runtime_error("SHA-256 failed for " + file.string());
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string text;
-  for (unsigned int i = 0; i < length; ++i) {
-    text += kHex[digest[i] >> 4];
-    text += kHex[digest[i] & 0xF];
-  }
-  return text;
+  return HexDigits(digest, length);
 }
 
 }  // namespace backplane::unit

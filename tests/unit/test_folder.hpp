@@ -4,6 +4,7 @@
 // arbitrary files and symlinks.
 #pragma once
 
+#include "temp_folder.hpp"
 #include "test_plugin.hpp"
 
 #include <nlohmann/json.hpp>
@@ -45,18 +46,15 @@ nlohmann::json DefaultManifest(const TestPlugin& plugin, const std::string& libr
 
 class TestFolder {
  public:
-  // Creates the folder; throws fs::filesystem_error when it cannot.
+  // Creates the folder (test_support::TempFolder: canonical, removed with everything in it when
+  // the object goes); throws fs::filesystem_error when it cannot.
   TestFolder();
-  // Removes the folder and everything in it; errors are ignored.
-  ~TestFolder();
-  TestFolder(const TestFolder&) = delete;
-  TestFolder& operator=(const TestFolder&) = delete;
 
-  const fs::path& path() const { return path_; }
+  const fs::path& path() const { return folder_.path(); }
   // path() / relative.
   // `relative` under the folder, with this platform's separators ("plugins/a.dll" gives
   // plugins\a.dll on Windows), as the runtime reports paths.
-  fs::path operator/(const fs::path& relative) const { return (path_ / relative).make_preferred(); }
+  fs::path operator/(const fs::path& relative) const { return (path() / relative).make_preferred(); }
 
   // Creates (if needed) and returns the subfolder `relative`.
   fs::path MakeFolder(const fs::path& relative) const;
@@ -86,7 +84,7 @@ class TestFolder {
   fs::path Fifo(const fs::path& relative) const;
 
  private:
-  fs::path path_;
+  test_support::TempFolder folder_;
 };
 
 // The library file's SHA-256, 64 lower-case hex digits (computed with OpenSSL).

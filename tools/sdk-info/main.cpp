@@ -15,9 +15,8 @@
 #include "stderr_log_sink.hpp"
 #include "terminal.hpp"
 #include "text_report.hpp"
-#include "unfinished_exit.hpp"
+#include "tool_main.hpp"
 
-#include <backplane/program_arguments.hpp>
 #include <backplane/runtime.hpp>
 
 #include <exception>
@@ -154,12 +153,11 @@ int Run(int argc, const char* const argv[]) {
   return RunDiscovery(command_line);
 }
 
-int Start(int argc, char* argv[]) {
-  // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
-  const ProgramArguments arguments(argc, argv);
-  const bool json = WantsJson(arguments.argc(), arguments.argv());
+// Run, with its errors reported as the command line asks (JSON on stdout with --json).
+int RunReportingErrors(int argc, const char* const argv[]) {
+  const bool json = WantsJson(argc, argv);
   try {
-    return Run(arguments.argc(), arguments.argv());
+    return Run(argc, argv);
   } catch (const ToolError& error) {
     return ReportError(json, error);
   } catch (const std::exception& error) {
@@ -171,6 +169,5 @@ int Start(int argc, char* argv[]) {
 
 int main(int argc, char* argv[]) {
   // A plugin that ends the process while it is loaded does not make the report look complete.
-  const tools::UnfinishedExitGuard guard("sdk-info", Exit(ExitCode::kInternalError));
-  return guard.Finish(Start(argc, argv));
+  return tools::ToolMain("sdk-info", Exit(ExitCode::kInternalError), argc, argv, RunReportingErrors);
 }

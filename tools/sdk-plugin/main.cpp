@@ -15,10 +15,9 @@
 #include "terminal.hpp"
 #include "text_output.hpp"
 #include "text_style.hpp"
-#include "unfinished_exit.hpp"
+#include "tool_main.hpp"
 
 #include <backplane/exception.hpp>
-#include <backplane/program_arguments.hpp>
 
 #include <exception>
 #include <iostream>
@@ -170,21 +169,9 @@ int Run(int argc, const char* const argv[]) {
   }
 }
 
-int Start(int argc, char* argv[]) {
-  try {
-    // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
-    const ProgramArguments arguments(argc, argv);
-    return Run(arguments.argc(), arguments.argv());
-  } catch (const std::exception& error) {
-    std::cerr << "sdk-plugin: unexpected error: " << error.what() << '\n';
-    return Exit(ExitCode::kInternal);
-  }
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
   // A plugin that ends the process while it is checked does not make the command look done.
-  const tools::UnfinishedExitGuard guard("sdk-plugin", Exit(ExitCode::kInternal));
-  return guard.Finish(Start(argc, argv));
+  return tools::ToolMain("sdk-plugin", Exit(ExitCode::kInternal), argc, argv, Run);
 }

@@ -1,32 +1,21 @@
-// The unit tests' scratch space: a fresh folder under the system's temporary folder, removed
-// with its contents when the object goes (errors ignored). Test-only; not thread-safe.
+// The unit tests' scratch space: a fresh folder (the tests' one TempFolder, tests/support),
+// removed with its contents when the object goes, and the bytes of a file written there.
+// Test-only; not thread-safe.
 #pragma once
 
-#include "file_writes.hpp"  // RandomSuffix
+#include "temp_folder.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <system_error>
 
 namespace backplane::sdk_plugin {
 
-class ScratchFolder {
+// A fresh folder "backplane-sdk-plugin-test-<random>" under the system's temporary folder.
+class ScratchFolder : public test_support::TempFolder {
  public:
-  ScratchFolder() : path_(std::filesystem::temp_directory_path() / ("backplane-sdk-plugin-test-" + RandomSuffix())) {
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  ScratchFolder() : TempFolder("sdk-plugin-test") {}
 };
 
 // The whole of `file`, as bytes.

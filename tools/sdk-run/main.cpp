@@ -14,11 +14,8 @@
 #include "text_report.hpp"
 
 #include "terminal.hpp"
-#include "unfinished_exit.hpp"
+#include "tool_main.hpp"
 
-#include <backplane/program_arguments.hpp>
-
-#include <exception>
 #include <iostream>
 
 namespace {
@@ -101,21 +98,9 @@ int Main(int argc, const char* const argv[]) {
   }
 }
 
-int Start(int argc, char* argv[]) {
-  try {
-    // The arguments as UTF-8, paths included (Windows' argv is in the ANSI code page).
-    const ProgramArguments arguments(argc, argv);
-    return Main(arguments.argc(), arguments.argv());
-  } catch (const std::exception& error) {
-    std::cerr << "sdk-run: unexpected error: " << error.what() << '\n';
-    return Exit(ExitCode::kRuntimeFailure);
-  }
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
   // A backend that ends the process mid-run does not make it look like a success.
-  const tools::UnfinishedExitGuard guard("sdk-run", Exit(ExitCode::kRuntimeFailure));
-  return guard.Finish(Start(argc, argv));
+  return tools::ToolMain("sdk-run", Exit(ExitCode::kRuntimeFailure), argc, argv, Main);
 }

@@ -125,7 +125,7 @@ OpSpec AnchorSpec(const ILayerView& layer, const FusedDescriptor& fused, const s
 }  // namespace
 
 std::unique_ptr<backend::IWorkload> SplitAtSlowPostOp(const OpSpec& spec, const OpKernel& anchor,
-                                                      const ExecutionPtr& execution,
+                                                      const ExecutionSettingsPtr& execution,
                                                       std::unique_ptr<backend::IWorkload> whole) {
   // The most leading post-ops the anchor takes on a non-reference kernel, up to a binary one.
   for (std::size_t kept = spec.post_ops.size(); kept-- > 0;) {
@@ -148,12 +148,14 @@ std::unique_ptr<backend::IWorkload> SplitAtSlowPostOp(const OpSpec& spec, const 
     tail.post_ops.assign(spec.post_ops.begin() + static_cast<std::ptrdiff_t>(kept) + 1, spec.post_ops.end());
     for (PostOp& post_op : tail.post_ops) post_op.operand.index += 1;  // after the output
     tail.inputs[1].index += 1;
-    return std::make_unique<SplitChainWorkload>(std::move(head_workload), CreateElementwiseBinary(tail, execution));
+    return std::make_unique<SplitChainWorkload>(std::move(head_workload),
+                                                CreateElementwiseBinaryWorkload(tail, execution));
   }
   return whole;
 }
 
-std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const ILayerView& layer,
+                                                        const ExecutionSettingsPtr& execution) {
   const auto* fused = dynamic_cast<const FusedDescriptor*>(layer.GetDescriptor());
   if (!fused) {
     throw Exception(ErrorCode::kUnsupported,

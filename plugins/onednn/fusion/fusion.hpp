@@ -41,12 +41,12 @@ backend::OptimizationViews FuseSubgraph(const backend::SubgraphView& subgraph);
 // then the rest as a binary primitive rewriting the output in place. `whole` itself when no
 // such split exists.
 std::unique_ptr<backend::IWorkload> SplitAtSlowPostOp(const OpSpec& spec, const OpKernel& anchor,
-                                                      const ExecutionPtr& execution,
+                                                      const ExecutionSettingsPtr& execution,
                                                       std::unique_ptr<backend::IWorkload> whole);
 
 // The workload of a PreCompiled layer FuseSubgraph described. Throws backplane::Exception
 // (kUnsupported) when the layer is not one, or its tensors do not match the chain.
 std::unique_ptr<backend::IWorkload> CreateFusedWorkload(const backend::ILayerView& layer,
-                                                        const ExecutionPtr& execution);
+                                                        const ExecutionSettingsPtr& execution);
 
 }  // namespace backplane::onednn

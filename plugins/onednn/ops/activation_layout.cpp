@@ -4,7 +4,7 @@
 
 namespace backplane::onednn {
 
-dnnl::memory::desc ActivationLayout(const Execution& execution, const dnnl::memory::dims& dims,
+dnnl::memory::desc ActivationLayout(const ExecutionSettings& execution, const dnnl::memory::dims& dims,
                                     dnnl::memory::data_type type) {
   if (dims.size() == 4 && dims[1] >= 16) return dnnl::memory::desc(dims, type, execution.activation_tag);
   return PlainDesc(dims, type);
@@ -16,7 +16,7 @@ dnnl::memory::dim ChannelBlock(dnnl::memory::format_tag tag) {
   return 0;
 }
 
-std::vector<dnnl::memory::data_type> ActivationTypes(const Execution& execution) {
+std::vector<dnnl::memory::data_type> ActivationTypes(const ExecutionSettings& execution) {
   if (execution.compute_type == dnnl::memory::data_type::f32) return {dnnl::memory::data_type::f32};
   return {execution.compute_type, dnnl::memory::data_type::f32};
 }

@@ -44,7 +44,8 @@ bool Src0Index(const TensorInfo& a, const TensorInfo& b, const TensorInfo& out, 
 // thread-safe. In place when the output handle is the first operand's (SplitAtSlowPostOp).
 class BroadcastLoopWorkload final : public backend::IWorkload {
  public:
-  BroadcastLoopWorkload(BinaryOperation op, TensorRef a, TensorRef b, const TensorInfo& out, ExecutionPtr execution)
+  BroadcastLoopWorkload(BinaryOperation op, TensorRef a, TensorRef b, const TensorInfo& out,
+                        ExecutionSettingsPtr execution)
       : op_(op),
         a_(std::move(a)),
         b_(std::move(b)),
@@ -104,10 +105,10 @@ class BroadcastLoopWorkload final : public backend::IWorkload {
   TensorRef a_, b_;  // a shaped like the output (dense: steps of 1)
   dnnl::memory::desc out_;
   backend::StridedLoop<2> loop_;  // output (and a), b
-  ExecutionPtr execution_;
+  ExecutionSettingsPtr execution_;
 };
 
-void AddOperand(PrimitiveWorkload& workload, const ExecutionPtr& execution, int arg, const TensorRef& ref,
+void AddOperand(PrimitiveWorkload& workload, const ExecutionSettingsPtr& execution, int arg, const TensorRef& ref,
                 const memory::desc& view, const memory::desc& expected) {
   if (ref.constant) {
     workload.AddConstant(arg, PackConstant(execution->engine, ref.constant, view, expected));
@@ -135,7 +136,8 @@ bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string&
   return true;
 }
 
-std::unique_ptr<backend::IWorkload> CreateElementwiseBinary(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const OpSpec& spec,
+                                                                    const ExecutionSettingsPtr& execution) {
   const auto op = static_cast<const ElementwiseBinaryDescriptor&>(*spec.descriptor).operation;
   dnnl::algorithm algorithm = dnnl::algorithm::binary_add;
   std::size_t first = 0;

@@ -28,7 +28,7 @@ class SliceConcatWorkload final : public backend::IWorkload {
     memory::desc layout;       // how the input's slice of the output is laid out
     std::size_t offset = 0;    // where the slice starts in the output, in bytes
   };
-  SliceConcatWorkload(ExecutionPtr execution, memory::desc output, std::vector<Part> parts,
+  SliceConcatWorkload(ExecutionSettingsPtr execution, memory::desc output, std::vector<Part> parts,
                       std::unique_ptr<backend::IWorkload> primitive)
       : execution_(std::move(execution)), output_(output), parts_(std::move(parts)), primitive_(std::move(primitive)) {}
 
@@ -69,7 +69,7 @@ class SliceConcatWorkload final : public backend::IWorkload {
   backend::WorkloadInfo GetInfo() const override { return DescribeImplementation("backplane:slices"); }
 
  private:
-  ExecutionPtr execution_;
+  ExecutionSettingsPtr execution_;
   memory::desc output_;
   std::vector<Part> parts_;
   std::unique_ptr<backend::IWorkload> primitive_;
@@ -81,7 +81,7 @@ class SliceConcatWorkload final : public backend::IWorkload {
 // branches), else all dense. oneDNN concatenates blocks that do not line up (ShuffleNet's
 // 58 + 58 channels in 16-channel blocks) or a blocked input beside a dense one (Swin's cyclic
 // shift: 53 + 3 channels) only in its reference kernel.
-std::vector<memory::desc> InputLayouts(const OpSpec& spec, const Execution& execution, std::size_t axis) {
+std::vector<memory::desc> InputLayouts(const OpSpec& spec, const ExecutionSettings& execution, std::size_t axis) {
   std::vector<memory::desc> layouts;
   const memory::dim block = ChannelBlock(execution.activation_tag);
   bool blocked = axis == 1 && block > 0 &&
@@ -99,8 +99,9 @@ std::vector<memory::desc> InputLayouts(const OpSpec& spec, const Execution& exec
 
 // The parts of a concat whose inputs (in `layouts`) are contiguous slices of its output; empty
 // when they are not.
-std::vector<SliceConcatWorkload::Part> Slices(const OpSpec& spec, const ExecutionPtr& execution, std::size_t axis,
-                                              const std::vector<memory::desc>& layouts, memory::desc& output) {
+std::vector<SliceConcatWorkload::Part> Slices(const OpSpec& spec, const ExecutionSettingsPtr& execution,
+                                              std::size_t axis, const std::vector<memory::desc>& layouts,
+                                              memory::desc& output) {
   const auto dims = DimsOf(spec.output);
   for (std::size_t i = 0; i < axis; ++i) {
     if (dims[i] != 1) return {};
@@ -138,7 +139,7 @@ bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason) {
   return true;
 }
 
-std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   const auto dims = DimsOf(spec.output);
   std::size_t axis = 0;
   NormalizeAxis(static_cast<const ConcatDescriptor&>(*spec.descriptor).axis, dims.size(), axis);

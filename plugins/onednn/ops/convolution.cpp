@@ -79,15 +79,15 @@ struct Geometry {
   bool padded = false;  // the primitive's channels include the last block's padding
   std::vector<float> paired, padded_bias;
 
-  Geometry(const OpSpec& spec, const Execution& execution);
+  Geometry(const OpSpec& spec, const ExecutionSettings& execution);
   Geometry(const Geometry&) = delete;
   Geometry& operator=(const Geometry&) = delete;
 
  private:
-  void PairGroupsOfHalfABlock(const OpSpec& spec, const Execution& execution);
+  void PairGroupsOfHalfABlock(const OpSpec& spec, const ExecutionSettings& execution);
 };
 
-Geometry::Geometry(const OpSpec& spec, const Execution& execution)
+Geometry::Geometry(const OpSpec& spec, const ExecutionSettings& execution)
     : x_dims(DimsOf(spec.inputs[0].info)),
       y_dims(DimsOf(spec.output)),
       w_plain_dims(DimsOf(spec.inputs[1].info)),
@@ -116,7 +116,7 @@ Geometry::Geometry(const OpSpec& spec, const Execution& execution)
   bias_desc = PlainDesc({y_dims[1]});
 }
 
-void Geometry::PairGroupsOfHalfABlock(const OpSpec& spec, const Execution& execution) {
+void Geometry::PairGroupsOfHalfABlock(const OpSpec& spec, const ExecutionSettings& execution) {
   const memory::dim per_group = w_plain_dims[1];
   const memory::dim block = ChannelBlock(execution.activation_tag);
   const bool keeps_zero = !spec.input_channel_scale &&
@@ -163,7 +163,7 @@ std::size_t ResidualOf(const OpSpec& spec, const memory::dims& y_dims) {
 // Makes `attempt` for `g`. Run-time operands shaped like the output are read in the layout the
 // convolution writes: its activation layout, or (with "any") whatever oneDNN chose, asked twice.
 // Throws dnnl::error when oneDNN has no kernel for it.
-Made Make(const ConvolutionTry& attempt, const Geometry& g, const OpSpec& spec, const Execution& execution,
+Made Make(const ConvolutionTry& attempt, const Geometry& g, const OpSpec& spec, const ExecutionSettings& execution,
           std::size_t residual) {
   const ConvolutionCandidate& candidate = *attempt.candidate;
   const memory::data_type type = attempt.type;
@@ -192,7 +192,7 @@ Made Make(const ConvolutionTry& attempt, const Geometry& g, const OpSpec& spec, 
 // The workload running `made`: input, weights (packed once, or scaled per run by a channel
 // gate), bias, output (through the padded layout when `g.padded`) and post-op operands.
 std::unique_ptr<backend::IWorkload> Build(const Made& made, const Geometry& g, const OpSpec& spec,
-                                          const ExecutionPtr& execution) {
+                                          const ExecutionSettingsPtr& execution) {
   const auto& pd = made.pd;
   auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
   workload->SetPrimitive(dnnl::convolution_forward(pd), pd.scratchpad_desc());
@@ -240,7 +240,8 @@ bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& rea
   return true;
 }
 
-std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec& spec,
+                                                                const ExecutionSettingsPtr& execution) {
   try {
     const Geometry g(spec, *execution);
     ConvolutionTraits traits;

@@ -24,7 +24,7 @@ struct ConvolutionTraits {
 struct ConvolutionCandidate {
   const char* name;
   dnnl::algorithm algorithm;
-  bool activation_layout;  // source and destination in Execution::activation_tag's layout; else "any"
+  bool activation_layout;  // source and destination in ExecutionSettings::activation_tag's layout; else "any"
   bool residual_as_sum;    // a residual Add as a sum post-op (copied in first); else a binary post-op
   const char* rank;        // why it ranks here
   // Why it does not apply to a convolution of `traits` computing in `type`; nullptr when it does.

@@ -32,7 +32,7 @@ std::vector<std::uint32_t> Permutation(const TransposeDescriptor& d, std::size_t
 // the input's dims; anything else runs `copy`. Thread-safe as `copy` and the reorder cache are.
 class SharedReshapeWorkload final : public backend::IWorkload {
  public:
-  SharedReshapeWorkload(ExecutionPtr execution, std::unique_ptr<backend::IWorkload> copy)
+  SharedReshapeWorkload(ExecutionSettingsPtr execution, std::unique_ptr<backend::IWorkload> copy)
       : execution_(std::move(execution)), copy_(std::move(copy)) {}
   void Execute(const backend::WorkloadArgs& args) const override {
     const auto* input = dynamic_cast<const OneDnnTensorHandle*>(args.inputs.at(0));
@@ -62,7 +62,7 @@ class SharedReshapeWorkload final : public backend::IWorkload {
   backend::WorkloadInfo GetInfo() const override { return copy_->GetInfo(); }  // when it cannot alias
 
  private:
-  ExecutionPtr execution_;
+  ExecutionSettingsPtr execution_;
   std::unique_ptr<backend::IWorkload> copy_;
   mutable ReorderCache reorders_;
 };
@@ -96,7 +96,7 @@ class RelabelWorkload final : public backend::IWorkload {
 
 // A reorder of the input, read through `view` starting `view_offset` elements into its dense
 // bytes, into the dense output.
-std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionPtr& execution,
+std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionSettingsPtr& execution,
                                             const memory::desc& view, std::int64_t view_offset = 0) {
   const memory::desc dst = PlainDesc(DimsOf(spec.output));
   try {
@@ -123,7 +123,7 @@ bool IsTransposeSupported(const backend::ILayerView& layer, std::string& reason)
   return FitsOneDnnRank(in, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   const auto in_dims = DimsOf(spec.inputs[0].info);
   const auto permutation = Permutation(static_cast<const TransposeDescriptor&>(*spec.descriptor), in_dims.size());
   const memory::dims in_strides = backend::DenseStrides(TensorShape(in_dims));
@@ -147,7 +147,7 @@ std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec& spec, const Ex
   return std::make_unique<RelabelWorkload>(std::move(axis_moves), spec.output_readers == 1, std::move(copy));
 }
 
-std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   return std::make_unique<SharedReshapeWorkload>(execution, Reorder(spec, execution, PlainDesc(DimsOf(spec.output))));
 }
 
@@ -201,7 +201,7 @@ bool IsSliceSupported(const backend::ILayerView& layer, std::string& reason) {
                    offset, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   memory::desc view;
   std::int64_t offset = 0;
   std::string reason;

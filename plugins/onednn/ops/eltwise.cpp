@@ -11,7 +11,7 @@ namespace backplane::onednn {
 namespace {
 using dnnl::memory;
 
-std::unique_ptr<backend::IWorkload> BuildEltwise(const OpSpec& spec, const ExecutionPtr& execution,
+std::unique_ptr<backend::IWorkload> BuildEltwise(const OpSpec& spec, const ExecutionSettingsPtr& execution,
                                                  const std::vector<EltwiseStep>& steps) {
   const auto dims = DimsOf(spec.output);
   std::vector<PostOp> post_ops;
@@ -41,7 +41,8 @@ bool IsActivationSupported(const backend::ILayerView& layer, std::string& reason
   return ActivationSteps(static_cast<const ActivationDescriptor&>(*layer.GetDescriptor()), steps, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateActivation(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const OpSpec& spec,
+                                                             const ExecutionSettingsPtr& execution) {
   std::vector<EltwiseStep> steps;
   std::string reason;
   if (!ActivationSteps(static_cast<const ActivationDescriptor&>(*spec.descriptor), steps, reason)) {
@@ -59,9 +60,10 @@ bool IsElementwiseUnarySupported(const backend::ILayerView& layer, std::string& 
   return UnarySteps(operation, steps, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateElementwiseUnary(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const OpSpec& spec,
+                                                                   const ExecutionSettingsPtr& execution) {
   if (static_cast<const ElementwiseUnaryDescriptor&>(*spec.descriptor).operation == UnaryOperation::kErf) {
-    return CreateErf(spec, execution);
+    return CreateErfWorkload(spec, execution);
   }
   std::vector<EltwiseStep> steps;
   std::string reason;

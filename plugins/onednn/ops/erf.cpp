@@ -20,7 +20,7 @@ namespace {
 // Immutable; Execute is thread-safe (all state per run comes in through the args).
 class ErfWorkload final : public backend::IWorkload {
  public:
-  ErfWorkload(std::string name, TensorInfo info, ExecutionPtr execution)
+  ErfWorkload(std::string name, TensorInfo info, ExecutionSettingsPtr execution)
       : name_(std::move(name)), info_(std::move(info)), execution_(std::move(execution)) {}
 
   void Execute(const backend::WorkloadArgs& args) const override {
@@ -38,12 +38,12 @@ class ErfWorkload final : public backend::IWorkload {
  private:
   std::string name_;
   TensorInfo info_;
-  ExecutionPtr execution_;
+  ExecutionSettingsPtr execution_;
 };
 
 }  // namespace
 
-std::unique_ptr<backend::IWorkload> CreateErf(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateErfWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   if (!spec.post_ops.empty()) ThrowCreateError(spec.name, "erf takes no post-ops");
   return std::make_unique<ErfWorkload>(spec.name, spec.output, execution);
 }

@@ -32,7 +32,7 @@ constexpr std::size_t kStreamedWeightBytes = std::size_t{3} << 20;
 // A [1, K] x constant [K, N] product (a batch-1 classifier head) with weights too large to
 // stay cached: an inner product reading them row-major, each output one contiguous dot
 // product. Null where that does not apply (more rows, bf16 packing, views, another bias shape).
-std::unique_ptr<PrimitiveWorkload> BuildStreamedRow(const OpSpec& spec, const ExecutionPtr& execution,
+std::unique_ptr<PrimitiveWorkload> BuildStreamedRow(const OpSpec& spec, const ExecutionSettingsPtr& execution,
                                                     const TensorRef& a, const memory::desc& a_view,
                                                     const TensorRef& b, const memory::desc& b_view,
                                                     const memory::dims& dst_dims, const dnnl::primitive_attr& attr,
@@ -65,7 +65,7 @@ std::unique_ptr<PrimitiveWorkload> BuildStreamedRow(const OpSpec& spec, const Ex
   return workload;
 }
 
-std::unique_ptr<backend::IWorkload> Build(const OpSpec& spec, const ExecutionPtr& execution, const TensorRef& a,
+std::unique_ptr<backend::IWorkload> Build(const OpSpec& spec, const ExecutionSettingsPtr& execution, const TensorRef& a,
                                           const memory::desc& a_view, const TensorRef& b, const memory::desc& b_view,
                                           const memory::dims& dst_dims, const std::vector<PostOp>& post_ops,
                                           const void* bias, const memory::desc* bias_desc) {
@@ -171,7 +171,7 @@ TensorShape ReadShape(const TensorRef& ref) {
   return TensorShape(std::vector<std::int64_t>(dims.begin(), dims.end()));
 }
 
-std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   memory::dims a, b, dst;
   if (!MatMulDims(ReadShape(spec.inputs[0]), ReadShape(spec.inputs[1]), a, b, dst)) {
     ThrowCreateError(spec.name, "matmul shapes do not multiply");
@@ -205,7 +205,8 @@ bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& re
   return true;
 }
 
-std::unique_ptr<backend::IWorkload> CreateFullyConnected(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const OpSpec& spec,
+                                                                 const ExecutionSettingsPtr& execution) {
   const auto& d = static_cast<const FullyConnectedDescriptor&>(*spec.descriptor);
   const auto a_dims = DimsOf(spec.inputs[0].info);
   const auto b_dims = DimsOf(spec.inputs[1].info);

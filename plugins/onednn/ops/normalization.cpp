@@ -32,7 +32,8 @@ bool IsBatchNormalizationSupported(const backend::ILayerView& layer, std::string
   return ConstantInputs(layer, 1, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateBatchNormalization(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const OpSpec& spec,
+                                                                     const ExecutionSettingsPtr& execution) {
   const float epsilon = static_cast<const BatchNormalizationDescriptor&>(*spec.descriptor).epsilon;
   const auto dims = DimsOf(spec.output);
   const memory::desc channel = PlainDesc({dims[1]});
@@ -60,13 +61,14 @@ bool IsLayerNormalizationSupported(const backend::ILayerView& layer, std::string
   return AllFloat32(layer, reason) && ConstantInputs(layer, 1, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateLayerNormalization(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const OpSpec& spec,
+                                                                     const ExecutionSettingsPtr& execution) {
   const auto& d = static_cast<const LayerNormalizationDescriptor&>(*spec.descriptor);
   const auto& shape = spec.output.shape;
   std::size_t axis = 0;
   NormalizeAxis(d.axis, shape.Rank(), axis);
-  memory::dim outer = 1, inner = 1;
-  for (std::size_t i = 0; i < shape.Rank(); ++i) (i < axis ? outer : inner) *= shape[i];
+  const backend::AxisExtents around = backend::ExtentsAroundAxis(shape, axis);
+  const memory::dim outer = around.outer, inner = around.length * around.inner;
   const memory::desc data = PlainDesc({outer, inner});
   const memory::desc channel = PlainDesc({inner});
   const bool shift = spec.inputs.size() == 3;

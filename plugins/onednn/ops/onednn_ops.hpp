@@ -13,6 +13,7 @@
 #include "op_spec.hpp"
 #include "post_ops.hpp"
 #include "../dnnl_desc.hpp"
+#include "../onednn_backend.hpp"
 #include "../onednn_backend_context.hpp"
 
 #include <backplane/backend/layer.hpp>
@@ -37,7 +38,7 @@ struct OpKernel {
   // turns an exception into a refusal).
   bool (*is_supported)(const backend::ILayerView& layer, std::string& why);
   // Builds the workload (primitives, packed weights). Throws backplane::Exception.
-  std::unique_ptr<backend::IWorkload> (*create)(const OpSpec& spec, const ExecutionPtr& execution);
+  std::unique_ptr<backend::IWorkload> (*create)(const OpSpec& spec, const ExecutionSettingsPtr& execution);
   // Whether post-ops may be fused into it (OptimizeSubgraph).
   bool takes_post_ops;
 };
@@ -48,10 +49,11 @@ const backend::OpTable<OpKernel>& Ops();
 
 // ---- support checks several ops share (layer_support.cpp) -----------------------------------
 
-// True when every input is f32 (else a reason naming the first that is not). The op schema
-// gives the outputs of every op in the table input 0's type, so they are f32 too. The whole
-// support check of Reshape and Flatten.
-bool AllFloat32(const backend::ILayerView& layer, std::string& reason);
+// True when every input is f32 (else a reason naming the first that is not): the SDK's rule
+// (backplane/backend/op_table.hpp) naming CpuOneDnn. The op schema gives the outputs of every
+// op in the table input 0's type, so they are f32 too. The whole support check of Reshape and
+// Flatten.
+inline constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kOneDnnBackendId>;
 // The most dimensions a oneDNN memory descriptor has (DNNL_MAX_NDIMS).
 inline constexpr std::size_t kMaxOneDnnRank = 12;
 // True when `shape` has at most kMaxOneDnnRank dimensions, else false with a reason.
@@ -61,36 +63,36 @@ using backend::NormalizeAxis;
 
 // One pair per op, each defined in ops/<op>.cpp.
 bool IsConvolution2dSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateConvolution2d(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsFullyConnectedSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateFullyConnected(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsMatMulSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateMatMul(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsPooling2dSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreatePooling2d(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsActivationSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateActivation(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateElementwiseUnary(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateElementwiseBinary(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsReduceSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateReduce(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsSoftmaxSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateSoftmax(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsBatchNormalizationSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateBatchNormalization(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsLayerNormalizationSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateLayerNormalization(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsConcatSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateConcat(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsTransposeSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateTranspose(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 // Reshape and Flatten (their support check is AllFloat32).
-std::unique_ptr<backend::IWorkload> CreateReshape(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsSliceSupported(const backend::ILayerView&, std::string&);
-std::unique_ptr<backend::IWorkload> CreateSlice(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 // ElementwiseUnary Erf (ops/erf.cpp); ElementwiseUnary dispatches to it.
-std::unique_ptr<backend::IWorkload> CreateErf(const OpSpec&, const ExecutionPtr&);
+std::unique_ptr<backend::IWorkload> CreateErfWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 
 }  // namespace backplane::onednn

@@ -79,6 +79,6 @@ TensorRef InputRef(const backend::ILayerView& layer, std::size_t input);
 // The spec of a plain (unfused) layer: input i is WorkloadArgs input i.
 OpSpec SpecOf(const backend::ILayerView& layer);
 
-using ExecutionPtr = std::shared_ptr<const Execution>;
+using ExecutionSettingsPtr = std::shared_ptr<const ExecutionSettings>;
 
 }  // namespace backplane::onednn

@@ -11,22 +11,22 @@ namespace {
 using backend::LayerType;
 
 const std::array<OpKernel, 16> kOps{{
-    {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2d, true},
-    {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnected, true},
-    {LayerType::kMatMul, IsMatMulSupported, CreateMatMul, true},
-    {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2d, false},
-    {LayerType::kActivation, IsActivationSupported, CreateActivation, false},
-    {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinary, false},
-    {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnary, false},
-    {LayerType::kSoftmax, IsSoftmaxSupported, CreateSoftmax, false},
-    {LayerType::kReduce, IsReduceSupported, CreateReduce, false},
-    {LayerType::kBatchNormalization, IsBatchNormalizationSupported, CreateBatchNormalization, false},
-    {LayerType::kLayerNormalization, IsLayerNormalizationSupported, CreateLayerNormalization, false},
-    {LayerType::kConcat, IsConcatSupported, CreateConcat, false},
-    {LayerType::kTranspose, IsTransposeSupported, CreateTranspose, false},
-    {LayerType::kReshape, AllFloat32, CreateReshape, false},
-    {LayerType::kFlatten, AllFloat32, CreateReshape, false},
-    {LayerType::kSlice, IsSliceSupported, CreateSlice, false},
+    {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2dWorkload, true},
+    {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnectedWorkload, true},
+    {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload, true},
+    {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2dWorkload, false},
+    {LayerType::kActivation, IsActivationSupported, CreateActivationWorkload, false},
+    {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinaryWorkload, false},
+    {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnaryWorkload, false},
+    {LayerType::kSoftmax, IsSoftmaxSupported, CreateSoftmaxWorkload, false},
+    {LayerType::kReduce, IsReduceSupported, CreateReduceWorkload, false},
+    {LayerType::kBatchNormalization, IsBatchNormalizationSupported, CreateBatchNormalizationWorkload, false},
+    {LayerType::kLayerNormalization, IsLayerNormalizationSupported, CreateLayerNormalizationWorkload, false},
+    {LayerType::kConcat, IsConcatSupported, CreateConcatWorkload, false},
+    {LayerType::kTranspose, IsTransposeSupported, CreateTransposeWorkload, false},
+    {LayerType::kReshape, AllFloat32, CreateReshapeWorkload, false},
+    {LayerType::kFlatten, AllFloat32, CreateReshapeWorkload, false},
+    {LayerType::kSlice, IsSliceSupported, CreateSliceWorkload, false},
 }};
 }  // namespace
 

@@ -32,7 +32,7 @@ bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason)
   return true;
 }
 
-std::unique_ptr<backend::IWorkload> CreatePooling2d(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   const auto& d = Desc(spec.descriptor);
   const auto x_dims = DimsOf(spec.inputs[0].info);
   const auto y_dims = DimsOf(spec.output);

@@ -85,7 +85,7 @@ bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& out) {
   return false;
 }
 
-dnnl::primitive_attr PostOpAttr(const Execution& execution, const std::vector<PostOp>& post_ops,
+dnnl::primitive_attr PostOpAttr(const ExecutionSettings& execution, const std::vector<PostOp>& post_ops,
                                 const dnnl::memory::dims& dst_dims, const dnnl::memory::desc* same_shape_desc,
                                 std::vector<dnnl::memory::desc>& operand_descs, std::size_t sum_index) {
   dnnl::primitive_attr attr = execution.Attr();

@@ -31,7 +31,7 @@ bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& algorithm);
 // not npos, becomes a sum post-op instead: the operand is copied into the destination before
 // the primitive runs (PrimitiveWorkload::SetSumInput), which keeps oneDNN on its fastest
 // convolution kernels (they take no full-tensor binary operand).
-dnnl::primitive_attr PostOpAttr(const Execution& execution, const std::vector<PostOp>& post_ops,
+dnnl::primitive_attr PostOpAttr(const ExecutionSettings& execution, const std::vector<PostOp>& post_ops,
                                 const dnnl::memory::dims& dst_dims, const dnnl::memory::desc* same_shape_desc,
                                 std::vector<dnnl::memory::desc>& operand_descs,
                                 std::size_t sum_index = static_cast<std::size_t>(-1));

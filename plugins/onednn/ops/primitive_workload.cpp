@@ -42,7 +42,8 @@ void UseThreads(int threads) {
 
 }  // namespace
 
-ExecuteThreads::ExecuteThreads(const Execution& execution) : units_(*execution.gate, execution.settings.threads) {
+ExecuteThreads::ExecuteThreads(const ExecutionSettings& execution)
+    : units_(*execution.gate, execution.settings.threads) {
   UseThreads(units_.Units());
 }
 
@@ -72,7 +73,7 @@ dnnl::reorder ReorderCache::Get(const dnnl::engine& engine, const dnnl::memory::
   return reorder;
 }
 
-PrimitiveWorkload::PrimitiveWorkload(std::string name, std::shared_ptr<const Execution> execution)
+PrimitiveWorkload::PrimitiveWorkload(std::string name, std::shared_ptr<const ExecutionSettings> execution)
     : name_(std::move(name)), execution_(std::move(execution)) {}
 
 PrimitiveWorkload::RunLease::RunLease(const PrimitiveWorkload& workload) : workload_(workload) {

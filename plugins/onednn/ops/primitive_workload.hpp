@@ -47,7 +47,7 @@ class ReorderCache {
 // hold the cores) and sets this thread's OpenMP team size to them.
 class ExecuteThreads {
  public:
-  explicit ExecuteThreads(const Execution& execution);
+  explicit ExecuteThreads(const ExecutionSettings& execution);
 
  private:
   GateUnits units_;
@@ -61,7 +61,7 @@ class ExecuteThreads {
 class PrimitiveWorkload final : public backend::IWorkload {
  public:
   // `name` is the layer's, for messages; `execution` is shared with the factory.
-  PrimitiveWorkload(std::string name, std::shared_ptr<const Execution> execution);
+  PrimitiveWorkload(std::string name, std::shared_ptr<const ExecutionSettings> execution);
 
   // The primitive and its scratchpad descriptor (pd.scratchpad_desc(); user scratchpad mode).
   void SetPrimitive(dnnl::primitive primitive, const dnnl::memory::desc& scratchpad);
@@ -189,7 +189,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
   void RunPrimitive(RunObjects& run) const;
 
   std::string name_;
-  std::shared_ptr<const Execution> execution_;
+  std::shared_ptr<const ExecutionSettings> execution_;
   dnnl::primitive primitive_;
   backend::WorkloadInfo info_;
   std::vector<Input> inputs_;

@@ -12,7 +12,7 @@ bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
   return AllFloat32(layer, reason) && FitsOneDnnRank(layer.GetInputInfo(0).shape, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateReduce(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   const auto& descriptor = static_cast<const ReduceDescriptor&>(*spec.descriptor);
   const auto dims = DimsOf(spec.inputs[0].info);
   dnnl::memory::dims reduced = dims;

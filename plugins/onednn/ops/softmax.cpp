@@ -75,7 +75,7 @@ __attribute__((target("avx512f"))) void SoftmaxRow(const float* x, float* y, std
 // the network, ONNX Runtime's 0.05. Immutable; Execute is thread-safe.
 class RowSoftmaxWorkload final : public backend::IWorkload {
  public:
-  RowSoftmaxWorkload(const TensorInfo& info, ExecutionPtr execution)
+  RowSoftmaxWorkload(const TensorInfo& info, ExecutionSettingsPtr execution)
       : dims_(DimsOf(info)), plain_(PlainDesc(dims_)), execution_(std::move(execution)) {
     length_ = dims_.back();
     rows_ = info.shape.NumElements() / std::max<std::int64_t>(length_, 1);
@@ -100,7 +100,7 @@ class RowSoftmaxWorkload final : public backend::IWorkload {
   dnnl::memory::dims dims_;
   dnnl::memory::desc plain_;
   std::int64_t length_ = 0, rows_ = 0;
-  ExecutionPtr execution_;
+  ExecutionSettingsPtr execution_;
 };
 #endif
 
@@ -110,7 +110,7 @@ bool IsSoftmaxSupported(const backend::ILayerView& layer, std::string& reason) {
   return AllFloat32(layer, reason) && FitsOneDnnRank(layer.GetInputInfo(0).shape, reason);
 }
 
-std::unique_ptr<backend::IWorkload> CreateSoftmax(const OpSpec& spec, const ExecutionPtr& execution) {
+std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
   const auto dims = DimsOf(spec.output);
   std::size_t axis = 0;
   NormalizeAxis(static_cast<const SoftmaxDescriptor&>(*spec.descriptor).axis, dims.size(), axis);

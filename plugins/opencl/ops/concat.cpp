@@ -20,15 +20,13 @@ class ConcatWorkload final : public OpenClWorkload {
     const TensorShape& out = layer.GetOutputInfo(0).shape;
     std::size_t a = 0;
     NormalizeAxis(DescriptorOf<ConcatDescriptor>(layer).axis, out.Rank(), a);
-    std::int64_t outer = 1, inner = 1;
-    for (std::size_t d = 0; d < a; ++d) outer *= out[d];
-    for (std::size_t d = a + 1; d < out.Rank(); ++d) inner *= out[d];
-    const std::int64_t row = out[a] * inner;
+    const backend::AxisExtents around = backend::ExtentsAroundAxis(out, a);
+    const std::int64_t row = around.length * around.inner;
     std::int64_t column = 0;
     for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
-      const std::int64_t block = layer.GetInputInfo(i).shape[a] * inner;
+      const std::int64_t block = layer.GetInputInfo(i).shape[a] * around.inner;
       CopyPlan plan;
-      MakeCopyPlan({outer, block}, 0, {block, 1}, column, {row, 1}, plan);
+      MakeCopyPlan({around.outer, block}, 0, {block, 1}, column, {row, 1}, plan);
       plans_.push_back(plan);
       column += block;
     }

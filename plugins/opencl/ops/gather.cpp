@@ -22,11 +22,10 @@ class GatherWorkload final : public OpenClWorkload {
     const TensorInfo& indices = layer.GetInputInfo(1);
     const bool wide = indices.type == DataType::kInt64;
     kernel_ = MakeKernel(device, kKernelSource_data_movement, wide ? "gather_i64" : "gather_i32");
-    std::int64_t inner = 1;
-    for (std::size_t d = axis + 1; d < data.shape.Rank(); ++d) inner *= data.shape[d];
-    axis_length_ = static_cast<cl_int>(data.shape[axis]);
+    const backend::AxisExtents around = backend::ExtentsAroundAxis(data.shape, axis);
+    axis_length_ = static_cast<cl_int>(around.length);
     indices_ = static_cast<cl_int>(indices.shape.NumElements());
-    inner_ = static_cast<cl_int>(inner);
+    inner_ = static_cast<cl_int>(around.inner);
     count_ = static_cast<cl_int>(layer.GetOutputInfo(0).shape.NumElements());
     if (const void* constant = layer.GetConstantInput(1)) {
       for (cl_int j = 0; j < indices_; ++j) {

@@ -102,7 +102,7 @@ TEST_CASE("opencl gemm: a split-K product equals the direct sum, with transposes
     return;
   }
   backplane::opencl::testing::TempFolder folder;
-  const auto device = backplane::opencl::testing::TestDevice(folder.Path(), backplane::opencl::KernelShape::kGpu);
+  const auto device = backplane::opencl::testing::TestDevice(folder.path(), backplane::opencl::KernelShape::kGpu);
   if (!device) return;
   const std::size_t m = 5, n = 7, k = 12, y_offset = 3, y_ld = n + 2;
   const auto a = backplane::opencl::testing::Random(m * k, 11), b = backplane::opencl::testing::Random(k * n, 12);

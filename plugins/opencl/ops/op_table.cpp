@@ -40,15 +40,7 @@ bool TypesSupported(const backend::ILayerView& layer, std::string& reason) {
   const LayerType type = layer.GetType();
   if (type == LayerType::kCast) return true;
   const std::size_t inputs = type == LayerType::kGather ? 1 : layer.GetNumInputs();
-  for (std::size_t i = 0; i < inputs; ++i) {
-    const DataType t = layer.GetInputInfo(i).type;
-    if (t != DataType::kFloat32) {
-      reason = "input " + std::to_string(i) + " is " + ToString(t) + "; GpuOpenCl runs " +
-               backend::ToString(type) + " on f32 only";
-      return false;
-    }
-  }
-  return true;
+  return backend::InputsAreFloat32(kOpenClBackendId, layer, inputs, reason);
 }
 
 }  // namespace

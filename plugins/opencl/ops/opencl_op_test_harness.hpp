@@ -35,7 +35,7 @@ inline std::shared_ptr<OpenClDevice> OpsDevice() {
   static TempFolder folder;
   static const std::shared_ptr<OpenClDevice> device = [] {
     const char* cache = std::getenv("BACKPLANE_OPENCL_CACHE_DIR");
-    return std::shared_ptr<OpenClDevice>(TestDevice(cache && *cache ? std::filesystem::path(cache) : folder.Path()));
+    return std::shared_ptr<OpenClDevice>(TestDevice(cache && *cache ? std::filesystem::path(cache) : folder.path()));
   }();
   if (!device) MESSAGE("SKIPPED: no usable OpenCL device for the op tests");
   return device;

@@ -6,27 +6,7 @@ set(OPENCL_OP_SOURCES
   ops/gemm.cpp
   ops/epilogue.cpp
   ops/strided_copy.cpp
-  # compute-heavy ops
-  ops/convolution2d.cpp
-  ops/fully_connected.cpp
-  ops/matmul.cpp
-  ops/pooling2d.cpp
-  # elementwise, normalization and data-movement ops
-  ops/activation.cpp
-  ops/elementwise_unary.cpp
-  ops/elementwise_binary.cpp
-  ops/softmax.cpp
-  ops/batch_normalization.cpp
-  ops/layer_normalization.cpp
-  ops/reduce.cpp
-  ops/reshape.cpp
-  ops/transpose.cpp
-  ops/concat.cpp
-  ops/split.cpp
-  ops/slice.cpp
-  ops/gather.cpp
-  ops/pad.cpp
-  ops/cast.cpp
+  ${BACKPLANE_OP_KERNEL_SOURCES}  # one file per op (../../op_kernel_sources.cmake)
 )
 set(OPENCL_KERNEL_FILES
   kernels/convolution.cl

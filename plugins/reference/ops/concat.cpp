@@ -46,14 +46,12 @@ std::unique_ptr<backend::IWorkload> CreateConcatWorkload(const backend::ILayerVi
   const TensorInfo& out = layer.GetOutputInfo(0);
   std::size_t a = 0;
   NormalizeAxis(DescriptorOf<ConcatDescriptor>(layer).axis, out.shape.Rank(), a);
-  std::int64_t outer = 1, inner = 1;
-  for (std::size_t d = 0; d < a; ++d) outer *= out.shape[d];
-  for (std::size_t d = a + 1; d < out.shape.Rank(); ++d) inner *= out.shape[d];
+  const backend::AxisExtents around = backend::ExtentsAroundAxis(out.shape, a);
   std::vector<std::size_t> blocks;
   for (std::size_t i = 0; i < layer.GetNumInputs(); ++i) {
-    blocks.push_back(static_cast<std::size_t>(layer.GetInputInfo(i).shape[a] * inner) * SizeOf(out.type));
+    blocks.push_back(static_cast<std::size_t>(layer.GetInputInfo(i).shape[a] * around.inner) * SizeOf(out.type));
   }
-  return std::make_unique<ConcatWorkload>(outer, std::move(blocks));
+  return std::make_unique<ConcatWorkload>(around.outer, std::move(blocks));
 }
 
 }  // namespace backplane::reference

@@ -70,11 +70,9 @@ std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerVi
   const TensorInfo& indices = layer.GetInputInfo(1);
   std::size_t a = 0;
   NormalizeAxis(DescriptorOf<GatherDescriptor>(layer).axis, data.shape.Rank(), a);
-  std::int64_t outer = 1, inner = 1;
-  for (std::size_t d = 0; d < a; ++d) outer *= data.shape[d];
-  for (std::size_t d = a + 1; d < data.shape.Rank(); ++d) inner *= data.shape[d];
-  return std::make_unique<GatherWorkload>(outer, data.shape[a], indices.shape.NumElements(),
-                                          static_cast<std::size_t>(inner) * SizeOf(data.type), indices.type,
+  const backend::AxisExtents around = backend::ExtentsAroundAxis(data.shape, a);
+  return std::make_unique<GatherWorkload>(around.outer, around.length, indices.shape.NumElements(),
+                                          static_cast<std::size_t>(around.inner) * SizeOf(data.type), indices.type,
                                           "axis " + std::to_string(a) + " of data " + ToString(data.shape) +
                                               " (layer '" + layer.GetName() + "')");
 }

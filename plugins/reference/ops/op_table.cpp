@@ -11,6 +11,11 @@ namespace backplane::reference {
 namespace {
 using backend::LayerType;
 
+// The f32 rule of the ops whose kernels take f32 only (the SDK's, naming CpuRef). The table runs
+// the SDK's op schema before it, so it tests only CpuRef's own limit. The schema gives the
+// outputs of these ops input 0's type, so they are f32 too.
+constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
+
 const std::array<OpKernel, 20> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},

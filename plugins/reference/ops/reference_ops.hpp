@@ -29,7 +29,7 @@ struct OpKernel {
 const backend::OpTable<OpKernel>& Ops();
 
 // One workload constructor per op, each defined in ops/<op>.cpp. Most ops' support check is a
-// shared one (AllFloat32, tensor_access.hpp, or backend::NoOwnLimits); an op with limits of its
+// shared one (the SDK's backend::AllFloat32 or backend::NoOwnLimits); an op with limits of its
 // own has its own check, in its file.
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView&);

@@ -82,10 +82,8 @@ std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerV
   const TensorShape& shape = layer.GetInputInfo(0).shape;
   std::size_t axis = 0;
   NormalizeAxis(DescriptorOf<SoftmaxDescriptor>(layer).axis, shape.Rank(), axis);
-  std::int64_t outer = 1, inner = 1;
-  for (std::size_t d = 0; d < axis; ++d) outer *= shape[d];
-  for (std::size_t d = axis + 1; d < shape.Rank(); ++d) inner *= shape[d];
-  return std::make_unique<SoftmaxWorkload>(outer, shape[axis], inner);
+  const backend::AxisExtents around = backend::ExtentsAroundAxis(shape, axis);
+  return std::make_unique<SoftmaxWorkload>(around.outer, around.length, around.inner);
 }
 
 }  // namespace backplane::reference

@@ -1,4 +1,4 @@
-// Typed access to a workload's tensors, and the support checks the op table's rows share.
+// Typed access to a workload's tensors.
 #pragma once
 
 #include <backplane/backend/layer.hpp>
@@ -30,13 +30,5 @@ const Descriptor& DescriptorOf(const backend::ILayerView& layer) {
 
 // The SDK's axis normalization (backplane/backend/op_geometry.hpp), used unqualified.
 using backend::NormalizeAxis;
-
-// The support checks the op table's rows share. The table runs the SDK's op schema
-// (backplane/backend/op_schema.hpp) before them, so they test only CpuRef's own limits.
-//
-// True when every input is f32, else false with a reason naming the first that is not
-// ("input 1 is i64; CpuRef runs MatMul on f32 only"). The schema gives the outputs of the ops
-// using it input 0's type, so they are f32 too.
-bool AllFloat32(const backend::ILayerView& layer, std::string& reason);
 
 }  // namespace backplane::reference

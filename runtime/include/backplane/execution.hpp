@@ -9,15 +9,12 @@
 #include <backplane/runtime_export.hpp>
 #include <backplane/types.hpp>
 
-#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace backplane {
-
-using NetworkId = std::uint64_t;
 
 struct InputBinding {
   std::string name;

@@ -28,7 +28,7 @@ using backplane::Exception;
 using backplane::NpyArray;
 using backplane::TensorShape;
 using backplane::WriteNpy;
-using backplane::e2e::TempFolder;
+using backplane::test_support::TempFolder;
 using backplane::onnx::ExternalDataFolder;
 using backplane::onnx::ImportModel;
 using backplane::onnx::ImportModelFromMemory;

@@ -1,6 +1,7 @@
 #include "discovery/sha256.hpp"
 
 #include <backplane/exception.hpp>
+#include <backplane/hex_digits.hpp>
 #include <backplane/path_text.hpp>
 
 #include <openssl/evp.h>
@@ -10,28 +11,13 @@
 
 namespace backplane::discovery {
 
-namespace {
-
-std::string Hex(const unsigned char* digest, unsigned int length) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 0xF];
-  }
-  return hex;
-}
-
-}  // namespace
-
 std::string Sha256OfBytes(std::string_view bytes) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest;
   unsigned int length = 0;
   if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
     throw Exception(ErrorCode::kInternal, "OpenSSL failed computing a SHA-256 digest");
   }
-  return Hex(digest.data(), length);
+  return HexDigits(digest.data(), length);
 }
 
 std::string Sha256OfFile(const std::filesystem::path& file) {
@@ -67,7 +53,7 @@ std::string Sha256OfFile(const platform::RegularFile& file, const std::filesyste
   if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
     throw Exception(ErrorCode::kInternal, "OpenSSL failed hashing " + PathToUtf8(name));
   }
-  return Hex(digest.data(), length);
+  return HexDigits(digest.data(), length);
 }
 
 }  // namespace backplane::discovery

@@ -1,5 +1,7 @@
 #include "platform/message_text.hpp"
 
+#include <backplane/hex_digits.hpp>
+
 namespace backplane::platform {
 
 namespace {
@@ -13,7 +15,6 @@ std::size_t CutPoint(std::string_view text, std::size_t max) {
 }
 
 std::string Escaped(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
@@ -25,9 +26,7 @@ std::string Escaped(std::string_view text) {
     } else if (c == '\r') {
       out += "\\r";
     } else if (byte < 0x20 || byte == 0x7f) {
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xF];
+      out += "\\x" + HexDigits(&byte, 1);
     } else {
       out += c;
     }

@@ -1,4 +1,5 @@
-// Tensor value types shared by the network API and the backend API.
+// Value types shared by the application API and the backend API: tensors, and the id of a
+// loaded network.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,10 @@
 #include <vector>
 
 namespace backplane {
+
+// A network loaded into one runtime (Runtime::LoadNetwork), as applications and the backend
+// contexts' load/unload notifications name it. Unique within that runtime.
+using NetworkId = std::uint64_t;
 
 // Element types. f32 is the working type; integer and bool types carry shapes, indices and
 // masks; f16/bf16 are declared for backends that can use them. Values are stable (ABI).

@@ -2,11 +2,11 @@
 // (spec 001 "The IBackendContext interface").
 #pragma once
 
-#include <cstdint>
+#include <backplane/types.hpp>
 
 namespace backplane::backend {
 
-using NetworkId = std::uint64_t;
+using backplane::NetworkId;  // the one id of a loaded network (backplane/types.hpp)
 
 // Created by IBackend::CreateBackendContext once per runtime and held for the runtime's
 // lifetime. Calls for one network come in order Before/AfterLoad ... Before/AfterUnload; calls

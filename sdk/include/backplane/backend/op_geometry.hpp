@@ -26,6 +26,19 @@ namespace backplane::backend {
 // false when it is out of range.
 bool NormalizeAxis(std::int64_t axis, std::size_t rank, std::size_t& out);
 
+// A shape seen around one axis as [outer, length, inner], the view softmax, concat, gather and
+// split walk their tensors in: outer is the product of the dimensions before `axis`, length its
+// own, inner the product of those after it (a product of no dimensions is 1), so the three
+// multiply to the element count (0 when any dimension is 0). `axis` is a normalized one
+// (NormalizeAxis); one at or past the rank (a scalar has none) reads as a trailing axis of
+// length 1. The shape's element count must fit int64 (true of every checked layer's shapes).
+struct AxisExtents {
+  std::int64_t outer = 1;
+  std::int64_t length = 1;
+  std::int64_t inner = 1;
+};
+AxisExtents ExtentsAroundAxis(const TensorShape& shape, std::size_t axis);
+
 // Output extent along one axis of a sliding window (convolution, pooling): the input `size`
 // padded by `pad_begin` and `pad_end`, a kernel of `kernel` taps `dilation` apart, moved by
 // `stride`. ceil_mode (pooling) keeps a last partial window, except one that would start past

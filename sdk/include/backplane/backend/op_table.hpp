@@ -43,6 +43,20 @@ using LayerCheck = bool (*)(const ILayerView& layer, std::string& why);
 // accept. Thread-safe; never throws.
 inline bool NoOwnLimits(const ILayerView&, std::string&) { return true; }
 
+// True when inputs [0, count) of `layer` are all f32 (`count` past its inputs counts those it
+// has), else false with the plain why naming the first that is not: "input 1 is i64; <backend>
+// runs MatMul on f32 only". The one f32 rule of the backends whose kernels take f32 (GpuOpenCl's
+// Gather passes 1: its indices may be i32 or i64). Thread-safe; never throws but std::bad_alloc.
+bool InputsAreFloat32(std::string_view backend, const ILayerView& layer, std::size_t count, std::string& why);
+
+// The row check of an op a backend runs on f32 only: InputsAreFloat32 over every input, naming
+// the backend by its name constant (`AllFloat32<kReferenceBackendId>` in CpuRef's table).
+// Thread-safe; never throws but std::bad_alloc.
+template <const char* const& kBackend>
+bool AllFloat32(const ILayerView& layer, std::string& why) {
+  return InputsAreFloat32(kBackend, layer, layer.GetNumInputs(), why);
+}
+
 // Whether a table row runs `layer`, the rule every table applies, in order: a row exists
 // (`row_check` non-null; else why = "it has no kernel for <Type> layers"), the layer has a
 // descriptor, it keeps op set v1's rules (CheckLayer, backplane/backend/op_schema.hpp; so the

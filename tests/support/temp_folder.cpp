@@ -3,7 +3,7 @@
 #include <random>
 #include <system_error>
 
-namespace backplane::e2e {
+namespace backplane::test_support {
 
 TempFolder::TempFolder(const std::string& prefix) {
   std::random_device entropy;
@@ -27,4 +27,4 @@ TempFolder::~TempFolder() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-}  // namespace backplane::e2e
+}  // namespace backplane::test_support
