@@ -15,7 +15,7 @@
 
 namespace backplane::onednn {
 
-// Owned jointly by the workload factory and its workloads (through Execution); a returned
+// Owned jointly by the workload factory and its workloads (through ExecutionSettings); a returned
 // reference stays valid as long as the pool. Thread-safe. Grows by one copy per distinct desc
 // interned, never shrinks (bounded by the network's distinct layouts).
 class DescPool {

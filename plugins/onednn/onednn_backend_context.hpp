@@ -66,7 +66,7 @@ struct ExecutionSettings {
   // weights as. Everything else computes in f32, converting what it reads.
   dnnl::memory::data_type compute_type = dnnl::memory::data_type::f32;
   // The memory descriptors the workloads keep (PrimitiveWorkload), one copy of each; shared by
-  // copies of this Execution (the one-thread variant).
+  // copies of these settings (the one-thread variant).
   std::shared_ptr<DescPool> descs = std::make_shared<DescPool>();
 
   // An attribute with a user-provided scratchpad (so one primitive can run concurrently on

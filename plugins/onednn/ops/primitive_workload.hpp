@@ -56,7 +56,7 @@ class ExecuteThreads {
 // Immutable after construction (Add*/Set* are for the creating op only) apart from its
 // thread-safe ReorderCache and RunObjects pool, so Execute is thread-safe: each Execute holds
 // its own RunObjects (oneDNN stream and memory objects) while it runs. Its memory descriptors
-// live in the network's DescPool (Execution::descs, kept alive by `execution`): a workload of
+// live in the network's DescPool (ExecutionSettings::descs, kept alive by `execution`): a workload of
 // one input is about 1 KB besides oneDNN's primitive.
 class PrimitiveWorkload final : public backend::IWorkload {
  public:
@@ -110,7 +110,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
   const dnnl::engine& Engine() const { return execution_->engine; }
 
  private:
-  // Descs are the pool's (Execution::descs), so an Input is small whatever oneDNN's desc size.
+  // Descs are the pool's (ExecutionSettings::descs), so an Input is small whatever oneDNN's desc size.
   using Desc = const dnnl::memory::desc*;
   struct Input {
     int arg;
