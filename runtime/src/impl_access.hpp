@@ -16,10 +16,11 @@ namespace backplane::detail {
 struct ImplAccess {
   // The network's graph. Lives as long as `network`.
   static const Network::Impl& Of(const Network& network) { return *network.impl_; }
-  // The placed graph, taken out of `network` (which is then moved from, as after a move); null
-  // when `network` already was.
-  static std::unique_ptr<OptimizedNetwork::Impl> Release(OptimizedNetwork&& network) {
-    return std::move(network.impl_);
+  // Moves the placed graph out of `network` (then moved from, as after a move) into `placed`,
+  // which must be empty; it stays null when `network` already was moved from. By reference, and
+  // a swap, for the same reason as Wrap.
+  static void Release(OptimizedNetwork& network, std::unique_ptr<OptimizedNetwork::Impl>& placed) {
+    placed.swap(network.impl_);
   }
   // An optimized network that takes `impl` (the optimizer's result). By reference, so that
   // this header needs OptimizedNetwork::Impl's definition nowhere (the tests include it).

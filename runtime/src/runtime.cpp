@@ -325,7 +325,8 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
 }
 
 NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
-  std::unique_ptr<OptimizedNetwork::Impl> placed = detail::ImplAccess::Release(std::move(network));
+  std::unique_ptr<OptimizedNetwork::Impl> placed;
+  detail::ImplAccess::Release(network, placed);
   if (!placed) {
     throw Exception(ErrorCode::kInvalidArgument,
                     "LoadNetwork was given a moved-from OptimizedNetwork; each can be loaded once");
