@@ -9,10 +9,15 @@
 #
 # A file in runtime/src/<folder>/ (sources and tests alike) may include "<folder>/..." headers
 # of its own folder and of the folders before it, never of one after it. The headers at
-# runtime/src/ itself (log.hpp, impl_access.hpp) include no folder, so every folder may use them;
-# runtime.cpp sits above all folders. runtime/probe/ (the plugin probe executable) stands at
-# isolation's level. A new folder must be added to LAYERS below before it may hold files. This
-# comment is where the order is written down (docs/ describes no runtime internals).
+# runtime/src/ itself (log.hpp, impl_access.hpp) include no folder; every folder may use log.hpp.
+# runtime.cpp sits above all folders, and so does the application header of its Runtime class:
+# no folder includes <backplane/runtime.hpp> (the option and info types they share are in
+# <backplane/runtime_options.hpp>), and only runtime.cpp wraps and unwraps application objects
+# (impl_access.hpp; a folder's tests may, to reach the Network they built). runtime/probe/ (the
+# plugin probe executable) stands at isolation's level. A new folder must be added to LAYERS
+# below before it may hold files. This comment is where the order is written down (docs/
+# describes no runtime internals); scripts/layer_arrows.py draws the arrows between the layers
+# and counts those that point up.
 #
 # Run:  cmake -DRUNTIME_DIR=<repo>/runtime -P check_layering.cmake       checks the tree
 #       cmake -DSELF_TEST_DIR=<scratch folder> -P check_layering.cmake   checks the check: a
@@ -21,6 +26,7 @@
 cmake_minimum_required(VERSION 3.20)
 
 set(LAYERS platform loading discovery isolation graph execution)
+list(LENGTH LAYERS LAYERS_COUNT)
 list(JOIN LAYERS " <- " ORDER_TEXT)
 
 # Appends to `out_var` one line per violation under `src_dir` (a runtime/src) and `probe_dir`.
@@ -52,12 +58,21 @@ function(check_tree src_dir probe_dir out_var)
         list(LENGTH LAYERS rank)  # runtime.cpp: above every folder
       endif()
     endif()
-    file(STRINGS "${path}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+    file(STRINGS "${path}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
     foreach(line IN LISTS lines)
-      if(NOT line MATCHES "\"([^\"]+)\"")
+      if(NOT line MATCHES "[\"<]([^\">]+)[\">]")
         continue()
       endif()
       set(included "${CMAKE_MATCH_1}")
+      if(rank GREATER_EQUAL 0 AND rank LESS LAYERS_COUNT AND NOT IS_ABSOLUTE "${entry}")  # a folder's file
+        if(included STREQUAL "backplane/runtime.hpp")
+          string(CONCAT text "${shown}: includes <backplane/runtime.hpp>, the application header above every "
+                             "folder (the types they share: <backplane/runtime_options.hpp>)")
+          list(APPEND violations "${text}")
+        elseif(included STREQUAL "impl_access.hpp" AND NOT entry MATCHES "_test\\.cpp$")
+          list(APPEND violations "${shown}: includes \"impl_access.hpp\": only runtime.cpp wraps application objects")
+        endif()
+      endif()
       if(NOT included MATCHES "^([^/]+)/")
         continue()  # a sibling or root header
       endif()
@@ -83,25 +98,30 @@ if(DEFINED SELF_TEST_DIR)
   file(REMOVE_RECURSE "${SELF_TEST_DIR}")
   file(WRITE "${good}/src/platform/a.hpp" "#pragma once\n#include <string>\n")
   file(WRITE "${good}/src/graph/b.cpp" "#include \"graph/b.hpp\"\n#include \"loading/c.hpp\"\n#include \"log.hpp\"\n")
-  file(WRITE "${good}/src/runtime.cpp" "#include \"execution/d.hpp\"\n")
+  file(WRITE "${good}/src/runtime.cpp" "#include \"execution/d.hpp\"\n#include \"impl_access.hpp\"\n"
+                                      "#include <backplane/runtime.hpp>\n")
+  file(WRITE "${good}/src/graph/b_test.cpp" "#include \"impl_access.hpp\"\n#include <backplane/runtime_options.hpp>\n")
   file(WRITE "${good}/probe/main.cpp" "#include \"isolation/probe_report.hpp\"\n")
   file(COPY "${good}/" DESTINATION "${bad}")
   file(APPEND "${bad}/src/graph/b.cpp" "  #  include \"execution/host_tensor.hpp\"\n")
   file(WRITE "${bad}/src/log.hpp" "#include \"platform/a.hpp\"\n")
   file(WRITE "${bad}/probe/other.cpp" "#include \"graph/b.hpp\"\n")
   file(WRITE "${bad}/src/utils/e.cpp" "\n")
+  file(WRITE "${bad}/src/loading/f.hpp" "#include <backplane/runtime.hpp>\n")
+  file(WRITE "${bad}/src/execution/g.cpp" "#include \"impl_access.hpp\"\n")
   check_tree("${good}/src" "${good}/probe" good_found)
   check_tree("${bad}/src" "${bad}/probe" bad_found)
   list(LENGTH bad_found bad_count)
-  if(good_found OR NOT bad_count EQUAL 4)
+  if(good_found OR NOT bad_count EQUAL 6)
     list(JOIN good_found "\n  " good_text)
     list(JOIN bad_found "\n  " bad_text)
     message(FATAL_ERROR "check_layering.cmake is broken: the good tree gave\n  ${good_text}\n"
-                        "and the bad tree (4 violations expected) gave\n  ${bad_text}")
+                        "and the bad tree (6 violations expected) gave\n  ${bad_text}")
   endif()
   file(REMOVE_RECURSE "${SELF_TEST_DIR}")
   message(STATUS "check_layering.cmake finds upward includes, shared headers that include folders, "
-                 "the probe reaching up, and unknown folders")
+                 "the probe reaching up, unknown folders, and folders that include the application header "
+                 "or wrap application objects")
   return()
 endif()
 

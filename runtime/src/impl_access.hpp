@@ -1,7 +1,8 @@
 // The runtime's way into the private parts of its application classes (network.hpp,
 // optimized_network.hpp, runtime.hpp): their implementations and the runtime's own backend
 // instances. The public headers only name this struct as a friend; it is defined here, outside
-// the installed headers, for the runtime's code and its tests.
+// the installed headers. Only runtime.cpp wraps and unwraps application objects (and tests reach
+// the Network they built): the folders below it take and return the plain Impl types.
 #pragma once
 
 #include <backplane/network.hpp>
@@ -15,9 +16,12 @@ namespace backplane::detail {
 struct ImplAccess {
   // The network's graph. Lives as long as `network`.
   static const Network::Impl& Of(const Network& network) { return *network.impl_; }
-  // The placed graph; null once `network` was moved from. Lives as long as `network`.
-  static OptimizedNetwork::Impl* Of(OptimizedNetwork& network) { return network.impl_.get(); }
-  static const OptimizedNetwork::Impl* Of(const OptimizedNetwork& network) { return network.impl_.get(); }
+  // Moves the placed graph out of `network` (then moved from, as after a move) into `placed`,
+  // which must be empty; it stays null when `network` already was moved from. By reference, and
+  // a swap, for the same reason as Wrap.
+  static void Release(OptimizedNetwork& network, std::unique_ptr<OptimizedNetwork::Impl>& placed) {
+    placed.swap(network.impl_);
+  }
   // An optimized network that takes `impl` (the optimizer's result). By reference, so that
   // this header needs OptimizedNetwork::Impl's definition nowhere (the tests include it).
   static OptimizedNetwork Wrap(std::unique_ptr<OptimizedNetwork::Impl>&& impl) {

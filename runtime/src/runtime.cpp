@@ -312,21 +312,24 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
   }
   OptimizeOptions effective = options;
   effective.backends = ids;
-  OptimizedNetwork result = graph::Optimize(detail::ImplAccess::Of(network), effective, ordered, *impl_->log);
+  std::unique_ptr<OptimizedNetwork::Impl> placed =
+      graph::Optimize(detail::ImplAccess::Of(network), effective, ordered, *impl_->log);
   for (const auto& backend : ordered) {
     if (const auto* entry = impl_->registry.Find(backend.id); entry && entry->library) {
-      detail::ImplAccess::Of(result)->libraries.push_back(entry->library);
+      placed->libraries.push_back(entry->library);
     }
   }
-  return result;
+  return detail::ImplAccess::Wrap(std::move(placed));
 }
 
 NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
-  if (!detail::ImplAccess::Of(network)) {
+  std::unique_ptr<OptimizedNetwork::Impl> placed;
+  detail::ImplAccess::Release(network, placed);
+  if (!placed) {
     throw Exception(ErrorCode::kInvalidArgument,
                     "LoadNetwork was given a moved-from OptimizedNetwork; each can be loaded once");
   }
-  if (detail::ImplAccess::Of(network)->outputs.empty()) {
+  if (placed->outputs.empty()) {
     throw Exception(ErrorCode::kInvalidArgument,
                     "LoadNetwork was given an empty OptimizedNetwork; get one from Runtime::Optimize");
   }
@@ -339,7 +342,7 @@ NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
     std::lock_guard<std::mutex> lock(impl_->networks_mutex);
     id = impl_->next_network_id++;
   }
-  auto compiled = execution::CompiledNetwork::Load(id, std::move(network), backends, impl_->context_mutex,
+  auto compiled = execution::CompiledNetwork::Load(id, std::move(placed), backends, impl_->context_mutex,
                                                    *impl_->log);
   std::lock_guard<std::mutex> lock(impl_->networks_mutex);
   impl_->networks[id] = std::move(compiled);

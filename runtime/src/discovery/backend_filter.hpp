@@ -6,7 +6,7 @@
 
 #include "discovery/semver.hpp"
 
-#include <backplane/runtime.hpp>
+#include <backplane/runtime_options.hpp>
 
 #include <map>
 #include <string>

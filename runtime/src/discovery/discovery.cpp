@@ -35,17 +35,28 @@ namespace {
 // The largest library pinned in memory under the trust policy require (PinnedImage).
 constexpr std::uint64_t kMaxPinnedLibraryBytes = std::uint64_t{1} << 30;
 
-// Sorted file names in `folder` (byte order), so scans are deterministic.
-std::vector<std::string> ListFolder(const fs::path& folder, ILogSink& log) {
-  std::vector<std::string> names;
+// One file of a search folder. The scanner passes `path` on as it was listed; `name` is there
+// for the naming rules (naming_scheme.hpp), which read file names as text.
+struct FolderEntry {
+  fs::path path;     // the folder / the file's name
+  std::string name;  // the file's name, UTF-8
+};
+
+// The files in `folder`, sorted by name (byte order), so scans are deterministic.
+std::vector<FolderEntry> ListFolder(const fs::path& folder, ILogSink& log) {
+  std::vector<FolderEntry> entries;
   std::error_code error;
-  for (const fs::path& entry : FolderEntries(folder, error)) names.push_back(PathToUtf8(entry.filename()));
+  for (fs::path& path : FolderEntries(folder, error)) {
+    std::string name = PathToUtf8(path.filename());
+    entries.push_back({std::move(path), std::move(name)});
+  }
   if (error) {
     Log(log, LogLevel::kWarning, LogCategory::kDiscovery,
         "cannot list all of " + PathToUtf8(folder) + ": " + error.message());
   }
-  std::sort(names.begin(), names.end());
-  return names;
+  std::sort(entries.begin(), entries.end(),
+            [](const FolderEntry& a, const FolderEntry& b) { return a.name < b.name; });
+  return entries;
 }
 
 std::string LibraryOrigin(const loading::RegisteredBackend& backend) {
@@ -68,15 +79,14 @@ class Scanner {
 
   // Reads and checks one manifest. A rejected one gets its record now; an accepted one is
   // returned to compete with the other candidates of its id (LoadBestOfEachId).
-  std::optional<ManifestCandidate> ReadManifest(const fs::path& folder, const std::string& name,
-                                                const std::string& layer) {
+  std::optional<ManifestCandidate> ReadManifest(const FolderEntry& manifest, const std::string& layer) {
     DiscoveryRecord record;
     record.found_by = FoundBy::kManifest;
-    record.manifest_path = PathToUtf8(folder / PathFromUtf8(name));
+    record.manifest_path = PathToUtf8(manifest.path);
     record.layer = layer;
-    claimed_stems_.insert(FolderKey(folder, BackendStem(name)));
+    claimed_stems_.insert(FolderKey(manifest.path.parent_path(), BackendStem(manifest.name)));
     std::optional<ManifestCandidate> candidate;
-    Guarded(std::move(record), [&](DiscoveryRecord& working) { candidate = CheckManifest(folder, name, working); });
+    Guarded(std::move(record), [&](DiscoveryRecord& working) { candidate = CheckManifest(manifest.path, working); });
     return candidate;
   }
 
@@ -123,18 +133,17 @@ class Scanner {
   // A library with no manifest, found by the naming scheme (after every manifest candidate, so
   // a manifest's copy of an id wins). Its id and version are known only once it is open: the
   // filters and the duplicate check run then, and close it again when it is left out.
-  void ScanLibrary(const fs::path& folder, const std::string& name, const std::string& layer) {
-    if (claimed_files_.count(FolderKey(folder, name)) ||
-        claimed_stems_.count(FolderKey(folder, BackendStem(name)))) {
+  void ScanLibrary(const FolderEntry& library, const std::string& layer) {
+    if (claimed_files_.count(platform::NameKey(library.path)) ||
+        claimed_stems_.count(FolderKey(library.path.parent_path(), BackendStem(library.name)))) {
       return;  // its manifest's record covers it
     }
     DiscoveryRecord record;
     record.found_by = FoundBy::kNamingScheme;
-    const fs::path path = folder / PathFromUtf8(name);
-    record.library_path = PathToUtf8(path);
+    record.library_path = PathToUtf8(library.path);
     record.layer = layer;
     Guarded(std::move(record), [&](DiscoveryRecord& working) {
-      LoadCandidate(std::move(working), path, nullptr);
+      LoadCandidate(std::move(working), library.path, nullptr);
     });
   }
 
@@ -183,15 +192,14 @@ class Scanner {
   }
 
   // The manifest stages (docs/backend-discovery.md §3) and then trust (§8), over the same bytes.
-  std::optional<ManifestCandidate> CheckManifest(const fs::path& folder, const std::string& name,
-                                                 DiscoveryRecord& record) {
-    const fs::path file = folder / PathFromUtf8(name);
+  std::optional<ManifestCandidate> CheckManifest(const fs::path& file, DiscoveryRecord& record) {
     std::string text;
     ManifestCheck check = CheckManifestFile(file, context_.target, &text);
     record.warnings = std::move(check.warnings);
     if (check.claimed_library) {
-      claimed_files_.insert(FolderKey(folder, *check.claimed_library));
-      record.library_path = PathToUtf8(folder / PathFromUtf8(*check.claimed_library));
+      const fs::path library = file.parent_path() / PathFromUtf8(*check.claimed_library);
+      claimed_files_.insert(platform::NameKey(library));
+      record.library_path = PathToUtf8(library);
     }
     if (!check.manifest) {
       record.stage = check.stage;
@@ -236,7 +244,8 @@ class Scanner {
     Conclude(std::move(record), Verdict::kSuperseded, ReasonCode::kSuperseded, std::move(message));
   }
 
-  // Names the file system takes for one (on Windows: any case) have one key.
+  // Names the file system takes for one (on Windows: any case) have one key. For a name made
+  // from text (a stem); a listed file's key is platform::NameKey of its path.
   static std::string FolderKey(const fs::path& folder, std::string_view name) {
     return platform::NameKey(folder / PathFromUtf8(name));
   }
@@ -249,6 +258,7 @@ class Scanner {
   // checked (a truncated file would crash the OS loader with SIGBUS), and it stays open until
   // the loader has mapped the file, whose identity is then compared with the handle's.
   void LoadCandidate(DiscoveryRecord record, const fs::path& path, const Manifest* manifest) {
+    const std::string where = PathToUtf8(path);  // how messages and the registry name the library
     record.stage = DiscoveryStage::kLibraryVerified;
     std::optional<platform::RegularFile> file;
     if (auto problem = OpenLibraryFile(path, file)) {
@@ -262,7 +272,7 @@ class Scanner {
       pinned = file->Pin(path, kMaxPinnedLibraryBytes, why);
       if (!pinned) {
         return Reject(std::move(record), ReasonCode::kOpenFailed,
-                      PathToUtf8(path) + " " + why + "; policy require loads a library only from its verified bytes");
+                      where + " " + why + "; policy require loads a library only from its verified bytes");
       }
     }
     const platform::RegularFile& verified = pinned ? pinned->file : *file;
@@ -275,20 +285,20 @@ class Scanner {
     const fs::path canonical = fs::canonical(path, error);
     if (error) {
       return Reject(std::move(record), ReasonCode::kLibraryMissing,
-                    PathToUtf8(path) + " cannot be resolved: " + error.message());
+                    where + " cannot be resolved: " + error.message());
     }
     if (const auto first = opened_.find(file->Identity()); first != opened_.end()) {
       return Skip(std::move(record), ReasonCode::kDuplicateLibrary,
-                  PathToUtf8(path) + " is the same file as " + first->second +
+                  where + " is the same file as " + first->second +
                       ", which was already considered; skipped");
     }
-    opened_.emplace(file->Identity(), PathToUtf8(path));
+    opened_.emplace(file->Identity(), where);
     if (std::string problem = loading::LibraryHeaderProblem(verified); !problem.empty()) {
-      return Reject(std::move(record), ReasonCode::kLibraryInvalid, PathToUtf8(path) + " " + problem);
+      return Reject(std::move(record), ReasonCode::kLibraryInvalid, where + " " + problem);
     }
 
     record.stage = DiscoveryStage::kLibraryOpened;
-    if (std::string refusal = LibraryFilterRefusal(record, path); !refusal.empty()) {
+    if (std::string refusal = LibraryFilterRefusal(record, where); !refusal.empty()) {
       return Reject(std::move(record), ReasonCode::kLibraryRefused, std::move(refusal));
     }
 
@@ -306,7 +316,7 @@ class Scanner {
       if (!mismatches.empty()) {
         record.stage = DiscoveryStage::kBackendChecked;
         return Reject(std::move(record), ReasonCode::kManifestMismatch,
-                      PathToUtf8(manifest->file) + " does not describe " + PathToUtf8(canonical) + ": " +
+                      record.manifest_path + " does not describe " + PathToUtf8(canonical) + ": " +
                           mismatches);
       }
     }
@@ -318,37 +328,38 @@ class Scanner {
       if (refusal.empty()) refusal = context_.filter.VersionRefusal(record.backend_id, record.version);
       if (!refusal.empty()) {
         return Conclude(std::move(record), Verdict::kFiltered, ReasonCode::kFilteredOut,
-                        PathToUtf8(path) + ": " + refusal + "; closed again");
+                        where + ": " + refusal + "; closed again");
       }
     }
     if (const auto* existing = context_.registry.Find(plugin.id)) {
       return Skip(std::move(record), ReasonCode::kDuplicateBackendId,
-                  "backend id " + plugin.id.Get() + " of " + PathToUtf8(path) +
+                  "backend id " + plugin.id.Get() + " of " + where +
                       " is already registered from " + LibraryOrigin(*existing) + "; skipped");
     }
 
-    loading::RegisteredBackend backend = Registered(record, path, plugin);
+    loading::RegisteredBackend backend = Registered(record, where, plugin);
     Register(std::move(record), std::move(backend));
   }
 
   // The application's RuntimeOptions::library_filter on `record` (empty: none, or it accepts);
   // what it throws becomes its refusal, bounded (std::bad_alloc goes on).
-  std::string LibraryFilterRefusal(const DiscoveryRecord& record, const fs::path& path) const {
+  std::string LibraryFilterRefusal(const DiscoveryRecord& record, const std::string& where) const {
     if (!context_.library_filter) return {};
     try {
       return context_.library_filter(record);
     } catch (const std::bad_alloc&) {
       throw;
     } catch (const std::exception& error) {
-      return "RuntimeOptions::library_filter threw for " + PathToUtf8(path) + ": " +
+      return "RuntimeOptions::library_filter threw for " + where + ": " +
              platform::Bounded(error.what(), 200);
     } catch (...) {
-      return "RuntimeOptions::library_filter threw something that is not a std::exception for " + PathToUtf8(path);
+      return "RuntimeOptions::library_filter threw something that is not a std::exception for " + where;
     }
   }
 
-  // The registry's entry for a checked plugin, taking its library (`plugin` keeps the rest).
-  static loading::RegisteredBackend Registered(const DiscoveryRecord& record, const fs::path& path,
+  // The registry's entry for a checked plugin found at `where`, taking its library (`plugin`
+  // keeps the rest).
+  static loading::RegisteredBackend Registered(const DiscoveryRecord& record, const std::string& where,
                                                loading::CheckedPlugin& plugin) {
     loading::RegisteredBackend backend;
     backend.info.id = plugin.id;
@@ -357,7 +368,7 @@ class Scanner {
     backend.info.api_version = plugin.api_version;
     backend.info.found_by = record.found_by;
     backend.info.layer = record.layer;
-    backend.info.library_path = PathToUtf8(path);
+    backend.info.library_path = where;
     backend.info.manifest_path = record.manifest_path;
     backend.info.signature = record.signature;
     backend.factory = loading::MakePluginFactory(plugin.library, plugin.identity, plugin.factory);
@@ -499,27 +510,25 @@ void RegisterStaticBackends(DiscoveryContext& context) {
 
 void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryContext& context) {
   struct Folder {
-    fs::path path;
     std::string layer;
-    std::vector<std::string> names;
+    std::vector<FolderEntry> entries;
   };
   std::vector<Folder> folders;
   for (const auto& path : paths) {
     if (!path.valid) continue;
     const fs::path folder = PathFromUtf8(path.path);
-    folders.push_back({folder, path.source, ListFolder(folder, context.log)});
+    folders.push_back({path.source, ListFolder(folder, context.log)});
     Log(context.log, LogLevel::kDebug, LogCategory::kDiscovery,
-        "searching " + path.path + " (" + path.source + "): " + std::to_string(folders.back().names.size()) +
+        "searching " + path.path + " (" + path.source + "): " + std::to_string(folders.back().entries.size()) +
             " entries");
     if (!IsDropLayer(path.source)) continue;
     // A drop folder holds one subfolder per installed drop (sdk-plugin install); a name starting
     // with '.' is one being installed or removed, never a candidate.
-    const std::vector<std::string> names = folders.back().names;
-    for (const auto& name : names) {
+    const std::vector<FolderEntry> entries = folders.back().entries;
+    for (const auto& entry : entries) {
       std::error_code error;
-      const fs::path subfolder = folder / PathFromUtf8(name);
-      if (name.front() == '.' || !fs::is_directory(subfolder, error)) continue;
-      folders.push_back({subfolder, path.source, ListFolder(subfolder, context.log)});
+      if (entry.name.front() == '.' || !fs::is_directory(entry.path, error)) continue;
+      folders.push_back({path.source, ListFolder(entry.path, context.log)});
     }
   }
   Scanner scanner(context);
@@ -527,17 +536,17 @@ void DiscoverDynamicBackends(const std::vector<SearchPath>& paths, DiscoveryCont
   // their manifests' versions and only the one chosen is opened.
   std::vector<ManifestCandidate> candidates;
   for (const auto& folder : folders) {
-    for (const auto& name : folder.names) {
-      if (!IsManifestFileName(name)) continue;
-      if (auto candidate = scanner.ReadManifest(folder.path, name, folder.layer)) {
+    for (const auto& entry : folder.entries) {
+      if (!IsManifestFileName(entry.name)) continue;
+      if (auto candidate = scanner.ReadManifest(entry, folder.layer)) {
         candidates.push_back(std::move(*candidate));
       }
     }
   }
   scanner.LoadBestOfEachId(std::move(candidates));
   for (const auto& folder : folders) {
-    for (const auto& name : folder.names) {
-      if (MatchesNamingScheme(name)) scanner.ScanLibrary(folder.path, name, folder.layer);
+    for (const auto& entry : folder.entries) {
+      if (MatchesNamingScheme(entry.name)) scanner.ScanLibrary(entry, folder.layer);
     }
   }
 }

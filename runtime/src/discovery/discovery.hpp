@@ -7,7 +7,7 @@
 
 #include <backplane/discovery_report.hpp>
 #include <backplane/logging.hpp>
-#include <backplane/runtime.hpp>
+#include <backplane/runtime_options.hpp>
 #include <backplane/trust.hpp>
 
 #include <functional>

@@ -28,8 +28,7 @@ constexpr const char* kMissing = "does not exist";
 
 }  // namespace
 
-std::string CheckSearchFolder(const std::string& path) {
-  const fs::path folder = PathFromUtf8(path);
+std::string CheckSearchFolder(const fs::path& folder) {
   if (!folder.is_absolute()) return "not an absolute path";
   std::error_code error;
   const auto status = fs::status(folder, error);
@@ -76,9 +75,10 @@ std::vector<SearchPath> ResolveSearchPaths(const SearchPathSources& sources, cha
     SearchPath path;
     path.path = std::move(folder);
     path.source = source;
-    path.reason = CheckSearchFolder(path.path);
+    const fs::path given = PathFromUtf8(path.path);
+    path.reason = CheckSearchFolder(given);
     if (path.reason.empty()) {
-      if (const auto identity = platform::IdentityOf(PathFromUtf8(path.path))) {
+      if (const auto identity = platform::IdentityOf(given)) {
         for (const auto& [earlier, given] : searched) {
           if (earlier == *identity) path.reason = "same folder as " + given + ", already searched";
         }

@@ -4,6 +4,7 @@
 
 #include <backplane/discovery_report.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,6 @@ bool IsDropLayer(const std::string& source);
 bool IsNormallyAbsent(const SearchPath& path);
 
 // Checks one folder. Returns an empty string when usable, else why not.
-std::string CheckSearchFolder(const std::string& path);
+std::string CheckSearchFolder(const std::filesystem::path& folder);
 
 }  // namespace backplane::discovery

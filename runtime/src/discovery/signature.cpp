@@ -150,9 +150,10 @@ std::string SignEd25519(EVP_PKEY* key, const std::string& message) {
 // Writes `text` to `path` through a temporary name in the same folder and a rename, so a reader
 // sees the old file or the new one, never half of one. Throws Exception naming the file.
 void WriteFileAtomically(const fs::path& path, const std::string& text) {
-  const fs::path temporary =
-      path.parent_path() /
-      PathFromUtf8("." + PathToUtf8(path.filename()) + ".tmp" + std::to_string(std::random_device{}()));
+  fs::path name = PathFromUtf8(".");  // ".<file name>.tmp<digits>", the name kept as a path
+  name += path.filename();
+  name += PathFromUtf8(".tmp" + std::to_string(std::random_device{}()));
+  const fs::path temporary = path.parent_path() / name;
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << text;

@@ -38,10 +38,11 @@ void UnknownPolicy(TrustSettings& settings, const std::string& where, const std:
 // The system configuration's "trust_policy", when the file exists and says one.
 void ReadSystemConfig(const std::string& file, TrustSettings& settings) {
   std::error_code error;
-  if (file.empty() || !fs::exists(PathFromUtf8(file), error)) return;
+  const fs::path path = PathFromUtf8(file);
+  if (file.empty() || !fs::exists(path, error)) return;
   const std::string where = "system config " + file;
   std::string why;
-  const auto text = ReadSmallFile(PathFromUtf8(file), kMaxTrustFileBytes, why);
+  const auto text = ReadSmallFile(path, kMaxTrustFileBytes, why);
   if (!text) {
     settings.policy = TrustPolicy::kRequire;
     settings.policy_source = where;
@@ -97,15 +98,16 @@ void ReadKeyFolder(const TrustFolder& folder, TrustSettings& settings) {
     files.resize(kMaxKeysPerFolder);
   }
   for (const auto& file : files) {
+    const std::string name = PathToUtf8(file);
     if (const fs::path at = platform::ReplaceableByOthersAt(file); !at.empty()) {
-      settings.problems.push_back("key file " + PathToUtf8(file) + ReplaceableText(file, at) + "; not trusted");
+      settings.problems.push_back("key file " + name + ReplaceableText(file, at) + "; not trusted");
       continue;
     }
     std::string why;
     const auto text = ReadSmallFile(file, kMaxTrustFileBytes, why);
-    auto key = text ? ParseKeyFile(*text, PathToUtf8(file), why) : std::nullopt;
+    auto key = text ? ParseKeyFile(*text, name, why) : std::nullopt;
     if (!key) {
-      settings.problems.push_back("key file " + PathToUtf8(file) + (text ? ": " : " ") + why + "; not used");
+      settings.problems.push_back("key file " + name + (text ? ": " : " ") + why + "; not used");
       continue;
     }
     key->source = folder.source;
@@ -266,14 +268,15 @@ TrustCheck CheckUnsignedLibrary(const fs::path& library, const TrustSettings& se
 
 TrustCheck CheckManifestTrust(const std::string& manifest, const TrustSettings& settings) {
   std::string text;
+  const fs::path file = PathFromUtf8(manifest);
   const discovery::ManifestCheck manifest_check =
-      discovery::CheckManifestFile(PathFromUtf8(manifest), loading::RuntimeTargetTags(), &text);
+      discovery::CheckManifestFile(file, loading::RuntimeTargetTags(), &text);
   if (manifest_check.stage == DiscoveryStage::kFound && !manifest_check.problems.empty()) {
     TrustCheck check;  // unreadable: nothing to verify
     check.rejection = manifest_check.problems.front();
     return check;
   }
-  return discovery::CheckManifestCandidate(PathFromUtf8(manifest), text, manifest_check, settings);
+  return discovery::CheckManifestCandidate(file, text, manifest_check, settings);
 }
 
 }  // namespace backplane

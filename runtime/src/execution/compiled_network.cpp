@@ -2,7 +2,6 @@
 
 #include "execution/memory_plan.hpp"
 #include "graph/layer_flops.hpp"
-#include "impl_access.hpp"
 #include "loading/c_backend.hpp"
 #include "loading/plugin_call.hpp"
 #include "log.hpp"
@@ -337,7 +336,7 @@ void CompiledNetwork::AcquireMemoryAndNotifyAfterLoad() {
   }
 }
 
-std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNetwork network,
+std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, std::unique_ptr<OptimizedNetwork::Impl> network,
                                                        const std::map<BackendId, LoadBackend>& backends,
                                                        std::shared_ptr<std::mutex> context_mutex,
                                                        ILogSink& log) {
@@ -346,7 +345,7 @@ std::shared_ptr<CompiledNetwork> CompiledNetwork::Load(NetworkId id, OptimizedNe
   net->context_mutex_ = std::move(context_mutex);
   net->log_ = &log;
   net->network_ = std::move(network);
-  auto& impl = *backplane::detail::ImplAccess::Of(net->network_);
+  const OptimizedNetwork::Impl& impl = *net->network_;
 
   // Undo on failure: contexts that were told about the load hear of its unload, managers that
   // were acquired are released, workloads and backends go.

@@ -65,12 +65,13 @@ struct Step {
 
 class CompiledNetwork {
  public:
-  // Creates every workload and plans memory. `backends` must hold every backend the network
-  // is placed on. Notifies their contexts before/after; on failure undoes what it did and
-  // throws Exception naming the backend and layer.
+  // Creates every workload and plans memory over `network` (the placed graph, never null; kept,
+  // since workloads may point into its constants). `backends` must hold every backend it is
+  // placed on. Notifies their contexts before/after; on failure undoes what it did and throws
+  // Exception naming the backend and layer.
   // `context_mutex` serializes calls into backend contexts across all networks of one runtime
   // (IBackendContext promises they never run concurrently); shared so it outlives the runtime.
-  static std::shared_ptr<CompiledNetwork> Load(NetworkId id, OptimizedNetwork network,
+  static std::shared_ptr<CompiledNetwork> Load(NetworkId id, std::unique_ptr<OptimizedNetwork::Impl> network,
                                                const std::map<BackendId, LoadBackend>& backends,
                                                std::shared_ptr<std::mutex> context_mutex, ILogSink& log);
   ~CompiledNetwork();
@@ -129,7 +130,7 @@ class CompiledNetwork {
   // it created.
   std::vector<std::shared_ptr<loading::SharedLibrary>> libraries_;
   std::vector<std::unique_ptr<BackendState>> backends_;
-  OptimizedNetwork network_;  // the graph: constant data the workloads may point into
+  std::unique_ptr<OptimizedNetwork::Impl> network_;  // the graph: constant data the workloads may point into
   NetworkId id_ = 0;
   NetworkSignature signature_;
   std::vector<TensorSlot> tensors_;

@@ -114,14 +114,14 @@ OutputSlot DecomposedLayerNorm(Network& net, OutputSlot x, const LayerNormParts&
 }
 
 struct Result {
-  OptimizedNetwork optimized;
+  std::unique_ptr<OptimizedNetwork::Impl> optimized;
   std::vector<LayerPlacement> placement;
   std::vector<std::string> log;
 
   // The descriptor of the live layer `name`, which must be a `Descriptor` layer.
   template <typename Descriptor>
   const Descriptor& DescriptorOf(const std::string& name) const {
-    const Layer* layer = backplane::detail::ImplAccess::Of(optimized)->graph.Find(name);
+    const Layer* layer = optimized->graph.Find(name);
     REQUIRE(layer != nullptr);
     REQUIRE(layer->type == Descriptor::kType);
     return static_cast<const Descriptor&>(*layer->descriptor);
@@ -133,8 +133,8 @@ Result Optimized(const Network& net, std::set<LayerType> refused = {}, OptimizeO
   backends.push_back(DescribeBackend(BackendId("Picky"), std::make_unique<PickyBackend>(std::move(refused)), true, ""));
   NullSink sink;
   Result result{Optimize(backplane::detail::ImplAccess::Of(net), options, backends, sink), {}, {}};
-  result.placement = result.optimized.GetPlacement();
-  result.log = result.optimized.GetPassLog();
+  result.placement = result.optimized->placement;
+  result.log = result.optimized->pass_log;
   return result;
 }
 

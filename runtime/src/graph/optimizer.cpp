@@ -4,7 +4,6 @@
 #include "graph/host_tensor.hpp"
 #include "graph/layer_flops.hpp"
 #include "graph/passes.hpp"
-#include "impl_access.hpp"
 #include "loading/plugin_call.hpp"
 #include "log.hpp"
 
@@ -537,8 +536,8 @@ PlacementBackend DescribeBackend(BackendId id, std::unique_ptr<backend::IBackend
   return backend;
 }
 
-OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& options,
-                          std::vector<PlacementBackend>& backends, ILogSink& log) {
+std::unique_ptr<OptimizedNetwork::Impl> Optimize(const Network::Impl& network, const OptimizeOptions& options,
+                                                 std::vector<PlacementBackend>& backends, ILogSink& log) {
   auto impl = std::make_unique<OptimizedNetwork::Impl>();
   impl->graph = network.graph;
   impl->inputs = network.inputs;
@@ -578,9 +577,29 @@ OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& o
     impl->placement.push_back({layer.name, layer.type, layer.backend, layer.placement_reason});
   }
   for (const auto& line : impl->pass_log) Log(log, LogLevel::kInfo, LogCategory::kOptimize, line);
-  OptimizedNetwork result = backplane::detail::ImplAccess::Wrap(std::move(impl));
-  Log(log, LogLevel::kDebug, LogCategory::kOptimize, result.Describe());
-  return result;
+  Log(log, LogLevel::kDebug, LogCategory::kOptimize, Describe(*impl));
+  return impl;
+}
+
+std::string Describe(const OptimizedNetwork::Impl& network) {
+  std::ostringstream out;
+  out << "placement:\n";
+  for (const auto& p : network.placement) {
+    if (p.backend.IsEmpty()) continue;
+    out << "  " << p.layer << " (" << backend::ToString(p.type) << ") -> " << p.backend.Get() << ": "
+        << p.reason << "\n";
+  }
+  out << "copies: " << network.copies << "\n";
+  for (const auto& edge : network.edges) {
+    if (edge.strategy != EdgeStrategy::kDirect) {
+      out << "  " << edge.producer << " -> " << edge.consumer << ": " << ToString(edge.strategy) << "\n";
+    }
+  }
+  if (!network.pass_log.empty()) {
+    out << "passes:\n";
+    for (const auto& line : network.pass_log) out << "  " << line << "\n";
+  }
+  return out.str();
 }
 
 }  // namespace backplane::graph
@@ -617,26 +636,6 @@ const std::vector<EdgeReport>& OptimizedNetwork::GetEdges() const { return Check
 std::size_t OptimizedNetwork::GetCopyCount() const { return Checked(impl_).copies; }
 const std::vector<std::string>& OptimizedNetwork::GetPassLog() const { return Checked(impl_).pass_log; }
 
-std::string OptimizedNetwork::Describe() const {
-  Checked(impl_);
-  std::ostringstream out;
-  out << "placement:\n";
-  for (const auto& p : impl_->placement) {
-    if (p.backend.IsEmpty()) continue;
-    out << "  " << p.layer << " (" << backend::ToString(p.type) << ") -> " << p.backend.Get() << ": "
-        << p.reason << "\n";
-  }
-  out << "copies: " << impl_->copies << "\n";
-  for (const auto& edge : impl_->edges) {
-    if (edge.strategy != EdgeStrategy::kDirect) {
-      out << "  " << edge.producer << " -> " << edge.consumer << ": " << ToString(edge.strategy) << "\n";
-    }
-  }
-  if (!impl_->pass_log.empty()) {
-    out << "passes:\n";
-    for (const auto& line : impl_->pass_log) out << "  " << line << "\n";
-  }
-  return out.str();
-}
+std::string OptimizedNetwork::Describe() const { return graph::Describe(Checked(impl_)); }
 
 }  // namespace backplane

@@ -52,9 +52,13 @@ struct backplane::OptimizedNetwork::Impl {
 
 namespace backplane::graph {
 
-// `backends` in preference order (the first is the most preferred). Throws as
-// Runtime::Optimize documents. Logs to `log` (category optimize).
-OptimizedNetwork Optimize(const Network::Impl& network, const OptimizeOptions& options,
-                          std::vector<PlacementBackend>& backends, ILogSink& log);
+// The placed graph of `network`, for the caller to wrap (runtime.cpp: only it makes application
+// objects). `backends` in preference order (the first is the most preferred). Throws as
+// Runtime::Optimize documents. Logs to `log` (category optimize). Never returns null.
+std::unique_ptr<OptimizedNetwork::Impl> Optimize(const Network::Impl& network, const OptimizeOptions& options,
+                                                 std::vector<PlacementBackend>& backends, ILogSink& log);
+
+// The readable multi-line report of OptimizedNetwork::Describe: placement, copies, passes.
+std::string Describe(const OptimizedNetwork::Impl& network);
 
 }  // namespace backplane::graph

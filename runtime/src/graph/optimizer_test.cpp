@@ -133,9 +133,9 @@ TEST_CASE("optimizer: a substitution fusing around a layer outside it is refused
   // Fusing only m is fine: the PreCompiled layer reads r1 and add by their producers.
   offered.clear();
   backends = Backends({1}, "m'", offered, other_offered);
-  const OptimizedNetwork optimized = Optimize(backplane::detail::ImplAccess::Of(network), options, backends, log);
+  const auto optimized = Optimize(backplane::detail::ImplAccess::Of(network), options, backends, log);
   bool fused = false;
-  for (const auto& placement : optimized.GetPlacement()) {
+  for (const auto& placement : optimized->placement) {
     if (placement.type == backend::LayerType::kPreCompiled) {
       fused = true;
       CHECK(placement.layer == "m'");

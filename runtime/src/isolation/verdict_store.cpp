@@ -130,7 +130,9 @@ fs::path TemporaryName(const fs::path& entry) {
   static thread_local std::mt19937_64 generator{std::random_device{}()};
   char digits[17];
   std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(generator()));
-  return PathFromUtf8(PathToUtf8(entry) + ".tmp-" + digits);
+  fs::path name = entry;  // as a path: the entry's name never goes through text
+  name += PathFromUtf8(std::string(".tmp-") + digits);
+  return name;
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <backplane/backend/backend.hpp>
 #include <backplane/backend_id.hpp>
 #include <backplane/exception.hpp>
-#include <backplane/runtime.hpp>
+#include <backplane/runtime_options.hpp>
 
 #include <string>
 #include <string_view>

@@ -4,7 +4,7 @@
 #include "loading/shared_library.hpp"
 
 #include <backplane/plugin.hpp>
-#include <backplane/runtime.hpp>
+#include <backplane/runtime_options.hpp>
 
 #include <functional>
 #include <memory>
