@@ -65,6 +65,26 @@ std::string ReadFile(const fs::path& file) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// A drop of TestValidA in `drops`, signed by a key trusted in `keys`, and in `originals` an
+// impostor with the same id and version: its library and an unsigned manifest that matches it.
+struct SignedDropAndImpostor {
+  SignedDropAndImpostor(const TestFolder& drops, const TestFolder& keys, const TestFolder& secrets,
+                        const TestFolder& originals)
+      : vendor(secrets),
+        manifest(AddSignablePlugin(drops, test_plugins::valid_a, "ValidA")),
+        library(drops / LibraryFileName("Test", "ValidA")),
+        bad_library(originals.AddLibrary(test_plugins::impostor_a, "bad.lib")) {
+    vendor.TrustIn(keys);
+    vendor.Sign(manifest);
+    json impostor = json::parse(ReadFile(manifest));
+    impostor["sha256"] = Sha256OfFile(bad_library);
+    bad_manifest = originals.WriteFile("bad.json", impostor.dump());
+  }
+
+  VendorKey vendor;
+  fs::path manifest, library, bad_library, bad_manifest;
+};
+
 void Append(const fs::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary | std::ios::app) << text;
 }
@@ -367,18 +387,12 @@ TEST_CASE("trust: a key folder in a sticky folder writable by everyone (/tmp) is
 TEST_CASE("trust: under require, a library and manifest swapped while discovery runs never run unverified code") {
   PluginTrace trace;
   TestFolder drops, keys, secrets, originals;
-  const VendorKey vendor(secrets);
-  vendor.TrustIn(keys);
-  const fs::path manifest = AddSignablePlugin(drops, test_plugins::valid_a, "ValidA");
-  vendor.Sign(manifest);
-  const fs::path library = drops / LibraryFileName("Test", "ValidA");
+  const SignedDropAndImpostor files(drops, keys, secrets, originals);
+  const fs::path &manifest = files.manifest, &library = files.library;
+  const fs::path &bad_library = files.bad_library, &bad_manifest = files.bad_manifest;
   // The two versions of each file, to be renamed into place in turn (each rename is atomic).
   const fs::path good_library = originals.AddLibrary(test_plugins::valid_a, "good.lib");
-  const fs::path bad_library = originals.AddLibrary(test_plugins::impostor_a, "bad.lib");
   const fs::path good_manifest = originals.WriteFile("good.json", ReadFile(manifest));
-  json impostor = json::parse(ReadFile(manifest));
-  impostor["sha256"] = Sha256OfFile(bad_library);
-  const fs::path bad_manifest = originals.WriteFile("bad.json", impostor.dump());
   bool in_place = false;
   SUBCASE("renamed into place") {}
   SUBCASE("written in place") { in_place = true; }
@@ -433,15 +447,9 @@ TEST_CASE("trust: under require from TrustOptions alone, the isolation probe loa
   PluginTrace trace;
   ScopedEnvironmentVariable no_policy(kTrustPolicyEnvVar, std::nullopt);
   TestFolder drops, keys, secrets, originals, store;
-  const VendorKey vendor(secrets);
-  vendor.TrustIn(keys);
-  const fs::path manifest = AddSignablePlugin(drops, test_plugins::valid_a, "ValidA");
-  vendor.Sign(manifest);
-  const fs::path library = drops / LibraryFileName("Test", "ValidA");
-  const fs::path bad_library = originals.AddLibrary(test_plugins::impostor_a, "bad.lib");
-  json impostor = json::parse(ReadFile(manifest));
-  impostor["sha256"] = Sha256OfFile(bad_library);
-  const fs::path bad_manifest = originals.WriteFile("bad.json", impostor.dump());
+  const SignedDropAndImpostor files(drops, keys, secrets, originals);
+  const fs::path &manifest = files.manifest, &library = files.library;
+  const fs::path &bad_library = files.bad_library, &bad_manifest = files.bad_manifest;
 
   RuntimeOptions options = TrustOptionsFor({drops.path()}, TrustPolicy::kRequire, keys);
   options.isolation.enabled = true;

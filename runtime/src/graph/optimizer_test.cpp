@@ -204,8 +204,8 @@ TEST_CASE("optimizer: two substitutions that make a cycle together are refused n
                    "through layer 'b' outside it") != std::string::npos);
   // Either one alone is applied.
   for (const auto& group : std::vector<std::vector<std::string>>{{"a", "d"}, {"b", "c"}}) {
-    const OptimizedNetwork optimized = optimize({group});
-    const auto& placement = optimized.GetPlacement();
+    const auto optimized = optimize({group});
+    const auto& placement = optimized->placement;
     CHECK(std::count_if(placement.begin(), placement.end(), [](const LayerPlacement& p) {
             return p.type == backend::LayerType::kPreCompiled;
           }) == 1);
@@ -247,9 +247,9 @@ double OptimizePairsSeconds(std::size_t layers) {
     std::vector<PlacementBackend> backends;
     backends.push_back(DescribeBackend(BackendId("Pairs"), std::make_unique<PairFusingBackend>(), true, ""));
     const std::clock_t start = std::clock();
-    const OptimizedNetwork optimized = Optimize(backplane::detail::ImplAccess::Of(network), {}, backends, log);
+    const auto optimized = Optimize(backplane::detail::ImplAccess::Of(network), {}, backends, log);
     best = std::min(best, static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC);
-    const auto& placement = optimized.GetPlacement();
+    const auto& placement = optimized->placement;
     const auto fused = std::count_if(placement.begin(), placement.end(), [](const LayerPlacement& p) {
       return p.type == backend::LayerType::kPreCompiled;
     });
