@@ -32,6 +32,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using test_support::TempFolder;
 
 const std::string kSdkRun = BACKPLANE_E2E_SDK_RUN;
 const fs::path kData = BACKPLANE_E2E_TEST_DATA;
