@@ -51,6 +51,19 @@ void operator delete(void* pointer) noexcept { Free(pointer); }
 void operator delete[](void* pointer) noexcept { Free(pointer); }
 void operator delete(void* pointer, std::size_t) noexcept { Free(pointer); }
 void operator delete[](void* pointer, std::size_t) noexcept { Free(pointer); }
+// The nothrow forms too: a sanitizer's runtime supplies its own defaults for any form not
+// replaced here, and a block from one of those must never reach Free (std::stable_sort's
+// temporary buffer comes from nothrow new).
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept { return operator new(size, tag); }
+void operator delete(void* pointer, const std::nothrow_t&) noexcept { Free(pointer); }
+void operator delete[](void* pointer, const std::nothrow_t&) noexcept { Free(pointer); }
 
 namespace backplane {
 namespace {
