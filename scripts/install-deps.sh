@@ -26,6 +26,7 @@ packages=(
   libarchive-dev       # sdk-plugin installs .tar.gz/.tgz/.zip drops (without it: folders only)
   libonnx-dev          # the ONNX importer (runtime/onnx): libonnx's protobuf classes
   libprotobuf-dev
+  libonnx-testdata     # the ONNX backend test suite, run in-process on each runner (tests/conformance)
   libdnnl-dev          # the oneDNN CPU backend (plugins/onednn)
   ocl-icd-opencl-dev   # the OpenCL GPU backend (plugins/opencl): ICD loader
   opencl-headers

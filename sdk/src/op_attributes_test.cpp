@@ -280,9 +280,9 @@ TEST_CASE("op attributes: malformed C attributes are refused by name") {
   CHECK(ErrorOf([&] { DescriptorFromC(BP_LAYER_SOFTMAX, &small); }) ==
         "Softmax attributes: BpSoftmaxAttributes struct_size 4 is below " + std::to_string(sizeof(BpSoftmaxAttributes)));
 
-  BpActivationAttributes activation{sizeof(BpActivationAttributes), 10, 0, 0};
+  BpActivationAttributes activation{sizeof(BpActivationAttributes), BP_ACTIVATION_MISH + 1u, 0, 0};
   CHECK(ErrorOf([&] { DescriptorFromC(BP_LAYER_ACTIVATION, &activation); }) ==
-        "Activation attributes: unknown activation function 10");
+        "Activation attributes: unknown activation function " + std::to_string(BP_ACTIVATION_MISH + 1u));
 
   BpFullyConnectedAttributes fc{sizeof(BpFullyConnectedAttributes), 2, 0, 1, 1};
   CHECK(ErrorOf([&] { DescriptorFromC(BP_LAYER_FULLY_CONNECTED, &fc); }) ==

@@ -1,4 +1,5 @@
 #include <backplane/backend/broadcast.hpp>
+#include <backplane/backend/op_attributes.hpp>
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/op_schema.hpp>
 #include <backplane/checked_size.hpp>
@@ -82,11 +83,11 @@ class Rules {
     return static_cast<const D&>(*layer_.GetDescriptor());
   }
 
-  // An enumerator of a descriptor: at most `last`, the enumeration's last enumerator.
+  // An enumerator of a descriptor: one of its enumeration's values (op_attributes.def).
   template <typename E>
-  void Known(E value, E last, const char* what) const {
-    if (static_cast<std::uint32_t>(value) > static_cast<std::uint32_t>(last)) {
-      Fail(std::string("unknown ") + what + " " + std::to_string(static_cast<std::uint32_t>(value)));
+  void Known(E value) const {
+    if (static_cast<std::uint32_t>(value) >= BpEnum<E>::kCount) {
+      Fail(std::string("unknown ") + BpEnum<E>::kWhat + " " + std::to_string(static_cast<std::uint32_t>(value)));
     }
   }
 
@@ -204,7 +205,7 @@ std::vector<TensorInfo> Pooling2d(const Rules& r) {
   r.Arity(1, 1);
   r.Rank(0, 4, "x [N, C, H, W]");
   const auto& d = r.Descriptor<Pooling2dDescriptor>();
-  r.Known(d.type, PoolingType::kAverage, "pooling type");
+  r.Known(d.type);
   const Dims& x = r.Shape(0);
   if (d.global) {
     if (x[2] == 0 || x[3] == 0) Rules::Fail("global pooling of an empty plane " + r.InText(0));
@@ -217,19 +218,19 @@ std::vector<TensorInfo> Pooling2d(const Rules& r) {
 
 std::vector<TensorInfo> Activation(const Rules& r) {
   r.Arity(1, 1);
-  r.Known(r.Descriptor<ActivationDescriptor>().function, ActivationFunction::kHardSigmoid, "activation function");
+  r.Known(r.Descriptor<ActivationDescriptor>().function);
   return {r.In(0)};
 }
 
 std::vector<TensorInfo> ElementwiseUnary(const Rules& r) {
   r.Arity(1, 1);
-  r.Known(r.Descriptor<ElementwiseUnaryDescriptor>().operation, UnaryOperation::kReciprocal, "unary operation");
+  r.Known(r.Descriptor<ElementwiseUnaryDescriptor>().operation);
   return {r.In(0)};
 }
 
 std::vector<TensorInfo> ElementwiseBinary(const Rules& r) {
   r.Arity(2, 2);
-  r.Known(r.Descriptor<ElementwiseBinaryDescriptor>().operation, BinaryOperation::kPow, "binary operation");
+  r.Known(r.Descriptor<ElementwiseBinaryDescriptor>().operation);
   if (r.In(0).type != r.In(1).type) {
     Rules::Fail(std::string("inputs have different types: ") + ToString(r.In(0).type) + " and " +
                 ToString(r.In(1).type));
@@ -285,7 +286,7 @@ std::vector<TensorInfo> LayerNormalization(const Rules& r) {
 std::vector<TensorInfo> Reduce(const Rules& r) {
   r.Arity(1, 1);
   const auto& d = r.Descriptor<ReduceDescriptor>();
-  r.Known(d.operation, ReduceOperation::kSum, "reduce operation");
+  r.Known(d.operation);
   const Dims& x = r.Shape(0);
   std::vector<bool> reduced(x.size(), d.axes.empty());
   for (const std::int32_t axis : d.axes) {
@@ -477,7 +478,7 @@ std::vector<TensorInfo> Gather(const Rules& r) {
 std::vector<TensorInfo> Pad(const Rules& r) {
   r.Arity(1, 1);
   const auto& d = r.Descriptor<PadDescriptor>();
-  r.Known(d.mode, PadMode::kEdge, "pad mode");
+  r.Known(d.mode);
   const Dims& x = r.Shape(0);
   if (d.pads.size() != 2 * x.size()) {
     Rules::Fail(std::to_string(d.pads.size()) + " pads for rank " + std::to_string(x.size()) + "; need " +

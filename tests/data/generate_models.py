@@ -533,11 +533,6 @@ def bad_models(folder):
                        [x], [y], opset=13, domains=[("com.example", 1)])
     save_model_unchecked(folder, "bad_custom_domain", model)
 
-    # A default-domain opset the importer does not support.
-    model = make_model("bad_opset", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], [y],
-                       opset=10)
-    save_model_unchecked(folder, "bad_opset", model)
-
     # A node that reads a tensor nothing produces.
     model = make_model("bad_undefined_input",
                        [helper.make_node("Add", ["x", "nowhere"], ["y"], name="add")], [x], [y])

@@ -126,6 +126,13 @@ const char* ActivationFunctionName(ActivationFunction function) {
     case ActivationFunction::kHardSwish: return "HardSwish";
     case ActivationFunction::kSilu: return "Silu";
     case ActivationFunction::kHardSigmoid: return "HardSigmoid";
+    case ActivationFunction::kElu: return "Elu";
+    case ActivationFunction::kSelu: return "Selu";
+    case ActivationFunction::kCelu: return "Celu";
+    case ActivationFunction::kSoftplus: return "Softplus";
+    case ActivationFunction::kSoftsign: return "Softsign";
+    case ActivationFunction::kThresholdedRelu: return "ThresholdedRelu";
+    case ActivationFunction::kMish: return "Mish";
   }
   return "unknown";
 }

@@ -13,7 +13,10 @@ using dnnl::memory;
 
 std::unique_ptr<backend::IWorkload> BuildEltwise(const OpSpec& spec, const ExecutionSettingsPtr& execution,
                                                  const std::vector<EltwiseStep>& steps) {
-  const auto dims = DimsOf(spec.output);
+  // oneDNN 2.6 writes zeros for an eltwise with post-ops (HardSigmoid's clip) over a 1-D tensor
+  // (found by the ONNX backend suite): a 1-D tensor runs as [1, n], the same bytes.
+  auto dims = DimsOf(spec.output);
+  if (dims.size() == 1) dims.insert(dims.begin(), 1);
   std::vector<PostOp> post_ops;
   for (std::size_t i = 1; i < steps.size(); ++i) post_ops.push_back(PostOp::Eltwise(steps[i]));
   post_ops.insert(post_ops.end(), spec.post_ops.begin(), spec.post_ops.end());
@@ -54,7 +57,7 @@ std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const OpSpec& spec,
 bool IsElementwiseUnarySupported(const backend::ILayerView& layer, std::string& reason) {
   if (!AllFloat32(layer, reason)) return false;
   const auto operation = static_cast<const ElementwiseUnaryDescriptor&>(*layer.GetDescriptor()).operation;
-  if (operation == UnaryOperation::kErf) return true;  // ops/erf.cpp: a plain loop, any rank
+  if (HasExactUnaryLoop(operation)) return true;  // ops/exact_unary.cpp: a plain loop, any rank
   if (!FitsOneDnnRank(layer.GetInputInfo(0).shape, reason)) return false;
   std::vector<EltwiseStep> steps;
   return UnarySteps(operation, steps, reason);
@@ -62,8 +65,8 @@ bool IsElementwiseUnarySupported(const backend::ILayerView& layer, std::string& 
 
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const OpSpec& spec,
                                                                    const ExecutionSettingsPtr& execution) {
-  if (static_cast<const ElementwiseUnaryDescriptor&>(*spec.descriptor).operation == UnaryOperation::kErf) {
-    return CreateErfWorkload(spec, execution);
+  if (HasExactUnaryLoop(static_cast<const ElementwiseUnaryDescriptor&>(*spec.descriptor).operation)) {
+    return CreateExactUnaryWorkload(spec, execution);
   }
   std::vector<EltwiseStep> steps;
   std::string reason;

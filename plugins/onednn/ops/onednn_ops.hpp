@@ -92,7 +92,9 @@ std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const OpSpec&, const
 std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsSliceSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const OpSpec&, const ExecutionSettingsPtr&);
-// ElementwiseUnary Erf (ops/erf.cpp); ElementwiseUnary dispatches to it.
-std::unique_ptr<backend::IWorkload> CreateErfWorkload(const OpSpec&, const ExecutionSettingsPtr&);
+// ElementwiseUnary ops run as a plain loop, not by oneDNN (ops/exact_unary.cpp: Erf, Log);
+// ElementwiseUnary dispatches to it for those HasExactUnaryLoop names.
+bool HasExactUnaryLoop(UnaryOperation operation);
+std::unique_ptr<backend::IWorkload> CreateExactUnaryWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 
 }  // namespace backplane::onednn

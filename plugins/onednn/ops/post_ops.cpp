@@ -28,6 +28,18 @@ bool ActivationSteps(const ActivationDescriptor& d, std::vector<EltwiseStep>& st
       // max(0, min(1, alpha x + beta)) as linear then clip.
       steps = {{algorithm::eltwise_linear, d.alpha, d.beta}, {algorithm::eltwise_clip, 0.0f, 1.0f}};
       return true;
+    case ActivationFunction::kElu: steps = {{algorithm::eltwise_elu, d.alpha, 0.0f}}; return true;
+    case ActivationFunction::kSelu:  // gamma elu(x; alpha): elu, then linear
+      steps = {{algorithm::eltwise_elu, d.alpha, 0.0f}, {algorithm::eltwise_linear, d.beta, 0.0f}};
+      return true;
+    // soft_relu's alpha: ignored by oneDNN 2.x, the scale (1 for softplus) from 3.0.
+    case ActivationFunction::kSoftplus: steps = {{algorithm::eltwise_soft_relu, 1.0f, 0.0f}}; return true;
+    case ActivationFunction::kMish: steps = {{algorithm::eltwise_mish, 0.0f, 0.0f}}; return true;
+    case ActivationFunction::kCelu:
+    case ActivationFunction::kSoftsign:
+    case ActivationFunction::kThresholdedRelu:
+      reason = "oneDNN has no eltwise for this activation function (CpuRef runs it)";
+      return false;
   }
   reason = "activation function " + std::to_string(static_cast<unsigned>(d.function)) + " is unknown";
   return false;
@@ -60,12 +72,31 @@ bool UnarySteps(UnaryOperation operation, std::vector<EltwiseStep>& steps, std::
   switch (operation) {
     case UnaryOperation::kSqrt: steps = {{algorithm::eltwise_sqrt, 0.0f, 0.0f}}; return true;
     case UnaryOperation::kExp: steps = {{algorithm::eltwise_exp, 0.0f, 0.0f}}; return true;
-    case UnaryOperation::kLog: steps = {{algorithm::eltwise_log, 0.0f, 0.0f}}; return true;
     case UnaryOperation::kAbs: steps = {{algorithm::eltwise_abs, 0.0f, 0.0f}}; return true;
     case UnaryOperation::kNeg: steps = {{algorithm::eltwise_linear, -1.0f, 0.0f}}; return true;
     case UnaryOperation::kReciprocal: steps = {{algorithm::eltwise_pow, 1.0f, -1.0f}}; return true;
     case UnaryOperation::kErf:
-      reason = "oneDNN has no erf eltwise (ops/erf.cpp runs it)";
+      reason = "oneDNN has no erf eltwise (ops/exact_unary.cpp runs it)";
+      return false;
+    case UnaryOperation::kLog:
+      reason = "oneDNN's eltwise_log is approximate near 1 (ops/exact_unary.cpp runs it)";
+      return false;
+    case UnaryOperation::kSin:
+    case UnaryOperation::kCos:
+    case UnaryOperation::kTan:
+    case UnaryOperation::kAsin:
+    case UnaryOperation::kAcos:
+    case UnaryOperation::kAtan:
+    case UnaryOperation::kSinh:
+    case UnaryOperation::kCosh:
+    case UnaryOperation::kAsinh:
+    case UnaryOperation::kAcosh:
+    case UnaryOperation::kAtanh:
+    case UnaryOperation::kSign:
+    case UnaryOperation::kCeil:
+    case UnaryOperation::kFloor:
+    case UnaryOperation::kRound:
+      reason = "oneDNN has no eltwise for this unary operation (ops/exact_unary.cpp runs it)";
       return false;
   }
   reason = "unary operation " + std::to_string(static_cast<unsigned>(operation)) + " is unknown";

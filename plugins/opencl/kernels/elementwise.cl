@@ -9,6 +9,9 @@ inline float sigmoid_of(float x) {
   return e / (1.0f + e);
 }
 
+// log(1 + exp(x)) without overflow.
+inline float softplus_of(float x) { return fmax(x, 0.0f) + log1p(exp(-fabs(x))); }
+
 // Function ids: the order of backplane::ActivationFunction.
 inline float activation(int function, float x, float alpha, float beta) {
   switch (function) {
@@ -22,6 +25,13 @@ inline float activation(int function, float x, float alpha, float beta) {
     case 7: { const float s = x + 3.0f; const float r6 = s < 0.0f ? 0.0f : (s > 6.0f ? 6.0f : s); return x * r6 / 6.0f; }
     case 8: return x * sigmoid_of(x);                                      // silu
     case 9: { const float v = alpha * x + beta; return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+    case 10: return x < 0.0f ? alpha * expm1(x) : x;                      // elu
+    case 11: return beta * (x <= 0.0f ? alpha * expm1(x) : x);             // selu (beta: gamma)
+    case 12: return fmax(x, 0.0f) + fmin(0.0f, alpha * expm1(x / alpha));  // celu
+    case 13: return softplus_of(x);
+    case 14: return x / (1.0f + fabs(x));                                  // softsign
+    case 15: return x > alpha ? x : 0.0f;                                  // thresholded relu
+    case 16: return x * tanh(softplus_of(x));                              // mish
   }
   return x;
 }
@@ -46,6 +56,21 @@ __kernel void unary_map(__global const float* x, __global float* y, const int co
     case 4: r = -v; break;
     case 5: r = erf(v); break;
     case 6: r = 1.0f / v; break;
+    case 7: r = sin(v); break;
+    case 8: r = cos(v); break;
+    case 9: r = tan(v); break;
+    case 10: r = asin(v); break;
+    case 11: r = acos(v); break;
+    case 12: r = atan(v); break;
+    case 13: r = sinh(v); break;
+    case 14: r = cosh(v); break;
+    case 15: r = asinh(v); break;
+    case 16: r = acosh(v); break;
+    case 17: r = atanh(v); break;
+    case 18: r = v > 0.0f ? 1.0f : (v < 0.0f ? -1.0f : v); break;  // sign; NaN stays NaN
+    case 19: r = ceil(v); break;
+    case 20: r = floor(v); break;
+    case 21: r = rint(v); break;  // halves to even
   }
   y[i] = r;
 }

@@ -3,6 +3,7 @@
 // reasons unsupported layers get.
 #include "opencl_op_test_harness.hpp"
 
+#include <backplane/backend/op_attributes.hpp>
 #include <backplane/descriptors.hpp>
 
 #include <doctest/doctest.h>
@@ -34,7 +35,7 @@ HostTensor Spread(const TensorShape& shape, unsigned seed, float scale, float of
 
 TEST_CASE("opencl activation: every function") {
   const TensorShape shape{2, 3, 7, 5};
-  for (std::uint32_t f = 0; f <= static_cast<std::uint32_t>(ActivationFunction::kHardSigmoid); ++f) {
+  for (std::uint32_t f = 0; f < backplane::backend::BpEnum<ActivationFunction>::kCount; ++f) {
     CAPTURE(f);
     ActivationDescriptor d;
     d.function = static_cast<ActivationFunction>(f);
@@ -46,13 +47,15 @@ TEST_CASE("opencl activation: every function") {
 
 TEST_CASE("opencl elementwise unary: every operation") {
   const TensorShape shape{3, 50};
-  for (std::uint32_t op = 0; op <= static_cast<std::uint32_t>(UnaryOperation::kReciprocal); ++op) {
+  for (std::uint32_t op = 0; op < backplane::backend::BpEnum<UnaryOperation>::kCount; ++op) {
     CAPTURE(op);
     ElementwiseUnaryDescriptor d;
     d.operation = static_cast<UnaryOperation>(op);
-    const bool positive = d.operation == UnaryOperation::kSqrt || d.operation == UnaryOperation::kLog ||
-                          d.operation == UnaryOperation::kReciprocal;
-    CheckMatchesReference(d, {positive ? Spread(shape, 2, 1.0f, 2.0f) : Spread(shape, 2, 3.0f)},
+    const auto o = d.operation;
+    const bool at_least_one = o == UnaryOperation::kSqrt || o == UnaryOperation::kLog ||
+                              o == UnaryOperation::kReciprocal || o == UnaryOperation::kAcosh;  // [1, 3)
+    const bool inside_one = o == UnaryOperation::kAsin || o == UnaryOperation::kAcos || o == UnaryOperation::kAtanh;
+    CheckMatchesReference(d, {at_least_one ? Spread(shape, 2, 1.0f, 2.0f) : Spread(shape, 2, inside_one ? 0.9f : 3.0f)},
                           {{shape, DataType::kFloat32}});
   }
 }

@@ -1,4 +1,4 @@
-// ElementwiseUnary, f32: sqrt, exp, log, abs, neg, erf, reciprocal, one element per work-item
+// ElementwiseUnary, f32: every UnaryOperation, one element per work-item
 // (map_workload.hpp, kernels/elementwise.cl unary_map).
 #include "map_workload.hpp"
 #include "op_kernels.hpp"

@@ -1,4 +1,5 @@
-// Activation: one function applied to every element, f32.
+// Activation: one function applied to every element, f32 (ActivationFunction's definitions in
+// op_attributes.def).
 #include "reference_ops.hpp"
 #include "map_workload.hpp"
 #include "tensor_access.hpp"
@@ -6,6 +7,7 @@
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -19,6 +21,9 @@ float Sigmoid(float x) {
   const float e = std::exp(x);
   return e / (1.0f + e);
 }
+
+// log(1 + exp(x)) without overflow: max(x, 0) + log1p(exp(-|x|)).
+float Softplus(float x) { return std::max(x, 0.0f) + std::log1p(std::exp(-std::fabs(x))); }
 
 }  // namespace
 
@@ -64,6 +69,22 @@ std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILay
         const float v = alpha * x + beta;
         return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
       });
+    case ActivationFunction::kElu:
+      return MakeMapWorkload(count, [alpha](float x) { return x < 0.0f ? alpha * std::expm1(x) : x; });
+    case ActivationFunction::kSelu:
+      return MakeMapWorkload(count, [alpha, beta](float x) { return beta * (x <= 0.0f ? alpha * std::expm1(x) : x); });
+    case ActivationFunction::kCelu:
+      return MakeMapWorkload(count, [alpha](float x) {
+        return std::max(x, 0.0f) + std::min(0.0f, alpha * std::expm1(x / alpha));
+      });
+    case ActivationFunction::kSoftplus:
+      return MakeMapWorkload(count, [](float x) { return Softplus(x); });
+    case ActivationFunction::kSoftsign:
+      return MakeMapWorkload(count, [](float x) { return x / (1.0f + std::fabs(x)); });
+    case ActivationFunction::kThresholdedRelu:
+      return MakeMapWorkload(count, [alpha](float x) { return x > alpha ? x : 0.0f; });
+    case ActivationFunction::kMish:
+      return MakeMapWorkload(count, [](float x) { return x * std::tanh(Softplus(x)); });
   }
   throw Exception(ErrorCode::kUnsupported, "Activation function " +
                                                std::to_string(static_cast<std::uint32_t>(descriptor.function)) +

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -113,6 +114,24 @@ TEST_CASE("activation: silu matches x * sigmoid(x)") {
 TEST_CASE("activation: hard sigmoid uses alpha and beta and clamps to [0, 1]") {
   CheckClose(Run(Function(ActivationFunction::kHardSigmoid, 0.2f, 0.5f), {5}, {-3.0f, -1.0f, 0.0f, 1.0f, 3.0f}),
              {0.0, 0.3, 0.5, 0.7, 1.0});
+}
+
+TEST_CASE("activation: the exponential family matches its formula in double, without overflow") {
+  auto softplus = [](double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); };
+  CheckClose(Run(Function(ActivationFunction::kElu, 0.7f), kShape, kInputs),
+             Map([](double x) { return x < 0 ? 0.7 * std::expm1(x) : x; }), 1e-5);
+  CheckClose(Run(Function(ActivationFunction::kSelu, 1.6732632f, 1.0507010f), kShape, kInputs),
+             Map([](double x) { return 1.0507010 * (x <= 0 ? 1.6732632 * std::expm1(x) : x); }), 1e-5);
+  CheckClose(Run(Function(ActivationFunction::kCelu, 2.0f), kShape, kInputs),
+             Map([](double x) { return std::max(x, 0.0) + std::min(0.0, 2.0 * std::expm1(x / 2.0)); }), 1e-5);
+  CheckClose(Run(Function(ActivationFunction::kSoftplus), kShape, kInputs), Map(softplus), 1e-5);
+  CheckClose(Run(Function(ActivationFunction::kMish), kShape, kInputs),
+             Map([&](double x) { return x * std::tanh(softplus(x)); }), 1e-5);
+}
+
+TEST_CASE("activation: softsign and thresholded relu by hand") {
+  CheckClose(Run(Function(ActivationFunction::kSoftsign), {4}, {-3.0f, 0.0f, 1.0f, 100.0f}), {-0.75, 0.0, 0.5, 100.0 / 101.0});
+  CheckClose(Run(Function(ActivationFunction::kThresholdedRelu, 1.0f), {4}, {-2.0f, 1.0f, 1.5f, 3.0f}), {0.0, 0.0, 1.5, 3.0});
 }
 
 TEST_CASE("activation: odd shape [3,1,5,7] is elementwise") {

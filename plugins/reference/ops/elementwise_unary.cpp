@@ -1,4 +1,5 @@
-// ElementwiseUnary: sqrt, exp, log, abs, neg, erf, reciprocal on every element, f32.
+// ElementwiseUnary: every UnaryOperation on every element, f32 (Round: halves to even, the
+// default rounding mode's std::nearbyint).
 #include "reference_ops.hpp"
 #include "map_workload.hpp"
 #include "tensor_access.hpp"
@@ -23,6 +24,22 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend
     case UnaryOperation::kNeg: return MakeMapWorkload(count, [](float x) { return -x; });
     case UnaryOperation::kErf: return MakeMapWorkload(count, [](float x) { return std::erf(x); });
     case UnaryOperation::kReciprocal: return MakeMapWorkload(count, [](float x) { return 1.0f / x; });
+    case UnaryOperation::kSin: return MakeMapWorkload(count, [](float x) { return std::sin(x); });
+    case UnaryOperation::kCos: return MakeMapWorkload(count, [](float x) { return std::cos(x); });
+    case UnaryOperation::kTan: return MakeMapWorkload(count, [](float x) { return std::tan(x); });
+    case UnaryOperation::kAsin: return MakeMapWorkload(count, [](float x) { return std::asin(x); });
+    case UnaryOperation::kAcos: return MakeMapWorkload(count, [](float x) { return std::acos(x); });
+    case UnaryOperation::kAtan: return MakeMapWorkload(count, [](float x) { return std::atan(x); });
+    case UnaryOperation::kSinh: return MakeMapWorkload(count, [](float x) { return std::sinh(x); });
+    case UnaryOperation::kCosh: return MakeMapWorkload(count, [](float x) { return std::cosh(x); });
+    case UnaryOperation::kAsinh: return MakeMapWorkload(count, [](float x) { return std::asinh(x); });
+    case UnaryOperation::kAcosh: return MakeMapWorkload(count, [](float x) { return std::acosh(x); });
+    case UnaryOperation::kAtanh: return MakeMapWorkload(count, [](float x) { return std::atanh(x); });
+    case UnaryOperation::kSign:
+      return MakeMapWorkload(count, [](float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x); });
+    case UnaryOperation::kCeil: return MakeMapWorkload(count, [](float x) { return std::ceil(x); });
+    case UnaryOperation::kFloor: return MakeMapWorkload(count, [](float x) { return std::floor(x); });
+    case UnaryOperation::kRound: return MakeMapWorkload(count, [](float x) { return std::nearbyint(x); });
   }
   throw Exception(ErrorCode::kUnsupported, "ElementwiseUnary operation " +
                                                std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,34 @@ TEST_CASE("elementwise_unary: reciprocal, with infinities at zero") {
         std::vector<float>{0.25f, -2, kInf, -kInf, 0});
 }
 
+TEST_CASE("elementwise_unary: round halves to even; ceil, floor and sign by hand") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(Run(UnaryOperation::kRound, {6}, {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 2.6f}) ==
+        std::vector<float>{0, 2, 2, -0.0f, -2, 3});
+  CHECK(Run(UnaryOperation::kCeil, {3}, {-1.5f, 0.2f, 2}) == std::vector<float>{-1, 1, 2});
+  CHECK(Run(UnaryOperation::kFloor, {3}, {-1.5f, 0.2f, 2}) == std::vector<float>{-2, 0, 2});
+  const auto sign = Run(UnaryOperation::kSign, {4}, {-3, 0, 0.1f, nan});
+  CHECK(std::vector<float>(sign.begin(), sign.begin() + 3) == std::vector<float>{-1, 0, 1});
+  CHECK(std::isnan(sign[3]));
+}
+
+TEST_CASE("elementwise_unary: trigonometric and hyperbolic functions match <cmath> in double") {
+  const std::pair<UnaryOperation, double (*)(double)> functions[] = {
+      {UnaryOperation::kSin, std::sin},   {UnaryOperation::kCos, std::cos},     {UnaryOperation::kTan, std::tan},
+      {UnaryOperation::kAsin, std::asin}, {UnaryOperation::kAcos, std::acos},   {UnaryOperation::kAtan, std::atan},
+      {UnaryOperation::kSinh, std::sinh}, {UnaryOperation::kCosh, std::cosh},   {UnaryOperation::kAsinh, std::asinh},
+      {UnaryOperation::kAtanh, std::atanh}};
+  const std::vector<float> x{-0.9f, -0.5f, 0, 0.3f, 0.8f};
+  for (const auto& [op, function] : functions) {
+    CAPTURE(static_cast<int>(op));
+    const auto y = Run(op, {5}, x);
+    for (std::size_t i = 0; i < x.size(); ++i) CHECK(y[i] == doctest::Approx(function(x[i])).epsilon(1e-6));
+  }
+  const auto acosh = Run(UnaryOperation::kAcosh, {2}, {1.0f, 3.0f});
+  CHECK(acosh[0] == 0.0f);
+  CHECK(acosh[1] == doctest::Approx(std::acosh(3.0)).epsilon(1e-6));
+}
+
 TEST_CASE("elementwise_unary: odd shape [3,5,7] applies to every element") {
   std::vector<float> x(105);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) - 52.0f;
@@ -89,7 +118,7 @@ TEST_CASE("elementwise_unary: support rejects other types, a shape change and un
   CHECK(reason == "input 0 is i64; CpuRef runs ElementwiseUnary on f32 only");
   CHECK_FALSE(IsSupported(exp, {HostTensor::F32({2, 2}, {1, 2, 3, 4})}, {{{4}, DataType::kFloat32}}, reason));
   CHECK(reason == "output 0 is f32 [4], the op gives f32 [2,2]");
-  CHECK_FALSE(IsSupported(Operation(static_cast<UnaryOperation>(7)), {HostTensor::F32({1}, {1})},
+  CHECK_FALSE(IsSupported(Operation(static_cast<UnaryOperation>(99)), {HostTensor::F32({1}, {1})},
                           {{{1}, DataType::kFloat32}}, reason));
-  CHECK(reason == "unknown unary operation 7");
+  CHECK(reason == "unknown unary operation 99");
 }

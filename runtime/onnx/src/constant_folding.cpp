@@ -203,13 +203,14 @@ ConstantTensor ElementwiseUnary(Unary op, const ConstantTensor& a) {
     for (auto& v : values) v = !v;
     return ConstantTensor::FromInt64(a.shape(), values, DataType::kBool);
   }
-  if (IsInteger(a.type()) && (op == Unary::kNeg || op == Unary::kAbs || op == Unary::kRelu ||
-                              op == Unary::kCeil || op == Unary::kFloor)) {
+  if (IsInteger(a.type()) && (op == Unary::kNeg || op == Unary::kAbs || op == Unary::kRelu || op == Unary::kCeil ||
+                              op == Unary::kFloor || op == Unary::kRound || op == Unary::kSign)) {
     auto values = a.ToInt64();
     for (auto& v : values) {
       if (op == Unary::kNeg) v = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v));
       if (op == Unary::kAbs) v = v < 0 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v)) : v;
       if (op == Unary::kRelu) v = std::max<std::int64_t>(v, 0);
+      if (op == Unary::kSign) v = (v > 0) - (v < 0);
     }
     return ConstantTensor::FromInt64(a.shape(), values, a.type());
   }
@@ -228,6 +229,19 @@ ConstantTensor ElementwiseUnary(Unary op, const ConstantTensor& a) {
       case Unary::kRelu: v = std::max(v, 0.0); break;
       case Unary::kSigmoid: v = 1.0 / (1.0 + std::exp(-v)); break;
       case Unary::kTanh: v = std::tanh(v); break;
+      case Unary::kSin: v = std::sin(v); break;
+      case Unary::kCos: v = std::cos(v); break;
+      case Unary::kTan: v = std::tan(v); break;
+      case Unary::kAsin: v = std::asin(v); break;
+      case Unary::kAcos: v = std::acos(v); break;
+      case Unary::kAtan: v = std::atan(v); break;
+      case Unary::kSinh: v = std::sinh(v); break;
+      case Unary::kCosh: v = std::cosh(v); break;
+      case Unary::kAsinh: v = std::asinh(v); break;
+      case Unary::kAcosh: v = std::acosh(v); break;
+      case Unary::kAtanh: v = std::atanh(v); break;
+      case Unary::kSign: v = v > 0 ? 1.0 : (v < 0 ? -1.0 : v); break;
+      case Unary::kRound: v = std::nearbyint(v); break;  // halves to even
       case Unary::kNot: break;
     }
   }

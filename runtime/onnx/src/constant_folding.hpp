@@ -23,7 +23,8 @@ std::size_t NormalizeAxis(std::int64_t axis, std::size_t rank);
 enum class Binary { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin, kMod, kEqual, kLess, kGreater,
                     kLessOrEqual, kGreaterOrEqual, kAnd, kOr, kXor };
 enum class Unary { kNeg, kAbs, kSqrt, kExp, kLog, kReciprocal, kErf, kNot, kCeil, kFloor,
-                   kRelu, kSigmoid, kTanh };
+                   kRelu, kSigmoid, kTanh, kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh,
+                   kAsinh, kAcosh, kAtanh, kSign, kRound };
 
 // Integers (and bool) compute in int64 (Div truncates, as ONNX runtimes do), floating point in
 // double, then round to the input type. Comparisons and logic ops produce bool.

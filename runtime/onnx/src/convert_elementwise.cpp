@@ -53,7 +53,27 @@ void ConvertHardSigmoid(NodeContext& node) {
   AddActivation(node, ActivationFunction::kHardSigmoid, node.Float("alpha", 0.2f), node.Float("beta", 0.5f));
 }
 
-void ConvertHardSwish(NodeContext& node) { AddActivation(node, ActivationFunction::kHardSwish); }
+void ConvertElu(NodeContext& node) { AddActivation(node, ActivationFunction::kElu, node.Float("alpha", 1.0f)); }
+
+void ConvertSelu(NodeContext& node) {
+  AddActivation(node, ActivationFunction::kSelu, node.Float("alpha", 1.67326319217681884765625f),
+                node.Float("gamma", 1.05070102214813232421875f));
+}
+
+void ConvertCelu(NodeContext& node) {
+  const float alpha = node.Float("alpha", 1.0f);
+  if (alpha == 0.0f) node.Invalid("alpha must not be 0");
+  AddActivation(node, ActivationFunction::kCelu, alpha);
+}
+
+void ConvertThresholdedRelu(NodeContext& node) {
+  AddActivation(node, ActivationFunction::kThresholdedRelu, node.Float("alpha", 1.0f));
+}
+
+template <ActivationFunction kFunction>
+void ConvertPlainActivation(NodeContext& node) {
+  AddActivation(node, kFunction);
+}
 
 // Clip: min and max from inputs 1 and 2 (opset 11+), each optional; they must be constant.
 void ConvertClip(NodeContext& node) {
@@ -217,13 +237,35 @@ void AddElementwiseConverters(ConverterTable& table) {
   table["Neg"] = {ConvertUnary<UnaryOperation::kNeg, Unary::kNeg>, 1, 1, 1};
   table["Erf"] = {ConvertUnary<UnaryOperation::kErf, Unary::kErf>, 1, 1, 1};
   table["Reciprocal"] = {ConvertUnary<UnaryOperation::kReciprocal, Unary::kReciprocal>, 1, 1, 1};
+  table["Sin"] = {ConvertUnary<UnaryOperation::kSin, Unary::kSin>, 1, 1, 1};
+  table["Cos"] = {ConvertUnary<UnaryOperation::kCos, Unary::kCos>, 1, 1, 1};
+  table["Tan"] = {ConvertUnary<UnaryOperation::kTan, Unary::kTan>, 1, 1, 1};
+  table["Asin"] = {ConvertUnary<UnaryOperation::kAsin, Unary::kAsin>, 1, 1, 1};
+  table["Acos"] = {ConvertUnary<UnaryOperation::kAcos, Unary::kAcos>, 1, 1, 1};
+  table["Atan"] = {ConvertUnary<UnaryOperation::kAtan, Unary::kAtan>, 1, 1, 1};
+  table["Sinh"] = {ConvertUnary<UnaryOperation::kSinh, Unary::kSinh>, 1, 1, 1};
+  table["Cosh"] = {ConvertUnary<UnaryOperation::kCosh, Unary::kCosh>, 1, 1, 1};
+  table["Asinh"] = {ConvertUnary<UnaryOperation::kAsinh, Unary::kAsinh>, 1, 1, 1};
+  table["Acosh"] = {ConvertUnary<UnaryOperation::kAcosh, Unary::kAcosh>, 1, 1, 1};
+  table["Atanh"] = {ConvertUnary<UnaryOperation::kAtanh, Unary::kAtanh>, 1, 1, 1};
+  table["Sign"] = {ConvertUnary<UnaryOperation::kSign, Unary::kSign>, 1, 1, 1};
+  table["Round"] = {ConvertUnary<UnaryOperation::kRound, Unary::kRound>, 1, 1, 1};
+  table["Ceil"] = {ConvertUnary<UnaryOperation::kCeil, Unary::kCeil>, 1, 1, 1};
+  table["Floor"] = {ConvertUnary<UnaryOperation::kFloor, Unary::kFloor>, 1, 1, 1};
 
   table["Relu"] = {ConvertFoldableActivation<ActivationFunction::kRelu, Unary::kRelu>, 1, 1, 1};
   table["Sigmoid"] = {ConvertFoldableActivation<ActivationFunction::kSigmoid, Unary::kSigmoid>, 1, 1, 1};
   table["Tanh"] = {ConvertFoldableActivation<ActivationFunction::kTanh, Unary::kTanh>, 1, 1, 1};
   table["LeakyRelu"] = {ConvertLeakyRelu, 1, 1, 1};
   table["HardSigmoid"] = {ConvertHardSigmoid, 1, 1, 1};
-  table["HardSwish"] = {ConvertHardSwish, 1, 1, 1};
+  table["HardSwish"] = {ConvertPlainActivation<ActivationFunction::kHardSwish>, 1, 1, 1};
+  table["Elu"] = {ConvertElu, 1, 1, 1};
+  table["Selu"] = {ConvertSelu, 1, 1, 1};
+  table["Celu"] = {ConvertCelu, 1, 1, 1};
+  table["ThresholdedRelu"] = {ConvertThresholdedRelu, 1, 1, 1};
+  table["Softplus"] = {ConvertPlainActivation<ActivationFunction::kSoftplus>, 1, 1, 1};
+  table["Softsign"] = {ConvertPlainActivation<ActivationFunction::kSoftsign>, 1, 1, 1};
+  table["Mish"] = {ConvertPlainActivation<ActivationFunction::kMish>, 1, 1, 1};
   table["Clip"] = {ConvertClip, 1, 3, 1};
 
   table["Add"] = {ConvertBinary<BinaryOperation::kAdd, Binary::kAdd>, 2, 2, 1};
@@ -246,8 +288,6 @@ void AddElementwiseConverters(ConverterTable& table) {
   table["Xor"] = {ConvertFoldedBinary<Binary::kXor>, 2, 2, 1};
   table["Mod"] = {ConvertMod, 2, 2, 1};
   table["Not"] = {ConvertFoldedUnary<Unary::kNot>, 1, 1, 1};
-  table["Ceil"] = {ConvertFoldedUnary<Unary::kCeil>, 1, 1, 1};
-  table["Floor"] = {ConvertFoldedUnary<Unary::kFloor>, 1, 1, 1};
   table["Where"] = {ConvertWhere, 3, 3, 1};
 }
 

@@ -141,6 +141,7 @@ void ConvertMatMul(NodeContext& node) {
 
 void ConvertBatchNormalization(NodeContext& node) {
   if (node.Int("training_mode", 0) != 0) node.Unsupported("training_mode=1 (op set v1 is inference only)");
+  if (node.opset() < 9 && node.Int("spatial", 1) == 0) node.Unsupported("spatial=0 (statistics per element, opsets 7 and 8)");
   if (node.InputRank(0) < 2) node.Invalid("the input must have rank 2 or more");
   BatchNormalizationDescriptor descriptor;
   descriptor.epsilon = node.Float("epsilon", 1e-5f);
@@ -231,7 +232,7 @@ void AddNnConverters(ConverterTable& table) {
   table["GlobalMaxPool"] = {ConvertGlobalMaxPool, 1, 1, 1};
   table["Gemm"] = {ConvertGemm, 2, 3, 1};
   table["MatMul"] = {ConvertMatMul, 2, 2, 1};
-  table["BatchNormalization"] = {ConvertBatchNormalization, 5, 5, 3};
+  table["BatchNormalization"] = {ConvertBatchNormalization, 5, 5, 5};  // 5 outputs before opset 9
   table["LayerNormalization"] = {ConvertLayerNormalization, 2, 3, 3};
   table["Softmax"] = {ConvertSoftmax, 1, 1, 1};
   table["ReduceMean"] = {ConvertReduceMean, 1, 2, 1};

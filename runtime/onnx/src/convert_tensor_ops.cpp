@@ -169,6 +169,13 @@ void ConvertSplit(NodeContext& node) {
   if (node.HasInput(1)) sizes = node.RequireInts(1, "split");
   const auto n = static_cast<std::int64_t>(node.NumOutputs());
   if (n == 0) node.Invalid("has no outputs");
+  if (sizes.empty() && node.HasAttribute("num_outputs")) {  // opset 18+: the last part may be smaller
+    if (node.Int("num_outputs", 0) != n) {
+      node.Invalid("num_outputs " + std::to_string(node.Int("num_outputs", 0)) + " for " + std::to_string(n) + " outputs");
+    }
+    const std::int64_t part = (x[a] + n - 1) / n;
+    for (std::int64_t i = 0; i < n; ++i) sizes.push_back(std::max<std::int64_t>(0, std::min(part, x[a] - i * part)));
+  }
   if (sizes.empty()) {
     if (x[a] % n != 0) node.Invalid("axis " + std::to_string(axis) + " of length " + std::to_string(x[a]) + " does not split into " + std::to_string(n) + " equal parts");
     sizes.assign(static_cast<std::size_t>(n), x[a] / n);
@@ -188,10 +195,16 @@ void ConvertSplit(NodeContext& node) {
   for (std::size_t i = 0; i < sizes.size(); ++i) node.SetOutput(i, OutputSlot{layer, static_cast<std::uint32_t>(i)});
 }
 
+// Slice: starts, ends, axes and steps from inputs 1-4 (opset 10+), or from attributes (before,
+// without steps).
 void ConvertSlice(NodeContext& node) {
-  const Dims starts = node.RequireInts(1, "starts");
-  const Dims ends = node.RequireInts(2, "ends");
-  Dims axes = node.HasInput(3) ? node.RequireInts(3, "axes") : Dims{};
+  const bool inputs_form = node.opset() >= 10;
+  if (inputs_form ? !node.HasInput(1) || !node.HasInput(2) : !node.HasAttribute("starts") || !node.HasAttribute("ends")) {
+    node.Invalid(std::string(inputs_form ? "inputs" : "attributes") + " starts and ends are required");
+  }
+  const Dims starts = inputs_form ? node.RequireInts(1, "starts") : node.Ints("starts", {});
+  const Dims ends = inputs_form ? node.RequireInts(2, "ends") : node.Ints("ends", {});
+  Dims axes = inputs_form ? (node.HasInput(3) ? node.RequireInts(3, "axes") : Dims{}) : node.Ints("axes", {});
   const Dims steps = node.HasInput(4) ? node.RequireInts(4, "steps") : Dims{};
   if (const ConstantTensor* x = node.ConstantInput(0)) {
     node.SetOutput(0, folding::Slice(*x, starts, ends, axes, steps));
@@ -261,7 +274,10 @@ void ConvertPad(NodeContext& node) {
     node.Unsupported("mode '" + mode + "' (op set v1 pads constant, reflect or edge)");
   }
   const std::size_t rank = node.InputRank(0);
-  Dims pads = node.HasInput(1) ? node.RequireInts(1, "pads") : node.Ints("pads", {});
+  if (node.opset() >= 11 ? !node.HasInput(1) : !node.HasAttribute("pads")) {
+    node.Invalid(node.opset() >= 11 ? "input pads is required" : "attribute pads is required");
+  }
+  Dims pads = node.opset() >= 11 ? node.RequireInts(1, "pads") : node.Ints("pads", {});  // attributes before 11
   if (node.HasInput(3)) {  // axes (opset 18 form): pads for those axes only
     const Dims axes = node.RequireInts(3, "axes");
     if (pads.size() != 2 * axes.size()) node.Invalid("pads " + Str(pads) + " must have 2 values per axis of " + Str(axes));
@@ -494,9 +510,9 @@ void AddTensorConverters(ConverterTable& table) {
   table["Transpose"] = {ConvertTranspose, 1, 1, 1};
   table["Concat"] = {ConvertConcat, 1, kVariadic, 1};
   table["Split"] = {ConvertSplit, 1, 2, kVariadic};
-  table["Slice"] = {ConvertSlice, 3, 5, 1};
+  table["Slice"] = {ConvertSlice, 1, 5, 1};
   table["Gather"] = {ConvertGather, 2, 2, 1};
-  table["Pad"] = {ConvertPad, 2, 4, 1};
+  table["Pad"] = {ConvertPad, 1, 4, 1};
   table["Cast"] = {ConvertCast, 1, 1, 1};
   table["CastLike"] = {ConvertCastLike, 2, 2, 1};
   table["Identity"] = {ConvertIdentity, 1, 1, 1};

@@ -15,8 +15,8 @@ using Converter = void (*)(NodeContext& node);
 
 inline constexpr std::size_t kVariadic = static_cast<std::size_t>(-1);
 
-// One op: its converter and the number of inputs and outputs the ONNX spec allows (opsets 11
-// to 17). The importer checks a node against them before calling the converter: inputs below
+// One op: its converter and the number of inputs and outputs the ONNX spec allows (over opsets
+// kMinOpset to kMaxOpset: the converter reads the node's opset for the forms that differ). The importer checks a node against them before calling the converter: inputs below
 // min_inputs must be present (and every input of a variadic op), at most max_inputs and
 // max_outputs may be given, so a converter may rely on its required inputs.
 struct OpConverter {

@@ -10,8 +10,11 @@
 
 namespace backplane::onnx {
 
-inline constexpr std::int64_t kMinOpset = 11;
-inline constexpr std::int64_t kMaxOpset = 17;
+// The default-domain opsets the importer reads (ONNX 1.2 to 1.16). Each converter maps its op's
+// older and newer forms onto one translation (attributes that became inputs, new attributes);
+// an op whose form at the model's opset it does not map is refused by name.
+inline constexpr std::int64_t kMinOpset = 7;
+inline constexpr std::int64_t kMaxOpset = 21;
 
 // Reads the whole file. Throws Exception (kNotFound) naming `path` when it does not exist or
 // cannot be read, (kInvalidArgument) when it is not a regular file or larger than `max_bytes`

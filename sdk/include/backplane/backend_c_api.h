@@ -184,6 +184,15 @@ typedef struct BpPooling2dAttributes {
 #define BP_ACTIVATION_HARD_SWISH 7u
 #define BP_ACTIVATION_SILU 8u
 #define BP_ACTIVATION_HARD_SIGMOID 9u
+/* Op set v2 additions: a plugin built against an older copy of this header refuses them as
+ * unknown values (its C adapter's range check), so they need no version of their own. */
+#define BP_ACTIVATION_ELU 10u
+#define BP_ACTIVATION_SELU 11u
+#define BP_ACTIVATION_CELU 12u
+#define BP_ACTIVATION_SOFTPLUS 13u
+#define BP_ACTIVATION_SOFTSIGN 14u
+#define BP_ACTIVATION_THRESHOLDED_RELU 15u
+#define BP_ACTIVATION_MISH 16u
 typedef struct BpActivationAttributes {
   uint32_t struct_size;
   uint32_t function; /* BP_ACTIVATION_* */
@@ -210,6 +219,23 @@ typedef struct BpElementwiseBinaryAttributes {
 #define BP_UNARY_NEG 4u
 #define BP_UNARY_ERF 5u
 #define BP_UNARY_RECIPROCAL 6u
+/* Op set v2 additions: a plugin built against an older copy of this header refuses them as
+ * unknown values (its C adapter's range check), so they need no version of their own. */
+#define BP_UNARY_SIN 7u
+#define BP_UNARY_COS 8u
+#define BP_UNARY_TAN 9u
+#define BP_UNARY_ASIN 10u
+#define BP_UNARY_ACOS 11u
+#define BP_UNARY_ATAN 12u
+#define BP_UNARY_SINH 13u
+#define BP_UNARY_COSH 14u
+#define BP_UNARY_ASINH 15u
+#define BP_UNARY_ACOSH 16u
+#define BP_UNARY_ATANH 17u
+#define BP_UNARY_SIGN 18u
+#define BP_UNARY_CEIL 19u
+#define BP_UNARY_FLOOR 20u
+#define BP_UNARY_ROUND 21u
 typedef struct BpElementwiseUnaryAttributes {
   uint32_t struct_size;
   uint32_t operation; /* BP_UNARY_* */
