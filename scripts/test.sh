@@ -3,7 +3,7 @@
 #   1. builds (build/, Release) and runs every test with ctest;
 #   2. the whole suite again under ASan+UBSan+LSan (scripts/asan.sh, build-asan/);
 #   3. every test labelled `threads` under ThreadSanitizer (scripts/tsan.sh, build-tsan/);
-#   4. each fuzz target for BACKPLANE_CI_FUZZ_SECONDS (default 30) (scripts/fuzz.sh, build-fuzz/);
+#   4. each fuzz target for BACKPLANE_CI_FUZZ_SECONDS (default 15) (scripts/fuzz.sh, build-fuzz/);
 #   5. the Windows cross-build (MinGW-w64) and its suite under Wine (scripts/windows.sh,
 #      build-windows/; the Windows dependencies built from Debian's source packages first), at
 #      -O1: the platform's code paths are what it tests, the optimizer's output is the Release
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 phases=${BACKPLANE_CI_PHASES:-release asan tsan fuzz windows}
-fuzz_seconds=${BACKPLANE_CI_FUZZ_SECONDS:-30}
+fuzz_seconds=${BACKPLANE_CI_FUZZ_SECONDS:-15}
 timings=()
 started=$SECONDS
 

@@ -32,7 +32,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import flop_count  # noqa: E402
 import peer_models  # noqa: E402
 
-ORT_PACKAGE = "onnxruntime-node@1.20.1"  # exact pin; its libonnxruntime.so is 1.20.1
+ORT_VERSION = "1.30.0"  # the newest; --ort-version 1.20.1 for the old baseline (exact pins)
 ACCURACY_LIMIT = 1e-4                    # max|ours - ORT| / max|ORT|, fp32
 RATIO_TARGET = 1.0                       # our median latency / ONNX Runtime's, every model
 GEOMEAN_TARGET = 0.8                     # the geometric mean of those ratios
@@ -107,12 +107,13 @@ class OnnxRuntime:
             if not os.path.exists(manifest):
                 with open(manifest, "w") as f:
                     json.dump({"name": "backplane-bench-peers", "private": True}, f)
-            log(f"installing {ORT_PACKAGE} into {self.args.peers_dir} (npm) ...")
+            ort_package = "onnxruntime-node@" + self.args.ort_version
+            log(f"installing {ort_package} into {self.args.peers_dir} (npm) ...")
             npm = [self.args.npm, "install", "--ignore-scripts", "--no-audit", "--no-fund",
-                   "--save-exact", ORT_PACKAGE]
+                   "--save-exact", ort_package]
             done = subprocess.run(npm, cwd=self.args.peers_dir, capture_output=True, text=True)
             if done.returncode != 0 or not os.path.exists(package):
-                sys.exit(f"run_peers.py: npm install {ORT_PACKAGE} failed:\n{done.stderr}")
+                sys.exit(f"run_peers.py: npm install {ort_package} failed:\n{done.stderr}")
         with open(package) as f:
             self.version = json.load(f)["version"]
         self.label = f"onnxruntime {self.version}"
@@ -452,7 +453,9 @@ def parse_arguments():
                         help="pass --backend-option CpuOneDnn:fast_math=1 to sdk-run and report the "
                              "accuracy loss instead of failing on it")
     parser.add_argument("--models-dir", help="model cache (default: <build>/bench-models)")
-    parser.add_argument("--peers-dir", help="ONNX Runtime npm install (default: <build>/bench-peers)")
+    parser.add_argument("--ort-version", default=ORT_VERSION,
+                        help=f"the onnxruntime-node version to install and time (default {ORT_VERSION})")
+    parser.add_argument("--peers-dir", help="ONNX Runtime npm install (default: <build>/bench-peers-<version>)")
     parser.add_argument("--node", default="node")
     parser.add_argument("--npm", default="npm")
     parser.add_argument("--omp-wait-policy", default="default", choices=["default", "passive", "active"],
@@ -467,7 +470,7 @@ def parse_arguments():
     args = parser.parse_args()
     args.backends = args.backends or ["CpuOneDnn,CpuRef"]
     args.models_dir = args.models_dir or os.path.join(args.build, "bench-models")
-    args.peers_dir = os.path.abspath(args.peers_dir or os.path.join(args.build, "bench-peers"))
+    args.peers_dir = os.path.abspath(args.peers_dir or os.path.join(args.build, "bench-peers-" + args.ort_version))
     args.fma_peak = os.path.join(args.build, "bin", "backplane_fma_peak")
     args.measured_peak = None
     if args.omp_wait_policy != "default":
