@@ -7,6 +7,7 @@
 #include <backplane/exception.hpp>
 
 #include <limits>
+#include <optional>
 
 namespace backplane::onnx {
 
@@ -125,8 +126,40 @@ OutputSlot AddBinary(NodeContext& node, BinaryOperation operation, std::size_t a
   return node.Add(descriptor, {node.Slot(a), slot_b}, suffix);
 }
 
+// Before opset 7, a binary op with broadcast=1 and `axis` lines B's dimensions up with A's from
+// that axis, not from the last (numpy's rule since 7): B with trailing 1s added says the same in
+// numpy's terms. Empty when the node needs no such change (no axis, or B already in place).
+std::optional<std::vector<std::int64_t>> LegacyBroadcastShape(const NodeContext& node) {
+  if (node.opset() >= 7 || node.Int("broadcast", 0) == 0 || !node.HasAttribute("axis")) return std::nullopt;
+  const auto rank_a = static_cast<std::int64_t>(node.InputRank(0));
+  const auto& b = node.InputDims(1);
+  const std::int64_t axis = node.Int("axis", 0) < 0 ? node.Int("axis", 0) + rank_a : node.Int("axis", 0);
+  const std::int64_t trailing = rank_a - axis - static_cast<std::int64_t>(b.size());
+  if (axis < 0 || trailing < 0) {
+    node.Invalid("axis " + std::to_string(node.Int("axis", 0)) + " does not place B " + ToString(TensorShape(b)) +
+                 " inside A " + ToString(node.InputInfo(0).shape));
+  }
+  if (trailing == 0) return std::nullopt;
+  auto shape = b;
+  shape.insert(shape.end(), static_cast<std::size_t>(trailing), 1);
+  return shape;
+}
+
 template <BinaryOperation kOperation, Binary kFold>
 void ConvertBinary(NodeContext& node) {
+  if (const auto legacy = LegacyBroadcastShape(node)) {
+    // B reshaped to its numpy form first: a folded constant, or a Reshape layer.
+    ReshapeDescriptor reshape;
+    reshape.shape = *legacy;
+    const OutputSlot b = node.ConstantInput(1)
+                             ? node.AddConstant(node.ConstantInput(1)->Reshaped(TensorShape(*legacy)), "b")
+                             : node.Add(reshape, {node.Slot(1)}, "b");
+    ElementwiseBinaryDescriptor descriptor;
+    descriptor.operation = kOperation;
+    if (node.InputInfo(0).type != node.InputInfo(1).type) node.Invalid("inputs have different types");
+    node.SetOutput(0, node.Add(descriptor, {node.Slot(0), b}));
+    return;
+  }
   if (node.AllInputsConstant()) {
     const ConstantTensor& a = *node.ConstantInput(0);
     const ConstantTensor& b = *node.ConstantInput(1);
@@ -195,6 +228,7 @@ std::string NotComputable(const NodeContext& node) {
 
 template <Binary kFold>
 void ConvertFoldedBinary(NodeContext& node) {
+  if (LegacyBroadcastShape(node)) node.Unsupported("broadcast with axis (the opset-1 form) of a folded-only op");
   for (std::size_t i = 0; i < 2; ++i) {
     if (!node.ConstantInput(i)) node.Unsupported(NotComputable(node) + node.node().input(static_cast<int>(i)) + "' is not");
   }

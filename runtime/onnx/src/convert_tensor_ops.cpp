@@ -66,7 +66,10 @@ OutputSlot ExpandAtRunTime(NodeContext& node, OutputSlot x, const Dims& dims, co
 }
 
 void ConvertReshape(NodeContext& node) {
-  const Dims target = node.RequireInts(1, "shape");
+  if (node.opset() < 5 ? !node.HasAttribute("shape") : !node.HasInput(1)) {
+    node.Invalid(node.opset() < 5 ? "attribute shape is required" : "input shape is required");
+  }
+  const Dims target = node.opset() < 5 ? node.Ints("shape") : node.RequireInts(1, "shape");  // attribute before 5
   if (node.Int("allowzero", 0) != 0 && std::count(target.begin(), target.end(), 0) > 0) {
     node.Unsupported("allowzero=1 with a 0 in the shape " + Str(target) + " (empty tensors)");
   }
@@ -143,8 +146,8 @@ void ConvertTranspose(NodeContext& node) {
 }
 
 void ConvertConcat(NodeContext& node) {
-  if (!node.HasAttribute("axis")) node.Invalid("axis is required");
-  const std::int64_t axis = node.Int("axis", 0);
+  if (!node.HasAttribute("axis") && node.opset() >= 4) node.Invalid("axis is required");
+  const std::int64_t axis = node.Int("axis", 1);  // before opset 4: optional, 1 by default
   if (node.NumInputs() == 0) node.Invalid("needs at least one input");
   if (node.AllInputsConstant()) {
     std::vector<const ConstantTensor*> inputs;
@@ -503,7 +506,7 @@ void ConvertRange(NodeContext& node) {
 }  // namespace
 
 void AddTensorConverters(ConverterTable& table) {
-  table["Reshape"] = {ConvertReshape, 2, 2, 1};
+  table["Reshape"] = {ConvertReshape, 1, 2, 1};
   table["Flatten"] = {ConvertFlatten, 1, 1, 1};
   table["Squeeze"] = {ConvertSqueeze, 1, 2, 1};
   table["Unsqueeze"] = {ConvertUnsqueeze, 1, 2, 1};
@@ -512,13 +515,13 @@ void AddTensorConverters(ConverterTable& table) {
   table["Split"] = {ConvertSplit, 1, 2, kVariadic};
   table["Slice"] = {ConvertSlice, 1, 5, 1};
   table["Gather"] = {ConvertGather, 2, 2, 1};
-  table["Pad"] = {ConvertPad, 1, 4, 1};
-  table["Cast"] = {ConvertCast, 1, 1, 1};
+  table["Pad"] = {ConvertPad, 1, 4, 1, 2};    // Pad-1 named its pads `paddings`
+  table["Cast"] = {ConvertCast, 1, 1, 1, 6};  // `to` a type name before 6
   table["CastLike"] = {ConvertCastLike, 2, 2, 1};
   table["Identity"] = {ConvertIdentity, 1, 1, 1};
   table["Dropout"] = {ConvertDropout, 1, 3, 2};
   table["Expand"] = {ConvertExpand, 2, 2, 1};
-  table["Tile"] = {ConvertTile, 2, 2, 1};
+  table["Tile"] = {ConvertTile, 2, 2, 1, 6};  // `tiles` and `axis` inputs before 6
   table["Shape"] = {ConvertShape, 1, 1, 1};
   table["Size"] = {ConvertSize, 1, 1, 1};
   table["Constant"] = {ConvertConstant, 0, 0, 1};

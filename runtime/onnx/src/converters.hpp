@@ -24,6 +24,9 @@ struct OpConverter {
   std::size_t min_inputs = 1;
   std::size_t max_inputs = 1;
   std::size_t max_outputs = 1;
+  // The oldest opset whose form of the op the converter reads; a node of an older opset is
+  // refused naming the form (e.g. Tile before 6 took `tiles` and `axis` inputs).
+  std::int64_t min_opset = 1;
 };
 using ConverterTable = std::map<std::string, OpConverter, std::less<>>;
 

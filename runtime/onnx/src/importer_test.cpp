@@ -361,13 +361,13 @@ ImportedModel ImportProto(const ::onnx::ModelProto& model) {
   return ImportModelFromMemory(bytes.data(), bytes.size(), "m.onnx");
 }
 
-TEST_CASE("opsets 7 to 21 import, older forms mapped; others are unsupported") {
+TEST_CASE("opsets 1 to 21 import, older forms mapped; others are unsupported") {
   ::onnx::NodeProto* node = nullptr;
   auto model = OneNodeModel(22, "Relu", node);
   const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
   CHECK(Contains(error.what(), "opset 22"));
-  CHECK(Contains(error.what(), "7 to 21"));
-  CHECK(ImportProto(OneNodeModel(7, "Relu", node)).opset == 7);
+  CHECK(Contains(error.what(), "1 to 21"));
+  CHECK(ImportProto(OneNodeModel(1, "Relu", node)).opset == 1);
 
   // Slice before opset 10 and Pad before 11 take attributes, not inputs.
   auto output_shape = [](const ImportedModel& imported, const std::string& layer) {
@@ -382,6 +382,42 @@ TEST_CASE("opsets 7 to 21 import, older forms mapped; others are unsupported") {
   CHECK(output_shape(ImportProto(model), "Pad") == TensorShape{6});
   model = OneNodeModel(13, "Slice", node);  // the inputs form: starts and ends required
   CHECK(Thrown([&] { ImportProto(model); }).code() == ErrorCode::kInvalidArgument);
+  model = OneNodeModel(4, "Reshape", node);  // shape an attribute before opset 5
+  AddInts(*node, "shape", {3, 1});
+  CHECK(output_shape(ImportProto(model), "Reshape") == TensorShape{3, 1});
+
+  // A form the importer does not read is refused naming the node and the opset it reads from.
+  model = OneNodeModel(5, "Tile", node);
+  const auto old_tile = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
+  CHECK(old_tile.nodes().at(0).reason == "its opset-5 form is not read (the importer reads Tile from opset 6)");
+}
+
+TEST_CASE("before opset 7, broadcast=1 with axis lines B up from that axis") {
+  // x [3] + b [2,3,4] would not broadcast in numpy's terms; opset 6's axis=1 puts x on axis 1.
+  ::onnx::ModelProto model = ModelFromXToY();
+  model.mutable_opset_import(0)->set_version(6);
+  auto* b = model.mutable_graph()->add_input();
+  b->set_name("b");
+  auto* type = b->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(::onnx::TensorProto::FLOAT);
+  for (const int d : {2, 3, 4}) type->mutable_shape()->add_dim()->set_dim_value(d);
+  auto* node = model.mutable_graph()->add_node();
+  node->set_op_type("Add");
+  node->set_name("add");
+  node->add_input("b");
+  node->add_input("x");
+  node->add_output("y");
+  auto* broadcast = node->add_attribute();
+  broadcast->set_name("broadcast");
+  broadcast->set_type(::onnx::AttributeProto::INT);
+  broadcast->set_i(1);
+  auto* axis = node->add_attribute();
+  axis->set_name("axis");
+  axis->set_type(::onnx::AttributeProto::INT);
+  axis->set_i(1);
+  const ImportedModel imported = ImportProto(model);
+  CHECK(imported.network.GetOutputInfo({imported.network.FindLayer("add"), 0}).shape == TensorShape{2, 3, 4});
+  CHECK(imported.network.GetOutputInfo({imported.network.FindLayer("add/b"), 0}).shape == TensorShape{3, 1});
 }
 
 TEST_CASE("a node missing a required input is kInvalidArgument naming it") {

@@ -10,10 +10,11 @@
 
 namespace backplane::onnx {
 
-// The default-domain opsets the importer reads (ONNX 1.2 to 1.16). Each converter maps its op's
-// older and newer forms onto one translation (attributes that became inputs, new attributes);
-// an op whose form at the model's opset it does not map is refused by name.
-inline constexpr std::int64_t kMinOpset = 7;
+// The default-domain opsets the importer reads (ONNX 1.0 to 1.16). Each converter maps its op's
+// older and newer forms onto one translation (attributes that became inputs, new attributes,
+// opset 1-6's broadcast axis); a form it does not read is refused naming the node and the
+// opset the importer reads that op from (OpConverter::min_opset).
+inline constexpr std::int64_t kMinOpset = 1;
 inline constexpr std::int64_t kMaxOpset = 21;
 
 // Reads the whole file. Throws Exception (kNotFound) naming `path` when it does not exist or
