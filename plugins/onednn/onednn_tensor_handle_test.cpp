@@ -54,7 +54,7 @@ TEST_CASE("tensor handle: a concat's input is written into its slice once bound,
   CHECK(imported.PrepareWrite(PlainDesc({1, 16, 3, 3})) == user.data());
 }
 
-TEST_CASE("block pool: size classes an eighth of a power of two apart; a block given back is taken again") {
+TEST_CASE("block pool: size classes an eighth of a power of two apart, a block given back is taken again") {
   CHECK(BlockPool::SizeClass(1) == 64);
   CHECK(BlockPool::SizeClass(64) == 64);
   CHECK(BlockPool::SizeClass(1000) == 1024);
@@ -161,7 +161,7 @@ TEST_CASE("tensor handle: content goes back to the pool after its last counted r
   CHECK(imported.Data() == user.data());
 }
 
-TEST_CASE("tensor handle: a reshape's output keeps the block it shares; a concat keeps its block") {
+TEST_CASE("tensor handle: a reshape's output keeps the block it shares, a concat keeps its block") {
   const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   const auto pool = std::make_shared<BlockPool>();
   OneDnnTensorHandle source(F32({2, 8}), engine, pool), reshaped(F32({16}), engine, pool);

@@ -34,7 +34,7 @@ TEST_CASE("opencl tuning: device data is kept per device beside the programs, an
   CHECK_FALSE(reopened->LoadDeviceData("example"));
 }
 
-TEST_CASE("opencl tuning: without a cache the database stays; cached parameters are applied once per process") {
+TEST_CASE("opencl tuning: without a cache the database stays, cached parameters are applied once per process") {
   TempFolder folder;
   const auto device = TestDevice(folder.path());
   if (!device) return;

@@ -19,7 +19,7 @@ ConstantTensor Floats(const TensorShape& shape, const std::vector<double>& value
 
 }  // namespace
 
-TEST_CASE("floats within atol + rtol |expected| match; beyond, the worst element is named") {
+TEST_CASE("floats within atol + rtol |expected| match, and beyond it the worst element is named") {
   CHECK(CompareTensors(Floats({2}, {1.0, 100.0}), Floats({2}, {1.0009, 100.09})).empty());
   const std::string why = CompareTensors(Floats({2, 2}, {1, 2, 3, 4}), Floats({2, 2}, {1, 2.01, 3, 3.5}));
   CHECK(why == "2 of 4 elements differ, the largest at [1,1]: expected 4, got 3.5");
@@ -28,7 +28,7 @@ TEST_CASE("floats within atol + rtol |expected| match; beyond, the worst element
   CHECK_FALSE(CompareTensors(Floats({1}, {0.0}), Floats({1}, {1e-6})).empty());
 }
 
-TEST_CASE("NaN matches NaN only; infinities match themselves") {
+TEST_CASE("NaN matches NaN only, and infinities match themselves") {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = INFINITY;
   CHECK(CompareTensors(Floats({3}, {nan, inf, -inf}), Floats({3}, {nan, inf, -inf})).empty());
   CHECK(CompareTensors(Floats({1}, {nan}), Floats({1}, {0})) == "1 of 1 elements differ, the largest at [0]: expected nan, got 0");
@@ -36,7 +36,7 @@ TEST_CASE("NaN matches NaN only; infinities match themselves") {
   CHECK_FALSE(CompareTensors(Floats({1}, {inf}), Floats({1}, {1e30})).empty());
 }
 
-TEST_CASE("integers and bool compare exactly; type and shape must agree") {
+TEST_CASE("integers and bool compare exactly, and type and shape must agree") {
   const auto ints = ConstantTensor::FromInt64({3}, {1, 2, 3});
   CHECK(CompareTensors(ints, ConstantTensor::FromInt64({3}, {1, 2, 3})).empty());
   CHECK(CompareTensors(ints, ConstantTensor::FromInt64({3}, {1, 5, 4})) ==

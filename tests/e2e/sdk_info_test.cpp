@@ -986,7 +986,7 @@ TEST_CASE("a backend whose get_id claims 2^40 bytes is factory_failed naming get
 
 // Issue 41: a plugin whose factory calls exit(0) does not make sdk-info exit 0 with no report;
 // under --isolate only the probe ends, and the library is rejected saying so.
-TEST_CASE("a factory calling exit(0) makes sdk-info fail naming it; --isolate rejects the library") {
+TEST_CASE("a factory calling exit(0) makes sdk-info fail naming it, --isolate rejects the library") {
   test_support::TempFolder folder("e2e-factory-exits");
   CopyTestPlugin(BACKPLANE_E2E_PLUGIN_FACTORY_EXITS, folder.path(), "TestFactoryExits");
   test_support::TempFolder store("e2e-factory-exits-verdicts");

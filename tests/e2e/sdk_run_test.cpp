@@ -599,7 +599,7 @@ TEST_CASE("sdk-run --backend-option: malformed values exit 64 naming the option 
   }
 }
 
-TEST_CASE("sdk-run --backend-version: a malformed pin exits 64 naming it; a pin no copy meets leaves the backend out" *
+TEST_CASE("sdk-run --backend-version: a malformed pin exits 64 naming it, a pin no copy meets leaves the backend out" *
           doctest::skip(!kHaveReferencePlugin)) {
   {
     RUN_SDK_RUN(result, {"--model", kMlp, "--backend-version", "CpuRef"});

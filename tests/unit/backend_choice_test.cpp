@@ -41,7 +41,7 @@ struct CleanLayers {
 
 // ---- Which copy wins -------------------------------------------------------------------------
 
-TEST_CASE("choice: the highest version wins whatever folder it is in; the others are superseded, never opened") {
+TEST_CASE("choice: the highest version wins whatever folder it is in, the others are superseded, never opened") {
   PluginTrace trace;
   TestFolder first, second, third;
   first.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");       // 1.0.0
@@ -136,7 +136,7 @@ TEST_CASE("choice: a library without a manifest loses to a manifest of its id (k
 
 // ---- Version pins ----------------------------------------------------------------------------
 
-TEST_CASE("pins: only a version in the pinned range is registered; the others are filtered, unopened") {
+TEST_CASE("pins: only a version in the pinned range is registered, the others are filtered, unopened") {
   PluginTrace trace;
   TestFolder a, b, c;
   a.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
@@ -179,7 +179,7 @@ TEST_CASE("pins: a range that does not parse is the application's error, naming 
 
 // ---- Filters ---------------------------------------------------------------------------------
 
-TEST_CASE("filters: select and disable by id pattern, from the options or the environment; left-out libraries are never opened") {
+TEST_CASE("filters: select and disable by id pattern, from the options or the environment, left-out libraries are never opened") {
   PluginTrace trace;
   TestFolder folder;
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
@@ -225,7 +225,7 @@ TEST_CASE("filters: select and disable by id pattern, from the options or the en
 
 // ---- Layers and the default preference order ---------------------------------------------------
 
-TEST_CASE("layers: added folders and the user's drop folder join the installation's own; BACKPLANE_BACKEND_PATHS replaces them") {
+TEST_CASE("layers: added folders and the user's drop folder join the installation's own, BACKPLANE_BACKEND_PATHS replaces them") {
   TestFolder data_home, added;
   const CleanLayers clean(data_home.path());
   const fs::path user_drops = data_home.MakeFolder("backplane/backends");
@@ -276,7 +276,7 @@ TEST_CASE("layers: added folders and the user's drop folder join the installatio
   CHECK(IdsOf(replaced->GetBackends()) == std::vector<std::string>{"TestValidA"});
 }
 
-TEST_CASE("preference: accelerators, then GPUs, then CPU backends, reference implementations last; then by id") {
+TEST_CASE("preference: accelerators, then GPUs, then CPU backends, reference implementations last, then by id") {
   TestFolder folder;
   folder.AddPluginWithManifest(test_plugins::reference, "Test", "Reference");
   folder.AddPluginWithManifest(test_plugins::valid_b, "Test", "ValidB");

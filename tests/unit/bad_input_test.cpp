@@ -118,7 +118,7 @@ TEST_CASE("bad input: a cyclic graph fails naming the layers of the cycle") {
   CheckStillWorks(*runtime);
 }
 
-TEST_CASE("bad input: shapes that do not fit fail Optimize naming the layer; so does a network with no output") {
+TEST_CASE("bad input: shapes that do not fit fail Optimize naming the layer, so does a network with no output") {
   TestRuntime runtime({test_plugins::valid_a}, /*with_reference=*/false);
   Network net;
   const auto a = net.AddInput("a", kAddReluInfo);
@@ -136,7 +136,7 @@ TEST_CASE("bad input: shapes that do not fit fail Optimize naming the layer; so 
   CheckStillWorks(*runtime);
 }
 
-TEST_CASE("bad input: unknown network ids and unloaded networks are kNotFound; contexts of unloaded networks refuse to run") {
+TEST_CASE("bad input: unknown network ids and unloaded networks are kNotFound, contexts of unloaded networks refuse to run") {
   TestRuntime runtime({test_plugins::valid_a}, /*with_reference=*/false);
   for (const auto& call : std::vector<std::function<void()>>{
            [&] { runtime->CreateExecutionContext(999); },

@@ -655,7 +655,7 @@ TEST_CASE("spec 000 test 9: the runtime holds one backend context per backend, m
   CHECK(b->AfterLoadNetwork(42));
 }
 
-TEST_CASE("backend options under \"*\" reach every backend; a backend's own entry overrides them") {
+TEST_CASE("backend options under \"*\" reach every backend, a backend's own entry overrides them") {
   TestFolder folder;
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
   folder.AddPluginWithManifest(test_plugins::valid_b, "Test", "ValidB");

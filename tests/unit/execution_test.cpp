@@ -35,7 +35,7 @@ std::vector<std::string> LinesStartingWith(const PluginTrace& trace, const std::
   return lines;
 }
 
-TEST_CASE("execution: the signature names the inputs and outputs; one context runs many times") {
+TEST_CASE("execution: the signature names the inputs and outputs, one context runs many times") {
   TestRuntime runtime({test_plugins::valid_a}, /*with_reference=*/false);
   const NetworkId id = Load(*runtime, MakeAddRelu(), On({"TestValidA"}));
   const NetworkSignature signature = runtime->GetNetworkSignature(id);
@@ -65,7 +65,7 @@ TEST_CASE("execution: the signature names the inputs and outputs; one context ru
   runtime->UnloadNetwork(id);
 }
 
-TEST_CASE("execution: backend contexts hear Before/After Load and Unload in order; memory managers follow") {
+TEST_CASE("execution: backend contexts hear Before/After Load and Unload in order, memory managers follow") {
   PluginTrace trace;
   TestRuntime runtime({test_plugins::valid_a, test_plugins::valid_b});
   const NetworkId first = Load(*runtime, MakeAddRelu(), On({"TestValidA"}));
@@ -101,7 +101,7 @@ TEST_CASE("execution: backend contexts hear Before/After Load and Unload in orde
   CHECK(LinesStartingWith(trace, "context TestValidB").empty());
 }
 
-TEST_CASE("execution: a backend context that refuses a load makes LoadNetwork fail; the next load works") {
+TEST_CASE("execution: a backend context that refuses a load makes LoadNetwork fail, the next load works") {
   PluginTrace trace;
   TestRuntime runtime({test_plugins::valid_a}, /*with_reference=*/false,
                       {{"TestValidA", {{"RejectLoadOf", "1"}}}});

@@ -21,7 +21,7 @@ OptimizeOptions On(std::vector<BackendId> backends) {
 
 std::vector<std::vector<float>> AddReluInputs() { return {Pseudorandom(24, 1), Pseudorandom(24, 2)}; }
 
-TEST_CASE("lifetime: unload, then runtime destruction, releases everything; the library goes last") {
+TEST_CASE("lifetime: unload, then runtime destruction, releases everything, the library goes last") {
   PluginTrace trace;
   {
     TestRuntime runtime({test_plugins::valid_a}, /*with_reference=*/false);
@@ -59,7 +59,7 @@ TEST_CASE("lifetime: destroying the runtime with a network still loaded unloads 
   CHECK(trace.Lines().back() == "unloaded TestValidA");
 }
 
-TEST_CASE("lifetime: a context that outlives UnloadNetwork throws on Run; loading again gives a new id that works") {
+TEST_CASE("lifetime: a context that outlives UnloadNetwork throws on Run, loading again gives a new id that works") {
   TestRuntime runtime({test_plugins::copy_only}, /*with_reference=*/false);
   const NetworkId id = Load(*runtime, MakeAddRelu(), On({"TestCopyOnly"}));
   auto before = runtime->CreateExecutionContext(id);
@@ -76,7 +76,7 @@ TEST_CASE("lifetime: a context that outlives UnloadNetwork throws on Run; loadin
   CHECK(Compare(RunOnce(*runtime, again, inputs)[0], AddReluForward(inputs[0], inputs[1]), 0) == "");
 }
 
-TEST_CASE("lifetime: destroying the runtime while a context exists does not crash; the context then throws") {
+TEST_CASE("lifetime: destroying the runtime while a context exists does not crash, the context then throws") {
   PluginTrace trace;
   const auto inputs = AddReluInputs();
   TestRuntime runtime({test_plugins::valid_a}, /*with_reference=*/false);

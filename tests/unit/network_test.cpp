@@ -75,7 +75,7 @@ TEST_CASE("network: unnamed layers get generated names that FindLayer knows") {
   CHECK(ContainsAll(unknown.what(), {"'nope'"}));
 }
 
-TEST_CASE("network: inputs need positive dimensions; AddLayer refuses the special layer types") {
+TEST_CASE("network: inputs need positive dimensions, AddLayer refuses the special layer types") {
   Network net;
   const Exception dynamic = ThrowsException([&] { net.AddInput("x", F32({-1, 3})); });
   CHECK(dynamic.code() == ErrorCode::kInvalidArgument);

@@ -70,7 +70,7 @@ TEST_CASE("plugin exceptions: in strict mode a throwing layer support is an erro
                                    "non-standard exception"}));
 }
 
-TEST_CASE("plugin exceptions: Execute throwing an int fails the run with an Exception; the context runs again") {
+TEST_CASE("plugin exceptions: Execute throwing an int fails the run with an Exception, the context runs again") {
   TestRuntime runtime({test_plugins::execute_throws_int}, /*with_reference=*/false);
   const NetworkId id = Load(*runtime, MakeAddRelu(), On({BackendId("TestExecuteThrowsInt")}));
   const auto context = runtime->CreateExecutionContext(id);

@@ -113,7 +113,7 @@ TEST_CASE("trust: a drop signed by a trusted key is verified under require, with
   CHECK(RecordFor(report, manifest.filename().string())->signature.status == SignatureStatus::kVerified);
 }
 
-TEST_CASE("trust: require rejects unsigned drops before opening them; warn loads them, marked") {
+TEST_CASE("trust: require rejects unsigned drops before opening them, warn loads them, marked") {
   PluginTrace trace;
   TestFolder drops, keys;
   const fs::path manifest = AddSignablePlugin(drops, test_plugins::valid_a, "ValidA");
@@ -535,7 +535,7 @@ TEST_CASE("trust: an unknown policy in the environment means require, never less
   CHECK(Contains(settings.problems[0], "gives trust policy \"relaxed\", which is not off, warn or require; using require"));
 }
 
-TEST_CASE("trust: drops installed one per subfolder of the user's drop folder are found; dot-folders never are") {
+TEST_CASE("trust: drops installed one per subfolder of the user's drop folder are found, dot-folders never are") {
   TestFolder home, keys, secrets;
   const VendorKey vendor(secrets);
   vendor.TrustIn(keys);

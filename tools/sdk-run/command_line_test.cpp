@@ -92,7 +92,7 @@ TEST_CASE("--per-layer takes an optional sort, time by default") {
         "--compare-backends runs each backend alone, once: it takes no --per-layer");
 }
 
-TEST_CASE("--duration: seconds with decimals; -n becomes the least number of runs, 1 by default") {
+TEST_CASE("--duration: seconds with decimals, -n becomes the least number of runs, 1 by default") {
   const CommandLine timed = Parse({"--model", "m.onnx", "--duration", "1.5"});
   CHECK(timed.duration == 1.5);
   CHECK(timed.iterations == 1);

@@ -157,7 +157,7 @@ TEST_CASE("times outside the histogram's range: counted at its ends, percentiles
   CHECK(stats.percentiles[2].ms == 1e12);
 }
 
-TEST_CASE("valid percentiles are above 0 and at most 100; labels drop trailing zeros") {
+TEST_CASE("valid percentiles are above 0 and at most 100, labels drop trailing zeros") {
   CHECK(IsValidPercentile(100));
   CHECK(IsValidPercentile(0.001));
   CHECK_FALSE(IsValidPercentile(0));

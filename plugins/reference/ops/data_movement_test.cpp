@@ -218,7 +218,7 @@ TEST_CASE("transpose: every permutation of [2,3,4] against a naive loop, f32 and
   }
 }
 
-TEST_CASE("transpose: empty permutation reverses the axes; 1-byte elements") {
+TEST_CASE("transpose: empty permutation reverses the axes, 1-byte elements") {
   const auto result = RunOp(Transpose({}), {Bools({2, 1, 3}, {1, 0, 0, 0, 1, 1})}, {{{3, 1, 2}, DataType::kBool}});
   CHECK(result[0].As<std::uint8_t>() == std::vector<std::uint8_t>{1, 0, 0, 1, 0, 1});
 }
@@ -296,7 +296,7 @@ TEST_CASE("split: sizes along the middle axis, and back through concat") {
   CHECK(joined[0].As<std::int64_t>() == x);
 }
 
-TEST_CASE("split: empty sizes split equally; negative axis; zero-length parts") {
+TEST_CASE("split: empty sizes split equally, negative axis, zero-length parts") {
   const auto equal = RunOp(Split(-1, {}), {HostTensor::F32({2, 6}, Iota(12))},
                            {{{2, 2}, DataType::kFloat32}, {{2, 2}, DataType::kFloat32}, {{2, 2}, DataType::kFloat32}});
   CHECK(equal[0].As<float>() == std::vector<float>{0, 1, 6, 7});
@@ -390,7 +390,7 @@ TEST_CASE("gather: axis 1 with 2-D i32 indices inserts their shape") {
   CHECK(y == std::vector<std::int64_t>{11, 10, 12, 11, 21, 20, 22, 21});
 }
 
-TEST_CASE("gather: a scalar index drops the axis; [2,3,4] on the middle axis against a naive loop") {
+TEST_CASE("gather: a scalar index drops the axis, [2,3,4] on the middle axis against a naive loop") {
   const auto row = RunOp(Gather(0), {HostTensor::F32({3, 2}, {1, 2, 3, 4, 5, 6}), HostTensor::I64({}, {1})},
                          {{{2}, DataType::kFloat32}})[0]
                        .As<float>();
@@ -464,7 +464,7 @@ TEST_CASE("pad: reflect and edge on both axes of a 2-D input") {
         std::vector<float>{1, 1, 1, 2, 3, 4, 4, 4, 5, 6, 7, 7, 7, 8, 9, 7, 7, 7, 8, 9});
 }
 
-TEST_CASE("pad: negative pads crop; integer and bool constants") {
+TEST_CASE("pad: negative pads crop, integer and bool constants") {
   CHECK(RunF32(Pad({-1, 1}, PadMode::kConstant), {4}, {1, 2, 3, 4}, {4}) == std::vector<float>{2, 3, 4, 0});
   CHECK(RunF32(Pad({1, -2}, PadMode::kEdge), {4}, {1, 2, 3, 4}, {3}) == std::vector<float>{1, 1, 2});
   const auto i32 = RunOp(Pad({0, 1, 0, 1}, PadMode::kConstant, -7), {HostTensor::I32({2, 1}, {5, 6})},

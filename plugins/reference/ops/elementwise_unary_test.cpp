@@ -76,7 +76,7 @@ TEST_CASE("elementwise_unary: reciprocal, with infinities at zero") {
         std::vector<float>{0.25f, -2, kInf, -kInf, 0});
 }
 
-TEST_CASE("elementwise_unary: round halves to even; ceil, floor and sign by hand") {
+TEST_CASE("elementwise_unary: round halves to even, ceil, floor and sign by hand") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   CHECK(Run(UnaryOperation::kRound, {6}, {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 2.6f}) ==
         std::vector<float>{0, 2, 2, -0.0f, -2, 3});

@@ -168,7 +168,7 @@ TEST_CASE("gemm: prepacked operands give the same result") {
                           GemmOperand::RowMajor(dummy.data(), 100)));
 }
 
-TEST_CASE("gemm: beta 0 overwrites C, NaNs included; k = 0 scales C by beta") {
+TEST_CASE("gemm: beta 0 overwrites C, NaNs included, k = 0 scales C by beta") {
   const std::vector<float> a{1, 2}, b{3, 4};
   std::vector<float> c{std::numeric_limits<float>::quiet_NaN()};
   std::vector<float> workspace(

@@ -148,7 +148,7 @@ TEST_CASE("layer_normalization: last axis of [2,3,4] with scale and bias") {
   CheckClose(y, NaiveLayerNorm(x, 4, scale, &bias, 1e-5f));
 }
 
-TEST_CASE("layer_normalization: axis 1 of [2,3,4] normalizes 12 elements; bias is optional") {
+TEST_CASE("layer_normalization: axis 1 of [2,3,4] normalizes 12 elements, bias is optional") {
   std::vector<float> x(24);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::cos(static_cast<float>(i)) * 5.0f;
   const auto scale = Ramp(12, 0.5f, 0.1f);

@@ -105,7 +105,7 @@ TEST_CASE("f16 constants widen exactly") {
   CHECK(*back.bytes() == *bytes);
 }
 
-TEST_CASE("ScatterND replaces the addressed slices; bad shapes and indices are refused") {
+TEST_CASE("ScatterND replaces the addressed slices, bad shapes and indices are refused") {
   // Rows 1 and -1 (= 3) of a 4x2 tensor; then single elements; then the whole tensor (k = 0).
   const auto data = F32({4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
   const auto rows = folding::ScatterND(data, I64({2, 1}, {1, -1}), F32({2, 2}, {10, 11, 12, 13}));

@@ -76,7 +76,7 @@ bool Contains(const std::string& text, const std::string& part) { return text.fi
 
 // ---- Models from PyTorch ----------------------------------------------------------------------
 
-TEST_CASE("mlp (Gemm, Relu, Tanh, Softmax; opset 13) matches PyTorch on CpuRef") {
+TEST_CASE("mlp (Gemm, Relu, Tanh, Softmax, opset 13) matches PyTorch on CpuRef") {
   const ImportedModel model = ImportModel(DataPath("mlp.onnx"));
   CHECK(model.inputs == std::vector<std::string>{"input"});
   CHECK(model.outputs == std::vector<std::string>{"output"});
@@ -99,7 +99,7 @@ TEST_CASE("transformer encoder layer, opset 13 (layer norm as ReduceMean/Pow/Sqr
   CheckMatchesExpected(kData, "transformer_opset13");
 }
 
-TEST_CASE("a dynamic batch is fixed by input_shapes; shape subgraphs are folded") {
+TEST_CASE("a dynamic batch is fixed by input_shapes, shape subgraphs are folded") {
   ImportOptions options;
   options.input_shapes["input"] = {2, 3, 4};
   SUBCASE("Shape/Gather/Concat/ConstantOfShape/Equal/Where/Expand folded") {
@@ -124,7 +124,7 @@ TEST_CASE("Conv auto_pad SAME_UPPER, SAME_LOWER and VALID with stride 2") {
   CheckMatchesExpected(kData, "op_conv_auto_pad");
 }
 
-TEST_CASE("Softmax before opset 13 coerces to 2-D; from 13 it is per axis") {
+TEST_CASE("Softmax before opset 13 coerces to 2-D, from 13 it is per axis") {
   SUBCASE("opset 11, axis 1: Flatten, Softmax, Reshape") {
     const ImportedModel model = ImportModel(DataPath("op_softmax_opset11.onnx"));
     CHECK(OutputShape(model, "softmax/flatten") == TensorShape{2, 12});
@@ -148,7 +148,7 @@ TEST_CASE("Slice with negative steps, negative starts and clamped ends") {
   CheckMatchesExpected(kData, "op_slice");
 }
 
-TEST_CASE("MaxPool/AveragePool: ceil_mode, dilations, count_include_pad, auto_pad; GlobalMaxPool") {
+TEST_CASE("MaxPool/AveragePool: ceil_mode, dilations, count_include_pad, auto_pad, GlobalMaxPool") {
   CheckMatchesExpected(kData, "op_pooling");
 }
 
@@ -361,7 +361,7 @@ ImportedModel ImportProto(const ::onnx::ModelProto& model) {
   return ImportModelFromMemory(bytes.data(), bytes.size(), "m.onnx");
 }
 
-TEST_CASE("opsets 1 to 21 import, older forms mapped; others are unsupported") {
+TEST_CASE("opsets 1 to 21 import, older forms mapped, others are unsupported") {
   ::onnx::NodeProto* node = nullptr;
   auto model = OneNodeModel(22, "Relu", node);
   const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });

@@ -56,7 +56,7 @@ TEST_CASE("signature: publisher names are bounded and printable") {
   CHECK_THROWS_AS(GenerateSigningKey(""), Exception);
 }
 
-TEST_CASE("signature: a signed manifest verifies; any change to it does not") {
+TEST_CASE("signature: a signed manifest verifies, any change to it does not") {
   Scratch scratch;
   const SigningKey key = GenerateSigningKey("Acme");
   CHECK(key.private_key_pem.rfind("-----BEGIN PRIVATE KEY-----", 0) == 0);
@@ -95,7 +95,7 @@ TEST_CASE("signature: signing refuses a manifest without sha256 and keys that ar
   CHECK(!fs::exists(manifest.string() + ".sig"));
 }
 
-TEST_CASE("signature: key files round trip; edited ones are refused with the field named") {
+TEST_CASE("signature: key files round trip, edited ones are refused with the field named") {
   const SigningKey key = GenerateSigningKey("Acme");
   std::string why;
   const auto read = ParseKeyFile(TrustedKeyFileText(key.public_key), "k.json", why);

@@ -328,7 +328,7 @@ TEST_CASE("composite ops: GELU's tanh approximation (Pow or x * x * x, operands 
   }
 }
 
-TEST_CASE("composite ops: x * Sigmoid(x) is SiLU, x * HardSigmoid(x; 1/6, 1/2) is HardSwish, other gates stay") {
+TEST_CASE("composite ops: x * Sigmoid(x) is SiLU, x * HardSigmoid(x, 1/6, 1/2) is HardSwish, other gates stay") {
   auto gated = [](ActivationFunction gate, float alpha, float beta, bool same_input) -> Result {
     Network net;
     auto x = net.AddInput("x", kTokens);

@@ -498,7 +498,7 @@ TEST_CASE("c_backend: a workload's info is what the plugin says, bounded, read o
   CHECK(info.slow_path.empty());  // no data: nothing
 }
 
-TEST_CASE("c_backend: the \"no\" answers are false with the plugin's reason; other codes throw") {
+TEST_CASE("c_backend: the \"no\" answers are false with the plugin's reason, other codes throw") {
   Script script;
   script.table = FullTable();
   const auto backend = Wrap(script);
