@@ -2,6 +2,7 @@
 
 #include "dnnl_compat.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace backplane::onednn {
@@ -14,20 +15,39 @@ std::size_t HashOf(const dnnl::memory::desc& desc) {
 }
 }  // namespace
 
-const dnnl::memory::desc& DescPool::Intern(const dnnl::memory::desc& desc) {
+SharedDesc DescPool::Intern(const dnnl::memory::desc& desc) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto& bucket = buckets_[HashOf(desc)];
-  for (const auto& stored : bucket) {
-    if (*stored == desc) return *stored;
+  for (const auto& entry : bucket) {
+    SharedDesc stored = entry.lock();
+    if (stored && *stored == desc) return stored;
   }
-  bucket.push_back(std::make_unique<const dnnl::memory::desc>(desc));
-  ++size_;
-  return *bucket.back();
+  SharedDesc stored = std::make_shared<const dnnl::memory::desc>(desc);
+  bucket.push_back(stored);
+  if (++entries_ >= next_sweep_) Sweep();
+  return stored;
+}
+
+void DescPool::Sweep() {
+  entries_ = 0;
+  for (auto it = buckets_.begin(); it != buckets_.end();) {
+    auto& bucket = it->second;
+    bucket.erase(std::remove_if(bucket.begin(), bucket.end(), [](const auto& entry) { return entry.expired(); }),
+                 bucket.end());
+    entries_ += bucket.size();
+    it = bucket.empty() ? buckets_.erase(it) : std::next(it);
+  }
+  next_sweep_ = std::max<std::size_t>(64, 2 * entries_);
 }
 
 std::size_t DescPool::Size() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return size_;
+  std::size_t held = 0;
+  for (const auto& [hash, bucket] : buckets_) {
+    held += static_cast<std::size_t>(
+        std::count_if(bucket.begin(), bucket.end(), [](const auto& entry) { return !entry.expired(); }));
+  }
+  return held;
 }
 
 }  // namespace backplane::onednn

@@ -1,8 +1,8 @@
-// DescPool: one stored copy of each distinct oneDNN memory descriptor a network's workloads
-// keep. oneDNN 2.x holds a descriptor's dims, strides and blocking inline (about 700 bytes);
-// a workload keeps several per tensor it reads or writes, and most are equal across layers
-// (a chain of same-shaped layers has one or two distinct ones). Workloads hold pointers into
-// the pool: a few bytes per layer instead of kilobytes.
+// DescPool: one shared copy of each distinct oneDNN memory descriptor its users hold. oneDNN 2.x
+// holds a descriptor's dims, strides and blocking inline (about 700 bytes); a workload keeps
+// several per tensor it reads or writes, a tensor handle one or two, and most are equal across
+// layers (a chain of same-shaped layers has one or two distinct ones). Holders keep a shared
+// pointer into the pool: 16 bytes instead of kilobytes per layer.
 #pragma once
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -15,23 +15,31 @@
 
 namespace backplane::onednn {
 
-// Owned jointly by the workload factory and its workloads (through ExecutionSettings); a returned
-// reference stays valid as long as the pool. Thread-safe. Grows by one copy per distinct desc
-// interned, never shrinks (bounded by the network's distinct layouts).
+using SharedDesc = std::shared_ptr<const dnnl::memory::desc>;
+
+// One per loaded network (its workloads, ExecutionSettings::descs) and one per tensor handle
+// factory (the handles of every context). A desc stays as long as a holder keeps it; the pool
+// forgets a desc no one holds (holders do not keep the pool alive). Thread-safe. Holds at most
+// twice as many entries as descs held, plus one bucket per distinct hash seen since the last
+// sweep.
 class DescPool {
  public:
-  // The pool's copy of `desc` (equal by oneDNN's operator==), stored on first use. Throws
-  // std::bad_alloc.
-  const dnnl::memory::desc& Intern(const dnnl::memory::desc& desc);
-  // Distinct descs stored.
+  // The pool's copy of `desc` (equal by oneDNN's operator==), made on first use or when every
+  // earlier holder let it go. Equal descs interned while one is held are the same pointer, so
+  // holders may compare them by address. Throws std::bad_alloc.
+  SharedDesc Intern(const dnnl::memory::desc& desc);
+  // Distinct descs held now.
   std::size_t Size() const;
 
  private:
+  // Forgets the entries no one holds. Called with mutex_ held.
+  void Sweep();
+
   mutable std::mutex mutex_;
-  // By a hash of dims and byte size; descs of one bucket compared in full. unique_ptr: the
-  // descs do not move when a bucket grows.
-  std::unordered_map<std::size_t, std::vector<std::unique_ptr<const dnnl::memory::desc>>> buckets_;
-  std::size_t size_ = 0;
+  // By a hash of dims and byte size; descs of one bucket compared in full.
+  std::unordered_map<std::size_t, std::vector<std::weak_ptr<const dnnl::memory::desc>>> buckets_;
+  std::size_t entries_ = 0;      // weak pointers in buckets_, expired or not
+  std::size_t next_sweep_ = 64;  // Sweep when entries_ reaches it
 };
 
 }  // namespace backplane::onednn

@@ -128,6 +128,15 @@ bool IsReference(const dnnl::primitive_desc_base& pd) {
   return name && std::string(name).rfind("ref", 0) == 0;
 }
 
+namespace {
+thread_local int t_one_thread_scopes = 0;  // OneThreadScopes open on this thread
+}  // namespace
+
+OneThreadScope::OneThreadScope() { ++t_one_thread_scopes; }
+OneThreadScope::~OneThreadScope() { --t_one_thread_scopes; }
+
+int ExecutionSettings::Threads() const { return t_one_thread_scopes > 0 ? 1 : settings.threads; }
+
 dnnl::primitive_attr ExecutionSettings::Attr() const {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);

@@ -5,6 +5,7 @@
 
 #include "cpu_load.hpp"
 #include "desc_pool.hpp"
+#include "run_objects.hpp"
 #include "thread_gate.hpp"
 
 #include <backplane/backend/backend.hpp>
@@ -65,14 +66,30 @@ struct ExecutionSettings {
   // activations in (ActivationTypes) and what constant-weight matmuls read their inputs and
   // weights as. Everything else computes in f32, converting what it reads.
   dnnl::memory::data_type compute_type = dnnl::memory::data_type::f32;
-  // The memory descriptors the workloads keep (PrimitiveWorkload), one copy of each; shared by
-  // copies of these settings (the one-thread variant).
+  // The memory descriptors the workloads keep (PrimitiveWorkload), one copy of each, and the
+  // stream and memory objects their Executes use; shared by copies of these settings (the
+  // one-thread variant).
   std::shared_ptr<DescPool> descs = std::make_shared<DescPool>();
+  std::shared_ptr<RunPool> runs = std::make_shared<RunPool>();
 
   // An attribute with a user-provided scratchpad (so one primitive can run concurrently on
   // several contexts) and, with fast_math on oneDNN >= 2.7, the bf16 fpmath mode (for the
   // primitives that keep f32 types).
   dnnl::primitive_attr Attr() const;
+  // The threads a workload of these settings runs on now, on this thread: settings.threads, or 1
+  // while a OneThreadScope is open here.
+  int Threads() const;
+};
+
+// While it lives, workloads executed on this thread run on one thread (ExecutionSettings::Threads):
+// the one-thread variant of a workload whose primitives do not fix their thread count at
+// creation (onednn_workload_factory.cpp). Nestable; not to be moved across threads.
+class OneThreadScope {
+ public:
+  OneThreadScope();
+  ~OneThreadScope();
+  OneThreadScope(const OneThreadScope&) = delete;
+  OneThreadScope& operator=(const OneThreadScope&) = delete;
 };
 
 // The first channel-blocked layout oneDNN has a non-reference 3x3 convolution for, else the

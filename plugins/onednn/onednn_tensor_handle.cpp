@@ -92,16 +92,28 @@ std::size_t BlockPool::FreeBlocks() const {
   return count + free_large_.size();
 }
 
-OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool)
+OneDnnTensorHandle::OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool,
+                                       std::shared_ptr<DescPool> descs)
     : info_(std::move(info)),
       engine_(std::move(engine)),
-      pool_(pool ? std::move(pool) : std::make_shared<BlockPool>()) {
+      pool_(pool ? std::move(pool) : std::make_shared<BlockPool>()),
+      descs_(descs ? std::move(descs) : std::make_shared<DescPool>()) {
   if (info_.type != DataType::kFloat32) {
     throw Exception(ErrorCode::kUnsupported, std::string("CpuOneDnn tensor handles hold f32 tensors, not ") +
                                                  ToString(info_.type));
   }
-  plain_desc_ = PlainDesc(DimsOf(info_));
+  plain_desc_ = descs_->Intern(PlainDesc(DimsOf(info_)));
   desc_ = plain_desc_;
+}
+
+void OneDnnTensorHandle::SetLayout(const dnnl::memory::desc& desc) {
+  plain_ = desc == *plain_desc_;
+  if (plain_) {
+    desc_ = plain_desc_;
+    return;
+  }
+  if (!written_ || *written_ != desc) written_ = descs_->Intern(desc);
+  desc_ = written_;
 }
 
 OneDnnTensorHandle::~OneDnnTensorHandle() { std::free(plain_buffer_.data); }
@@ -139,7 +151,7 @@ void OneDnnTensorHandle::Reserve(Buffer& buffer, std::size_t size) {
 }
 
 void* OneDnnTensorHandle::SliceOf(const dnnl::memory::desc& desc, std::size_t offset, std::size_t size) const {
-  const bool own = data_ && data_ != imported_ && desc_ == desc;
+  const bool own = data_ && data_ != imported_ && *desc_ == desc;
   return own && offset + size <= desc.get_size() ? static_cast<std::uint8_t*>(data_) + offset : nullptr;
 }
 
@@ -157,24 +169,22 @@ void* OneDnnTensorHandle::PrepareWrite(const dnnl::memory::desc& desc) {
     if (void* slice = slice_->concat->SliceOf(slice_->concat_desc, slice_->offset, desc.get_size())) {
       block_.reset();  // written into the concat's block: its own goes back
       data_ = slice;
-      desc_ = desc;
-      plain_ = desc == plain_desc_;
+      SetLayout(desc);
       return data_;
     }
   }
-  plain_ = desc == plain_desc_;
+  SetLayout(desc);
   if (plain_ && imported_) {
     data_ = imported_;
   } else {
     TakeBlock(desc.get_size());
     data_ = block_.get();
   }
-  desc_ = desc;
   return data_;
 }
 
 void* OneDnnTensorHandle::Map() {
-  if (!data_) return PrepareWrite(plain_desc_);  // never written: plain, uninitialised
+  if (!data_) return PrepareWrite(*plain_desc_);  // never written: plain, uninitialised
   if (plain_) return data_;
   void* target = imported_;
   if (!target) {
@@ -182,8 +192,8 @@ void* OneDnnTensorHandle::Map() {
     target = plain_buffer_.data;
   }
   try {
-    dnnl::memory from(desc_, engine_, data_);
-    dnnl::memory to(plain_desc_, engine_, target);
+    dnnl::memory from(*desc_, engine_, data_);
+    dnnl::memory to(*plain_desc_, engine_, target);
     dnnl::stream stream(engine_);
     dnnl::reorder(from, to).execute(stream, from, to);
     stream.wait();
@@ -208,11 +218,11 @@ bool OneDnnTensorHandle::Import(void* memory, backend::MemorySource source) {
 }
 
 bool OneDnnTensorHandle::Alias(const OneDnnTensorHandle& source) {
-  return source.plain_ && Alias(source, plain_desc_);
+  return source.plain_ && Alias(source, *plain_desc_);
 }
 
 bool OneDnnTensorHandle::Alias(const OneDnnTensorHandle& source, const dnnl::memory::desc& desc) {
-  if (imported_ || !source.data_ || source.data_ == source.imported_ || desc.get_size() != source.desc_.get_size() ||
+  if (imported_ || !source.data_ || source.data_ == source.imported_ || desc.get_size() != source.desc_->get_size() ||
       source.info_.NumBytes() != info_.NumBytes()) {
     return false;
   }
@@ -220,13 +230,12 @@ bool OneDnnTensorHandle::Alias(const OneDnnTensorHandle& source, const dnnl::mem
   block_ = source.data_ == source.block_.get() ? source.block_ : nullptr;
   block_size_ = block_ ? source.block_size_ : 0;
   data_ = source.data_;
-  desc_ = desc;
-  plain_ = desc == plain_desc_;
+  SetLayout(desc);
   return true;
 }
 
 OneDnnTensorHandleFactory::OneDnnTensorHandleFactory()
-    : engine_(dnnl::engine::kind::cpu, 0), pool_(std::make_shared<BlockPool>()) {}
+    : engine_(dnnl::engine::kind::cpu, 0), pool_(std::make_shared<BlockPool>()), descs_(std::make_shared<DescPool>()) {}
 
 backend::TensorHandleFactoryProperties OneDnnTensorHandleFactory::GetProperties() const {
   backend::TensorHandleFactoryProperties properties;
@@ -238,7 +247,7 @@ backend::TensorHandleFactoryProperties OneDnnTensorHandleFactory::GetProperties(
 
 std::unique_ptr<backend::ITensorHandle> OneDnnTensorHandleFactory::CreateTensorHandle(const TensorInfo& info) const {
   pool_->Expect(info.NumBytes());
-  return std::make_unique<OneDnnTensorHandle>(info, engine_, pool_);
+  return std::make_unique<OneDnnTensorHandle>(info, engine_, pool_, descs_);
 }
 
 }  // namespace backplane::onednn

@@ -4,6 +4,7 @@
 // producing workload sets it at Execute, consumers compare it with what they expect.
 #pragma once
 
+#include "desc_pool.hpp"
 #include "dnnl_desc.hpp"
 
 #include <backplane/backend/tensor_handle.hpp>
@@ -79,8 +80,9 @@ class BlockPool : public std::enable_shared_from_this<BlockPool> {
 // reordered into a plain buffer of the handle's own, and the handle becomes plain.
 class OneDnnTensorHandle final : public backend::ITensorHandle {
  public:
-  // `pool` supplies content memory (a private one when null).
-  OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool = nullptr);
+  // `pool` supplies content memory, `descs` keeps the layouts (private ones when null).
+  OneDnnTensorHandle(TensorInfo info, dnnl::engine engine, std::shared_ptr<BlockPool> pool = nullptr,
+                     std::shared_ptr<DescPool> descs = nullptr);
   ~OneDnnTensorHandle() override;
 
   const TensorInfo& GetInfo() const override { return info_; }
@@ -113,7 +115,7 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
                  const dnnl::memory::desc& desc);
 
   // The layout of the current content (dims equal GetInfo()'s shape) and where it is.
-  const dnnl::memory::desc& Desc() const { return desc_; }
+  const dnnl::memory::desc& Desc() const { return *desc_; }
   void* Data() const { return data_; }
   bool IsPlain() const { return plain_; }
   // For a producer: makes the handle hold content of layout `desc` (dims of GetInfo()) and
@@ -142,6 +144,9 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
   // Where WriteInto's slice of this handle's content is now (nullptr when this handle does not
   // hold content of layout `desc` in its own memory).
   void* SliceOf(const dnnl::memory::desc& desc, std::size_t offset, std::size_t size) const;
+  // Makes `desc` the layout of the content (desc_, plain_): the pool's copy, looked up only when
+  // it is neither the plain layout nor the one written last.
+  void SetLayout(const dnnl::memory::desc& desc);
 
   struct Slice {
     const OneDnnTensorHandle* concat = nullptr;
@@ -152,9 +157,11 @@ class OneDnnTensorHandle final : public backend::ITensorHandle {
 
   TensorInfo info_;
   dnnl::engine engine_;
-  dnnl::memory::desc plain_desc_;
-  dnnl::memory::desc desc_;
   std::shared_ptr<BlockPool> pool_;
+  std::shared_ptr<DescPool> descs_;
+  SharedDesc plain_desc_;  // GetInfo()'s dims, dense
+  SharedDesc desc_;        // the content's layout: plain_desc_ or written_
+  SharedDesc written_;     // the last layout written other than the plain one (or null)
   std::shared_ptr<std::uint8_t> block_;  // content memory (shared with aliases), or null
   std::size_t block_size_ = 0;            // block_'s capacity
   Buffer plain_buffer_;                  // Map()'s plain copy of blocked content
@@ -180,6 +187,7 @@ class OneDnnTensorHandleFactory final : public backend::ITensorHandleFactory {
   backend::FactoryId id_ = kBlockedFactoryId;
   dnnl::engine engine_;
   std::shared_ptr<BlockPool> pool_;  // the blocks of every handle it creates
+  std::shared_ptr<DescPool> descs_;  // their layouts
 };
 
 }  // namespace backplane::onednn

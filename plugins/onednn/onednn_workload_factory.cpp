@@ -38,9 +38,9 @@ class CreationThreads {
 };
 
 // Runs `multi` (created for several threads) or, while the cores are busy with other work (or
-// always, by option), `single` (the same layer created for one thread): see CpuLoadMonitor.
-// Immutable; thread-safe as its two workloads are. The tensors' layouts may differ between the
-// two; consumers reorder where they do.
+// always, by option), `single` (the same layer created for one thread; null: `multi` run in a
+// OneThreadScope): see CpuLoadMonitor. Immutable; thread-safe as its workloads are. The
+// tensors' layouts may differ between the two; consumers reorder where they do.
 class AdaptiveWorkload final : public backend::IWorkload {
  public:
   AdaptiveWorkload(std::unique_ptr<backend::IWorkload> multi, std::unique_ptr<backend::IWorkload> single,
@@ -50,14 +50,22 @@ class AdaptiveWorkload final : public backend::IWorkload {
   void Execute(const backend::WorkloadArgs& args) const override {
     const int threads = execution_->settings.threads;
     const bool one = execution_->settings.adaptive == AdaptiveThreads::kAlways || execution_->load->Busy(threads);
-    (one ? single_ : multi_)->Execute(args);
+    if (!one) {
+      multi_->Execute(args);
+    } else if (single_) {
+      single_->Execute(args);
+    } else {
+      const OneThreadScope scope;
+      multi_->Execute(args);
+    }
   }
   std::size_t GetScratchSize() const override {
-    return std::max(multi_->GetScratchSize(), single_->GetScratchSize());
+    return single_ ? std::max(multi_->GetScratchSize(), single_->GetScratchSize()) : multi_->GetScratchSize();
   }
   // The multi-threaded form's, naming the one-thread form's implementation when it differs.
   backend::WorkloadInfo GetInfo() const override {
     backend::WorkloadInfo info = multi_->GetInfo();
+    if (!single_) return info;
     const backend::WorkloadInfo single = single_->GetInfo();
     if (single.implementation != info.implementation) {
       info.implementation += " (1 thread: " + single.implementation + ")";
@@ -141,7 +149,12 @@ std::unique_ptr<backend::IWorkload> OneDnnWorkloadFactory::Create(const backend:
 
 std::unique_ptr<backend::IWorkload> OneDnnWorkloadFactory::CreateWorkload(const backend::ILayerView& layer) {
   auto workload = Create(layer, execution_);
-  if (single_) workload = std::make_unique<AdaptiveWorkload>(std::move(workload), Create(layer, single_), execution_);
+  if (single_) {
+    // Fused layers are convolution or matrix-product chains: their thread count is fixed.
+    const OpKernel* op = layer.GetType() == backend::LayerType::kPreCompiled ? nullptr : Ops().Find(layer.GetType());
+    auto single = !op || op->threads_fixed_at_creation ? Create(layer, single_) : nullptr;
+    workload = std::make_unique<AdaptiveWorkload>(std::move(workload), std::move(single), execution_);
+  }
   return std::make_unique<TensorLifetimeWorkload>(std::move(workload), layer);
 }
 

@@ -333,6 +333,11 @@ NetworkId Runtime::LoadNetwork(OptimizedNetwork network) {
     throw Exception(ErrorCode::kInvalidArgument,
                     "LoadNetwork was given an empty OptimizedNetwork; get one from Runtime::Optimize");
   }
+  // The reports were the application's to read before loading; the loaded network keeps the
+  // graph only (a network's size in records, ~0.3 KB per layer).
+  std::vector<LayerPlacement>().swap(placed->placement);
+  std::vector<EdgeReport>().swap(placed->edges);
+  std::vector<std::string>().swap(placed->pass_log);
   std::map<BackendId, execution::LoadBackend> backends;
   for (const auto& backend : impl_->registry.All()) {
     backends[backend.info.id] = {backend.factory, backend.context.get(), backend.library};

@@ -28,6 +28,13 @@ void RequirePinnedLayers(const Network& network, const OptimizeOptions& options)
 }  // namespace
 
 LoadedNetwork::LoadedNetwork(Runtime& runtime, const Network& network, const OptimizeOptions& options)
+    : LoadedNetwork(runtime, network, options, nullptr) {}
+
+LoadedNetwork::LoadedNetwork(Runtime& runtime, Network&& network, const OptimizeOptions& options)
+    : LoadedNetwork(runtime, network, options, &network) {}
+
+LoadedNetwork::LoadedNetwork(Runtime& runtime, const Network& network, const OptimizeOptions& options,
+                             Network* release)
     : runtime_(&runtime) {
   RequirePinnedLayers(network, options);
   auto start = Clock::now();
@@ -41,6 +48,7 @@ LoadedNetwork::LoadedNetwork(Runtime& runtime, const Network& network, const Opt
   optimize_ms_ = MillisecondsSince(start);
   placement_ = {optimized.GetPlacement(), optimized.GetEdges(), optimized.GetCopyCount(),
                 optimized.GetPassLog()};
+  if (release) *release = Network();
 
   start = Clock::now();
   try {

@@ -5,6 +5,7 @@
 #include <backplane/runtime.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace backplane::sdk_run {
@@ -23,6 +24,9 @@ class LoadedNetwork {
   // names no layer of the network, and (kRuntimeFailure) with the runtime's message when
   // placement or loading fails.
   LoadedNetwork(Runtime& runtime, const Network& network, const OptimizeOptions& options);
+  // The same, emptying `network` once it is optimized: its graph is not needed to load (the
+  // loaded network shares its weights), so the load's peak memory does not hold it.
+  LoadedNetwork(Runtime& runtime, Network&& network, const OptimizeOptions& options);
   ~LoadedNetwork();
   LoadedNetwork(LoadedNetwork&& other) noexcept;
   LoadedNetwork& operator=(LoadedNetwork&&) = delete;
@@ -33,10 +37,15 @@ class LoadedNetwork {
   NetworkId id() const { return id_; }
   const NetworkSignature& signature() const { return signature_; }
   const PlacementReport& placement() const { return placement_; }
+  // Moves the placement report out (a network's size in records): placement() is empty after.
+  PlacementReport TakePlacement() { return std::move(placement_); }
   double optimize_ms() const { return optimize_ms_; }
   double load_ms() const { return load_ms_; }
 
  private:
+  // Both public constructors: `release`, when given, is emptied after optimizing.
+  LoadedNetwork(Runtime& runtime, const Network& network, const OptimizeOptions& options, Network* release);
+
   Runtime* runtime_;
   NetworkId id_ = 0;
   bool loaded_ = false;

@@ -11,6 +11,7 @@
 
 #include <iostream>
 #include <memory>
+#include <utility>
 
 namespace backplane::sdk_run {
 
@@ -33,7 +34,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);
   RequireBackends(*runtime, "--pin", pinned);
 
-  const PreparedModel model = PrepareModel(command_line, show_progress);
+  PreparedModel model = PrepareModel(command_line, show_progress);
   // Where the results go is checked before the (possibly long) runs.
   if (!command_line.output_dir.empty()) CreateOutputFolder(command_line.output_dir);
   if (!command_line.profile.empty()) CheckProfilePath(command_line.profile);
@@ -49,16 +50,16 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   report.warmup = command_line.warmup;
   report.concurrency = command_line.concurrency;
 
-  const LoadedNetwork network = [&] {
+  LoadedNetwork network = [&] {
     const ProgressLine progress(std::cerr, "optimizing and loading", 0, show_progress);
-    return LoadedNetwork(*runtime, model.imported.model.network, MakeOptimizeOptions(command_line));
+    return LoadedNetwork(*runtime, std::move(model.imported.model.network), MakeOptimizeOptions(command_line));
   }();
   // The reference outputs are checked against the network before the runs.
   const std::vector<ExpectedTensor> expected =
       ReadExpectedOutputs(command_line.expected_files, network.signature());
   report.optimize_ms = network.optimize_ms();
   report.load_ms = network.load_ms();
-  report.placement = network.placement();
+  report.placement = network.TakePlacement();
 
   BenchmarkSettings settings;
   settings.iterations = command_line.iterations;

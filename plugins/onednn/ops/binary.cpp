@@ -82,7 +82,7 @@ class BroadcastLoopWorkload final : public backend::IWorkload {
     const ExecuteThreads threads(*execution_);
     const std::int64_t rows = loop_.RowCount();
     const int parts =
-        static_cast<int>(std::min<std::int64_t>(execution_->settings.threads, std::max<std::int64_t>(rows, 1)));
+        static_cast<int>(std::min<std::int64_t>(threads.Units(), std::max<std::int64_t>(rows, 1)));
 #pragma omp parallel for num_threads(parts) schedule(static)
     for (int part = 0; part < parts; ++part) {
       loop_.ForEachRowIn(rows * part / parts, rows * (part + 1) / parts,

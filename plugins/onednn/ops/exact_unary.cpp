@@ -66,7 +66,7 @@ class ExactUnaryWorkload final : public backend::IWorkload {
     auto* y = static_cast<float*>(ours ? ours->PrepareWrite(PlainDesc(DimsOf(info_))) : out->Map());
     const std::int64_t count = info_.shape.NumElements();
     const Function function = function_;
-    GateUnits units(*execution_->gate, execution_->settings.threads);
+    GateUnits units(*execution_->gate, execution_->Threads());
 #pragma omp parallel for num_threads(units.Units()) schedule(static)
     for (std::int64_t i = 0; i < count; ++i) y[i] = function(x[i]);
   }

@@ -41,6 +41,11 @@ struct OpKernel {
   std::unique_ptr<backend::IWorkload> (*create)(const OpSpec& spec, const ExecutionSettingsPtr& execution);
   // Whether post-ops may be fused into it (OptimizeSubgraph).
   bool takes_post_ops;
+  // Whether its primitives split their work for the thread count they are created with
+  // (convolutions, matrix products; kept where unsure): its one-thread variant for adaptive
+  // threads is then created apart. Otherwise (elementwise ops, which size their work split when
+  // they run) one workload serves both, run in a OneThreadScope: half the primitives.
+  bool threads_fixed_at_creation;
 };
 
 // CpuOneDnn's op table: a row per layer type it runs (PreCompiled layers, which fusion/

@@ -10,23 +10,24 @@ namespace backplane::onednn {
 namespace {
 using backend::LayerType;
 
+// Type, support check, create, takes post-ops, threads fixed at creation (OpKernel).
 const std::array<OpKernel, 16> kOps{{
-    {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2dWorkload, true},
-    {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnectedWorkload, true},
-    {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload, true},
-    {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2dWorkload, false},
-    {LayerType::kActivation, IsActivationSupported, CreateActivationWorkload, false},
-    {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinaryWorkload, false},
-    {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnaryWorkload, false},
-    {LayerType::kSoftmax, IsSoftmaxSupported, CreateSoftmaxWorkload, false},
-    {LayerType::kReduce, IsReduceSupported, CreateReduceWorkload, false},
-    {LayerType::kBatchNormalization, IsBatchNormalizationSupported, CreateBatchNormalizationWorkload, false},
-    {LayerType::kLayerNormalization, IsLayerNormalizationSupported, CreateLayerNormalizationWorkload, false},
-    {LayerType::kConcat, IsConcatSupported, CreateConcatWorkload, false},
-    {LayerType::kTranspose, IsTransposeSupported, CreateTransposeWorkload, false},
-    {LayerType::kReshape, AllFloat32, CreateReshapeWorkload, false},
-    {LayerType::kFlatten, AllFloat32, CreateReshapeWorkload, false},
-    {LayerType::kSlice, IsSliceSupported, CreateSliceWorkload, false},
+    {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2dWorkload, true, true},
+    {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnectedWorkload, true, true},
+    {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload, true, true},
+    {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2dWorkload, false, true},
+    {LayerType::kActivation, IsActivationSupported, CreateActivationWorkload, false, false},
+    {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinaryWorkload, false, false},
+    {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnaryWorkload, false, false},
+    {LayerType::kSoftmax, IsSoftmaxSupported, CreateSoftmaxWorkload, false, true},
+    {LayerType::kReduce, IsReduceSupported, CreateReduceWorkload, false, true},
+    {LayerType::kBatchNormalization, IsBatchNormalizationSupported, CreateBatchNormalizationWorkload, false, true},
+    {LayerType::kLayerNormalization, IsLayerNormalizationSupported, CreateLayerNormalizationWorkload, false, true},
+    {LayerType::kConcat, IsConcatSupported, CreateConcatWorkload, false, true},
+    {LayerType::kTranspose, IsTransposeSupported, CreateTransposeWorkload, false, true},
+    {LayerType::kReshape, AllFloat32, CreateReshapeWorkload, false, true},
+    {LayerType::kFlatten, AllFloat32, CreateReshapeWorkload, false, true},
+    {LayerType::kSlice, IsSliceSupported, CreateSliceWorkload, false, true},
 }};
 }  // namespace
 

@@ -18,19 +18,6 @@ namespace {
 
 std::size_t Align(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
 
-// `slot`'s memory object, pointed at `data`: made with `desc` when the slot was made for
-// another desc (or none), else only re-pointed.
-template <typename Slot>
-dnnl::memory& Point(Slot& slot, const dnnl::memory::desc& desc, const dnnl::engine& engine, void* data) {
-  if (slot.desc != &desc) {
-    slot.memory = dnnl::memory(desc, engine, data);
-    slot.desc = &desc;
-  } else {
-    slot.memory.set_data_handle(data);
-  }
-  return slot.memory;
-}
-
 // Sets this thread's OpenMP team size for the primitives it runs (OpenMP keeps it per thread).
 void UseThreads(int threads) {
 #if defined(_OPENMP)
@@ -43,7 +30,7 @@ void UseThreads(int threads) {
 }  // namespace
 
 ExecuteThreads::ExecuteThreads(const ExecutionSettings& execution)
-    : units_(*execution.gate, execution.settings.threads) {
+    : units_(*execution.gate, execution.Threads()) {
   UseThreads(units_.Units());
 }
 
@@ -75,29 +62,6 @@ dnnl::reorder ReorderCache::Get(const dnnl::engine& engine, const dnnl::memory::
 
 PrimitiveWorkload::PrimitiveWorkload(std::string name, std::shared_ptr<const ExecutionSettings> execution)
     : name_(std::move(name)), execution_(std::move(execution)) {}
-
-PrimitiveWorkload::RunLease::RunLease(const PrimitiveWorkload& workload) : workload_(workload) {
-  {
-    std::lock_guard<std::mutex> lock(workload_.idle_runs_mutex_);
-    if (!workload_.idle_runs_.empty()) {
-      objects_ = std::move(workload_.idle_runs_.back());
-      workload_.idle_runs_.pop_back();
-    }
-  }
-  if (!objects_) {
-    objects_ = std::make_unique<RunObjects>(workload_.execution_->engine);
-    objects_->inputs.resize(workload_.inputs_.size());
-  }
-}
-
-PrimitiveWorkload::RunLease::~RunLease() {
-  std::lock_guard<std::mutex> lock(workload_.idle_runs_mutex_);
-  try {
-    workload_.idle_runs_.push_back(std::move(objects_));
-  } catch (const std::bad_alloc&) {
-    // Not kept: the next Execute makes new ones.
-  }
-}
 
 std::size_t PrimitiveWorkload::Reserve(std::size_t bytes) {
   const std::size_t offset = scratch_size_;
@@ -190,7 +154,7 @@ dnnl::memory PrimitiveWorkload::ScaleWeights(const backend::WorkloadArgs& args, 
     scale = static_cast<const float*>(ours->Data());
   } else {
     scale = static_cast<const float*>(
-        InputMemory(*rare.channel_scale, run.channel_scale, args, scratch, run).get_data_handle());
+        InputMemory(*rare.channel_scale, args, scratch, run).get_data_handle());
   }
   const auto* weights = static_cast<const float*>(rare.scaled->packed.get_data_handle());
   auto* scaled = reinterpret_cast<float*>(scratch + rare.scaled->offset);
@@ -198,7 +162,7 @@ dnnl::memory PrimitiveWorkload::ScaleWeights(const backend::WorkloadArgs& args, 
     const std::uint32_t channel = rare.scaled->channel[j];
     scaled[j] = channel == 0 ? 0.0f : weights[j] * scale[channel - 1];
   }
-  return Point(run.scaled_weights, *rare.scaled->desc, execution_->engine, scaled);
+  return run.Memory(rare.scaled->desc, scaled);
 }
 
 void PrimitiveWorkload::AddConstant(int arg, dnnl::memory memory) { constants_.emplace_back(arg, std::move(memory)); }
@@ -238,11 +202,11 @@ void PrimitiveWorkload::SetSumInput(std::size_t index, const TensorInfo& info) {
 
 void PrimitiveWorkload::LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run,
                                 const dnnl::memory& destination) const {
-  const dnnl::memory source = InputMemory(*rare_->sum, run.sum, args, scratch, run);
+  const dnnl::memory source = InputMemory(*rare_->sum, args, scratch, run);
   std::memcpy(destination.get_data_handle(), source.get_data_handle(), produced_->get_size());
 }
 
-dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& slot, const backend::WorkloadArgs& args,
+dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, const backend::WorkloadArgs& args,
                                             std::uint8_t* scratch, RunObjects& run) const {
   const dnnl::engine& engine = execution_->engine;
   dnnl::stream& stream = run.stream;
@@ -252,13 +216,13 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& sl
   auto* ours = dynamic_cast<OneDnnTensorHandle*>(handle);
   if (ours && !ours->IsPlain()) {
     const dnnl::memory::desc& current = ours->Desc();
-    if (input.as_is && current == *input.layout) return Point(slot, *input.expected, engine, ours->Data());
+    if (input.as_is && current == *input.layout) return run.Memory(input.expected, ours->Data());
     dnnl::memory from(current, engine, ours->Data());
     if (input.as_is && compat::Dims(current) == compat::Dims(*input.layout)) {
       // A layout or type this primitive was not created for (f32 into a bf16 primitive).
       dnnl::memory to(*input.layout, engine, reordered);
       reorders_.Get(engine, current, *input.layout).execute(stream, from, to);
-      return Point(slot, *input.expected, engine, reordered);
+      return run.Memory(input.expected, reordered);
     }
     // Read through a view (a flattening consumer, folded data movement): plain first, then
     // as the primitive reads it. The producer's dims may differ from the ones this layer reads
@@ -273,14 +237,14 @@ dnnl::memory PrimitiveWorkload::InputMemory(const Input& input, ReusedMemory& sl
     if (!input.from_view) return viewed;
     dnnl::memory to(*input.layout, engine, reordered);
     input.from_view->execute(stream, viewed, to);
-    return Point(slot, *input.expected, engine, reordered);
+    return run.Memory(input.expected, reordered);
   }
   void* data = static_cast<std::uint8_t*>(handle->Map()) + input.view_bytes;
-  if (!input.from_view) return Point(slot, *input.view, engine, data);
+  if (!input.from_view) return run.Memory(input.view, data);
   dnnl::memory viewed(*input.view, engine, data);
   dnnl::memory to(*input.layout, engine, reordered);
   input.from_view->execute(stream, viewed, to);
-  return Point(slot, *input.expected, engine, reordered);
+  return run.Memory(input.expected, reordered);
 }
 
 void PrimitiveWorkload::RunPrimitive(RunObjects& run) const {
@@ -297,19 +261,19 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
     throw Exception(ErrorCode::kInvalidArgument, "CpuOneDnn layer '" + name_ + "': no scratch memory was given");
   }
   const ExecuteThreads threads(*execution_);
-  const RunLease lease(*this);
+  const RunPool::Lease lease(*execution_->runs, execution_->engine);
   RunObjects& run = *lease;
   try {
     const dnnl::engine& engine = execution_->engine;
     run.bound.clear();
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      run.bound.emplace_back(inputs_[i].arg, InputMemory(inputs_[i], run.inputs[i], args, scratch, run));
+      run.bound.emplace_back(inputs_[i].arg, InputMemory(inputs_[i], args, scratch, run));
     }
     for (const auto& constant : constants_) run.bound.push_back(constant);
     if (rare_ && rare_->scaled) run.bound.emplace_back(rare_->scaled->arg, ScaleWeights(args, scratch, run));
     if (has_scratchpad_) {
       run.bound.emplace_back(DNNL_ARG_SCRATCHPAD,
-                             Point(run.scratchpad, *scratchpad_, engine, scratch + scratchpad_offset_));
+                             run.Memory(scratchpad_, scratch + scratchpad_offset_));
     }
 
     backend::ITensorHandle* handle = args.outputs.at(output_index_);
@@ -320,7 +284,7 @@ void PrimitiveWorkload::Execute(const backend::WorkloadArgs& args) const {
     } else if (!to_view_) {
       direct = ours ? ours->PrepareWrite(*output_plain_) : handle->Map();
     }
-    dnnl::memory& produced = Point(run.output, *produced_, engine, direct ? direct : scratch + output_offset_);
+    const dnnl::memory produced = run.Memory(produced_, direct ? direct : scratch + output_offset_);
     if (rare_ && rare_->sum) LoadSum(args, scratch, run, produced);
     run.bound.emplace_back(output_arg_, produced);
     RunPrimitive(run);

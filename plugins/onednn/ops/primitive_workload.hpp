@@ -11,6 +11,7 @@
 #pragma once
 
 #include "../onednn_backend_context.hpp"
+#include "../run_objects.hpp"
 #include "implementation.hpp"
 
 #include <backplane/backend/workload.hpp>
@@ -48,16 +49,17 @@ class ReorderCache {
 class ExecuteThreads {
  public:
   explicit ExecuteThreads(const ExecutionSettings& execution);
+  int Units() const { return units_.Units(); }
 
  private:
   GateUnits units_;
 };
 
 // Immutable after construction (Add*/Set* are for the creating op only) apart from its
-// thread-safe ReorderCache and RunObjects pool, so Execute is thread-safe: each Execute holds
-// its own RunObjects (oneDNN stream and memory objects) while it runs. Its memory descriptors
-// live in the network's DescPool (ExecutionSettings::descs, kept alive by `execution`): a workload of
-// one input is about 1 KB besides oneDNN's primitive.
+// thread-safe ReorderCache, so Execute is thread-safe: each Execute leases RunObjects (oneDNN
+// stream and memory objects) from the network's RunPool (ExecutionSettings::runs) while it runs.
+// Its memory descriptors are shared through the network's DescPool (ExecutionSettings::descs): a
+// workload of one input is about 0.5 KB besides oneDNN's primitive.
 class PrimitiveWorkload final : public backend::IWorkload {
  public:
   // `name` is the layer's, for messages; `execution` is shared with the factory.
@@ -111,7 +113,7 @@ class PrimitiveWorkload final : public backend::IWorkload {
 
  private:
   // Descs are the pool's (ExecutionSettings::descs), so an Input is small whatever oneDNN's desc size.
-  using Desc = const dnnl::memory::desc*;
+  using Desc = SharedDesc;
   struct Input {
     int arg;
     std::size_t index;
@@ -125,37 +127,6 @@ class PrimitiveWorkload final : public backend::IWorkload {
     std::size_t expected_offset;             // scratch for anything -> expected
     std::size_t view_bytes = 0;              // where the view starts in the dense bytes
     bool as_is = true;                       // view is the tensor's own dense layout
-  };
-  // A memory object kept between runs for one argument: made on first use with `desc` (a desc
-  // member of the workload, compared by address) and re-pointed at each run's data after, as
-  // making one costs more than a small layer's computation.
-  struct ReusedMemory {
-    const dnnl::memory::desc* desc = nullptr;
-    dnnl::memory memory;
-  };
-  // What one Execute uses besides the tensors: created by the first Execute that finds none
-  // idle, then reused. Owned by the pool below; used by one Execute at a time.
-  struct RunObjects {
-    explicit RunObjects(const dnnl::engine& engine) : stream(engine) {}
-    dnnl::stream stream;
-    std::vector<ReusedMemory> inputs;  // one per inputs_
-    ReusedMemory sum, channel_scale, scaled_weights, scratchpad, output;
-    std::vector<std::pair<int, dnnl::memory>> bound;  // this run's primitive arguments
-    std::vector<dnnl_exec_arg_t> exec_args;           // the same, as oneDNN's C API takes them
-  };
-  // Holds an idle RunObjects (or a new one) for one Execute and returns it to the pool after.
-  // The pool holds at most as many as Executes of this workload ever ran at once.
-  class RunLease {
-   public:
-    explicit RunLease(const PrimitiveWorkload& workload);
-    ~RunLease();
-    RunLease(const RunLease&) = delete;
-    RunLease& operator=(const RunLease&) = delete;
-    RunObjects& operator*() const { return *objects_; }
-
-   private:
-    const PrimitiveWorkload& workload_;
-    std::unique_ptr<RunObjects> objects_;
   };
   // Weights scaled per run by input channel (AddChannelScaledWeights).
   struct ScaledWeights {
@@ -176,12 +147,12 @@ class PrimitiveWorkload final : public backend::IWorkload {
   };
   Rare& MutableRare();
   // `desc`'s copy in the pool.
-  Desc Intern(const dnnl::memory::desc& desc) const { return &execution_->descs->Intern(desc); }
+  Desc Intern(const dnnl::memory::desc& desc) const { return execution_->descs->Intern(desc); }
   // The weights of rare_->scaled multiplied by this run's scale input, in scratch.
   dnnl::memory ScaleWeights(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run) const;
-  // Input `input` as the primitive reads it; `slot` is its ReusedMemory in `run`.
-  dnnl::memory InputMemory(const Input& input, ReusedMemory& slot, const backend::WorkloadArgs& args,
-                           std::uint8_t* scratch, RunObjects& run) const;
+  // Input `input` as the primitive reads it.
+  dnnl::memory InputMemory(const Input& input, const backend::WorkloadArgs& args, std::uint8_t* scratch,
+                           RunObjects& run) const;
   // Writes the sum operand into `destination` (laid out as produced_).
   void LoadSum(const backend::WorkloadArgs& args, std::uint8_t* scratch, RunObjects& run,
                const dnnl::memory& destination) const;
@@ -206,8 +177,6 @@ class PrimitiveWorkload final : public backend::IWorkload {
   std::size_t output_offset_ = 0;
   std::unique_ptr<Rare> rare_;
   mutable ReorderCache reorders_;
-  mutable std::mutex idle_runs_mutex_;
-  mutable std::vector<std::unique_ptr<RunObjects>> idle_runs_;  // guarded by idle_runs_mutex_
   Desc scratchpad_ = nullptr;
   std::size_t scratchpad_offset_ = 0;
   bool has_scratchpad_ = false;

@@ -89,7 +89,7 @@ class RowSoftmaxWorkload final : public backend::IWorkload {
     if (length_ == 0) return;
     // A thread only for at least 16 rows of 128 (the fork costs about a microsecond).
     const std::int64_t wanted = std::max<std::int64_t>(1, rows_ * length_ / (16 * 128));
-    GateUnits units(*execution_->gate, static_cast<int>(std::min<std::int64_t>(execution_->settings.threads, wanted)));
+    GateUnits units(*execution_->gate, static_cast<int>(std::min<std::int64_t>(execution_->Threads(), wanted)));
     const std::int64_t length = length_;
 #pragma omp parallel for num_threads(units.Units()) schedule(static)
     for (std::int64_t row = 0; row < rows_; ++row) SoftmaxRow(x + row * length, y + row * length, length);
