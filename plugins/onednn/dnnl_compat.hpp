@@ -193,13 +193,13 @@ inline dnnl::softmax_forward::primitive_desc Softmax(const engine& eng, const me
 #endif
 }
 
-// Reduction of `src` to `dst` (same rank, 1 along the reduced axes).
-inline dnnl::reduction::primitive_desc Reduction(const engine& eng, algorithm alg, const memory::desc& src,
+// Reduction of `src` to `dst` (same rank, 1 along the reduced axes); `p` is the norms' power.
+inline dnnl::reduction::primitive_desc Reduction(const engine& eng, algorithm alg, float p, const memory::desc& src,
                                                  const memory::desc& dst, const primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3
-  return {eng, alg, src, dst, 0.0f, 0.0f, attr};
+  return {eng, alg, src, dst, p, 0.0f, attr};
 #else
-  return {dnnl::reduction::desc(alg, src, dst, 0.0f, 0.0f), attr, eng};
+  return {dnnl::reduction::desc(alg, src, dst, p, 0.0f), attr, eng};
 #endif
 }
 

@@ -323,10 +323,11 @@ TEST_CASE("ops: Softmax along the last axis matches CpuRef at any row length, wi
   }
 }
 
-TEST_CASE("ops: Reduce mean and sum over any axes, with and without keep_dims, match CpuRef") {
+TEST_CASE("ops: Reduce mean, sum, product and the norms over any axes, with and without keep_dims, match CpuRef") {
   auto runtime = MakeRuntime();
   const std::vector<std::vector<std::int32_t>> axes_cases{{}, {-1}, {2, 3}, {1}, {0, 2}};
-  for (const auto operation : {ReduceOperation::kMean, ReduceOperation::kSum}) {
+  for (const auto operation : {ReduceOperation::kMean, ReduceOperation::kSum, ReduceOperation::kProd,
+                               ReduceOperation::kL1, ReduceOperation::kL2, ReduceOperation::kSumSquare}) {
     for (const auto& axes : axes_cases) {
       for (const bool keep_dims : {true, false}) {
         CAPTURE(static_cast<int>(operation));
@@ -339,6 +340,22 @@ TEST_CASE("ops: Reduce mean and sum over any axes, with and without keep_dims, m
         CheckOp(*runtime, OneLayer(d, {2, 24, 5, 7}));
       }
     }
+  }
+}
+
+TEST_CASE("ops: Reduce max, min, log-sum and log-sum-exp fall back to CpuRef with a reason") {
+  auto runtime = MakeRuntime();
+  for (const auto operation : {ReduceOperation::kMax, ReduceOperation::kMin, ReduceOperation::kLogSum,
+                               ReduceOperation::kLogSumExp}) {
+    CAPTURE(static_cast<int>(operation));
+    ReduceDescriptor d;
+    d.operation = operation;
+    d.axes = {1};
+    const Network net = OneLayer(d, {2, 24, 5, 7});
+    const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net, 0.5f, 2.0f));
+    std::string reason;
+    CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+    CHECK(reason.find("CpuOneDnn runs mean, sum, product") != std::string::npos);
   }
 }
 

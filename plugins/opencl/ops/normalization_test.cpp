@@ -93,6 +93,14 @@ TEST_CASE("opencl reduce: axes, keep_dims, sum and mean") {
   }
 }
 
+TEST_CASE("opencl reduce: operations other than mean and sum are refused with a reason") {
+  ReduceDescriptor max;
+  max.operation = ReduceOperation::kMax;
+  std::string reason;
+  CHECK_FALSE(backplane::opencl::testing::Supported(max, {F32({3, 5}, 1)}, {{{1, 1}, DataType::kFloat32}}, reason));
+  CHECK(reason.find("GpuOpenCl runs mean and sum reductions only") != std::string::npos);
+}
+
 TEST_CASE("opencl reduce: long trailing rows (work-group sums) and a full reduction") {
   ReduceDescriptor mean;
   mean.axes = {-1};

@@ -50,6 +50,8 @@ bool IsFullyConnectedSupported(const backend::ILayerView& layer, std::string& re
 bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason);
 bool IsConcatSupported(const backend::ILayerView& layer, std::string& reason);
+// Mean and sum only (the kernels add), over an input that fits kernel indexing.
+bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsGatherSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsPadSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsCastSupported(const backend::ILayerView& layer, std::string& reason);

@@ -21,7 +21,7 @@ const std::array<OpKernel, 20> kOps{{
     {LayerType::kSoftmax, InputFitsKernelIndexing, CreateSoftmaxWorkload},
     {LayerType::kBatchNormalization, InputFitsKernelIndexing, CreateBatchNormalizationWorkload},
     {LayerType::kLayerNormalization, InputFitsKernelIndexing, CreateLayerNormalizationWorkload},
-    {LayerType::kReduce, InputFitsKernelIndexing, CreateReduceWorkload},
+    {LayerType::kReduce, IsReduceSupported, CreateReduceWorkload},
     {LayerType::kReshape, backend::NoOwnLimits, CreateReshapeWorkload},
     {LayerType::kFlatten, backend::NoOwnLimits, CreateFlattenWorkload},
     {LayerType::kTranspose, InputFitsKernelIndexing, CreateTransposeWorkload},

@@ -101,6 +101,15 @@ class ReduceWorkload final : public OpenClWorkload {
 
 }  // namespace
 
+bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
+  const ReduceOperation operation = DescriptorOf<ReduceDescriptor>(layer).operation;
+  if (operation != ReduceOperation::kMean && operation != ReduceOperation::kSum) {
+    reason = "GpuOpenCl runs mean and sum reductions only";
+    return false;
+  }
+  return InputFitsKernelIndexing(layer, reason);
+}
+
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView& layer, OpenClDevice& device) {
   return std::make_unique<ReduceWorkload>(layer, device,
                                           ReducedAxes(DescriptorOf<ReduceDescriptor>(layer), layer.GetInputInfo(0).shape));

@@ -1,10 +1,12 @@
-// Reduce (mean, sum) over a set of axes, f32. The input is walked once in memory order
-// against per-output accumulators (stride 0 along reduced axes), accumulated in double in the
-// run's scratch memory; the mean of an empty set is NaN, as 0/0 in numpy.
+// Reduce over a set of axes, f32: every ReduceOperation, as backend::reduction computes it (the
+// one owner of the formulas). The input is walked in memory order against per-output
+// accumulators (stride 0 along reduced axes), accumulated in double in the run's scratch
+// memory; kLogSumExp walks it twice (each output's largest value first).
 #include "broadcast.hpp"
 #include "reference_ops.hpp"
 #include "tensor_access.hpp"
 
+#include <backplane/backend/reduction.hpp>
 #include <backplane/descriptors.hpp>
 
 #include <cstdint>
@@ -15,37 +17,59 @@ namespace backplane::reference {
 
 namespace {
 
+namespace reduction = backend::reduction;
+
 class ReduceWorkload final : public backend::IWorkload {
  public:
-  ReduceWorkload(StridedLoop<2> loop, std::int64_t outputs, std::int64_t count, bool mean)
-      : loop_(std::move(loop)), outputs_(outputs), count_(count), mean_(mean) {}
+  ReduceWorkload(StridedLoop<2> loop, std::int64_t outputs, std::int64_t count, ReduceOperation operation)
+      : loop_(std::move(loop)), outputs_(outputs), count_(count), operation_(operation) {}
 
-  std::size_t GetScratchSize() const override { return static_cast<std::size_t>(outputs_) * sizeof(double); }
+  // The accumulators, and with kLogSumExp each output's shift.
+  std::size_t GetScratchSize() const override {
+    return static_cast<std::size_t>(outputs_) * sizeof(double) * (reduction::NeedsShift(operation_) ? 2 : 1);
+  }
 
   void Execute(const backend::WorkloadArgs& args) const override {
     const float* x = Input<float>(args, 0);
     float* y = Output<float>(args, 0);
-    auto* sums = static_cast<double*>(args.scratch);
-    for (std::int64_t i = 0; i < outputs_; ++i) sums[i] = 0.0;
-    loop_.ForEachRow([&](const StridedLoop<2>::Offsets& at, std::int64_t n, const StridedLoop<2>::Offsets& step) {
-      double* s = sums + at[0];
-      const float* xs = x + at[1];
-      if (step[0] == 0) {
-        double total = 0.0;
-        for (std::int64_t i = 0; i < n; ++i) total += xs[i * step[1]];
-        *s += total;
-      } else {
-        for (std::int64_t i = 0; i < n; ++i) s[i * step[0]] += xs[i * step[1]];
-      }
-    });
-    const double divisor = mean_ ? static_cast<double>(count_) : 1.0;
-    for (std::int64_t i = 0; i < outputs_; ++i) y[i] = static_cast<float>(sums[i] / divisor);
+    auto* acc = static_cast<double*>(args.scratch);
+    double* shift = nullptr;
+    if (reduction::NeedsShift(operation_)) {
+      shift = acc + outputs_;
+      Accumulate(ReduceOperation::kMax, x, shift, nullptr);
+      for (std::int64_t i = 0; i < outputs_; ++i) shift[i] = reduction::Shift(shift[i]);
+    }
+    Accumulate(operation_, x, acc, shift);
+    for (std::int64_t i = 0; i < outputs_; ++i) {
+      y[i] = static_cast<float>(reduction::Finish(operation_, acc[i], count_, shift ? shift[i] : 0.0));
+    }
   }
 
  private:
+  // acc[o] = Start, then Add of every input element of output o (shift[o] with kLogSumExp).
+  void Accumulate(ReduceOperation operation, const float* x, double* acc, const double* shift) const {
+    for (std::int64_t i = 0; i < outputs_; ++i) acc[i] = reduction::Start(operation);
+    loop_.ForEachRow([&](const StridedLoop<2>::Offsets& at, std::int64_t n, const StridedLoop<2>::Offsets& step) {
+      double* a = acc + at[0];
+      const double* s = shift ? shift + at[0] : nullptr;
+      const float* xs = x + at[1];
+      if (step[0] == 0) {  // a row of one output: accumulated in a register
+        double total = *a;
+        const double row_shift = s ? *s : 0.0;
+        for (std::int64_t i = 0; i < n; ++i) total = reduction::Add(operation, total, xs[i * step[1]], row_shift);
+        *a = total;
+        return;
+      }
+      for (std::int64_t i = 0; i < n; ++i) {
+        const std::int64_t o = i * step[0];
+        a[o] = reduction::Add(operation, a[o], xs[i * step[1]], s ? s[o] : 0.0);
+      }
+    });
+  }
+
   StridedLoop<2> loop_;
   std::int64_t outputs_, count_;
-  bool mean_;
+  ReduceOperation operation_;
 };
 
 // Which axes of `shape` are reduced (all of them when the descriptor names none). The op
@@ -77,8 +101,7 @@ std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerVi
   }
   const TensorShape kept(kept_dims);
   StridedLoop<2> loop(shape.Dims(), {BroadcastStrides(kept, shape), DenseStrides(shape)});
-  return std::make_unique<ReduceWorkload>(std::move(loop), kept.NumElements(), count,
-                                          descriptor.operation == ReduceOperation::kMean);
+  return std::make_unique<ReduceWorkload>(std::move(loop), kept.NumElements(), count, descriptor.operation);
 }
 
 }  // namespace backplane::reference

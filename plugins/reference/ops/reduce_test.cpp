@@ -33,13 +33,47 @@ std::vector<float> Run(const ReduceDescriptor& descriptor, const TensorShape& sh
   return RunOp(descriptor, {HostTensor::F32(shape, x)}, {{out, DataType::kFloat32}})[0].As<float>();
 }
 
-// Reduces `axes` (already non-negative) of `shape`; the result is laid out like the input
-// with those axes removed, which is also the keep_dims layout.
+// What `operation` gives for `values`, written out here apart from the backend's formulas.
+double Expected(ReduceOperation operation, const std::vector<double>& values) {
+  long double sum = 0, squares = 0, absolute = 0, product = 1, exps = 0;
+  double max = -INFINITY, min = INFINITY;
+  for (const double v : values) {
+    sum += v;
+    squares += static_cast<long double>(v) * v;
+    absolute += std::fabs(v);
+    product *= v;
+    exps += std::exp(static_cast<long double>(v));
+    max = std::isnan(max) || std::isnan(v) ? NAN : std::max(max, v);
+    min = std::isnan(min) || std::isnan(v) ? NAN : std::min(min, v);
+  }
+  switch (operation) {
+    case ReduceOperation::kMean: return static_cast<double>(sum / static_cast<long double>(values.size()));
+    case ReduceOperation::kSum: return static_cast<double>(sum);
+    case ReduceOperation::kMax: return max;
+    case ReduceOperation::kMin: return min;
+    case ReduceOperation::kProd: return static_cast<double>(product);
+    case ReduceOperation::kSumSquare: return static_cast<double>(squares);
+    case ReduceOperation::kL1: return static_cast<double>(absolute);
+    case ReduceOperation::kL2: return static_cast<double>(std::sqrt(squares));
+    case ReduceOperation::kLogSum: return static_cast<double>(std::log(sum));
+    case ReduceOperation::kLogSumExp: return static_cast<double>(std::log(exps));
+  }
+  return NAN;
+}
+
+constexpr ReduceOperation kEveryOperation[] = {
+    ReduceOperation::kMean, ReduceOperation::kSum,       ReduceOperation::kMax, ReduceOperation::kMin,
+    ReduceOperation::kProd, ReduceOperation::kSumSquare, ReduceOperation::kL1,  ReduceOperation::kL2,
+    ReduceOperation::kLogSum, ReduceOperation::kLogSumExp};
+
+// Reduces `axes` (already non-negative) of `shape`: each output's values gathered by visiting
+// every input element, then Expected of them; laid out like the input with those axes removed,
+// which is also the keep_dims layout.
 std::vector<double> Naive(ReduceOperation operation, const TensorShape& shape, const std::vector<float>& x,
                           const std::set<std::size_t>& axes) {
-  std::int64_t outputs = 1, count = 1;
-  for (std::size_t d = 0; d < shape.Rank(); ++d) (axes.count(d) ? count : outputs) *= shape[d];
-  std::vector<double> y(static_cast<std::size_t>(outputs), 0.0);
+  std::int64_t outputs = 1;
+  for (std::size_t d = 0; d < shape.Rank(); ++d) outputs *= axes.count(d) ? 1 : shape[d];
+  std::vector<std::vector<double>> values(static_cast<std::size_t>(outputs));
   for (std::int64_t flat = 0; flat < shape.NumElements(); ++flat) {
     std::vector<std::int64_t> index(shape.Rank());
     std::int64_t rest = flat;
@@ -51,11 +85,10 @@ std::vector<double> Naive(ReduceOperation operation, const TensorShape& shape, c
     for (std::size_t d = 0; d < shape.Rank(); ++d) {
       if (!axes.count(d)) out = out * shape[d] + index[d];
     }
-    y[static_cast<std::size_t>(out)] += x[static_cast<std::size_t>(flat)];
+    values[static_cast<std::size_t>(out)].push_back(x[static_cast<std::size_t>(flat)]);
   }
-  if (operation == ReduceOperation::kMean) {
-    for (auto& value : y) value /= static_cast<double>(count);
-  }
+  std::vector<double> y;
+  for (const auto& set : values) y.push_back(Expected(operation, set));
   return y;
 }
 
@@ -69,7 +102,14 @@ void CheckClose(const std::vector<float>& actual, const std::vector<double>& exp
   REQUIRE(actual.size() == expected.size());
   for (std::size_t i = 0; i < actual.size(); ++i) {
     CAPTURE(i);
-    CHECK(actual[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+    const auto rounded = static_cast<float>(expected[i]);  // a product may overflow f32
+    if (std::isnan(rounded)) {
+      CHECK(std::isnan(actual[i]));
+    } else if (std::isinf(rounded)) {
+      CHECK(actual[i] == rounded);
+    } else {
+      CHECK(actual[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+    }
   }
 }
 
@@ -83,7 +123,7 @@ TEST_CASE("reduce: [2,3] by hand") {
   CHECK(Run(Reduce(ReduceOperation::kMean, {}, true), {2, 3}, x, {1, 1}) == std::vector<float>{3.5f});
 }
 
-TEST_CASE("reduce: every subset of axes of [2,3,4,5], sum and mean, keep_dims on and off") {
+TEST_CASE("reduce: every subset of axes of [2,3,4,5], every operation, keep_dims on and off") {
   const TensorShape shape{2, 3, 4, 5};
   const auto x = Values(shape.NumElements());
   for (unsigned mask = 1; mask < 16; ++mask) {
@@ -101,7 +141,8 @@ TEST_CASE("reduce: every subset of axes of [2,3,4,5], sum and mean, keep_dims on
       kept.push_back(reduced ? 1 : shape[d]);
     }
     CAPTURE(mask);
-    for (const auto operation : {ReduceOperation::kSum, ReduceOperation::kMean}) {
+    for (const auto operation : kEveryOperation) {
+      CAPTURE(static_cast<int>(operation));
       const auto expected = Naive(operation, shape, x, axis_set);
       CheckClose(Run(Reduce(operation, axes, true), shape, x, TensorShape(kept)), expected);
       CheckClose(Run(Reduce(operation, axes, false), shape, x, TensorShape(dropped)), expected);
@@ -133,6 +174,19 @@ TEST_CASE("reduce: an empty reduction sums to 0 and averages to NaN") {
   const auto mean = Run(Reduce(ReduceOperation::kMean, {1}, false), {2, 0}, {}, {2});
   CHECK(std::isnan(mean[0]));
   CHECK(std::isnan(mean[1]));
+}
+
+TEST_CASE("reduce: max and min carry NaN, log-sum-exp does not overflow, and empty sets") {
+  const float nan = NAN, inf = INFINITY;
+  CheckClose(Run(Reduce(ReduceOperation::kMax, {1}, false), {2, 3}, {1, nan, 3, -inf, -inf, -inf}, {2}), {NAN, -INFINITY});
+  CheckClose(Run(Reduce(ReduceOperation::kMin, {1}, false), {2, 3}, {nan, 1, 3, 4, inf, 2}, {2}), {NAN, 2});
+  // 1000 overflows exp in float and in double: the largest value is taken out first.
+  CheckClose(Run(Reduce(ReduceOperation::kLogSumExp, {1}, false), {3, 2}, {1000, 1000, -inf, -inf, inf, 1}, {3}),
+             {1000 + std::log(2.0), -INFINITY, INFINITY});
+  CheckClose(Run(Reduce(ReduceOperation::kMax, {1}, false), {2, 0}, {}, {2}), {-INFINITY, -INFINITY});
+  CheckClose(Run(Reduce(ReduceOperation::kProd, {1}, false), {2, 0}, {}, {2}), {1, 1});
+  CheckClose(Run(Reduce(ReduceOperation::kLogSumExp, {1}, false), {2, 0}, {}, {2}), {-INFINITY, -INFINITY});
+  CheckClose(Run(Reduce(ReduceOperation::kLogSum, {0}, false), {2, 1}, {-1, 0.5}, {1}), {NAN});
 }
 
 TEST_CASE("reduce: support rejects bad axes, repeated axes and a wrong output shape") {

@@ -3,6 +3,7 @@
 #include <backplane/backend/broadcast.hpp>
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/op_schema.hpp>
+#include <backplane/backend/reduction.hpp>
 #include <backplane/checked_size.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
@@ -473,9 +474,10 @@ std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, co
   return outputs;
 }
 
-ConstantTensor ReduceSum(const ConstantTensor& a, const Dims& axes, bool keep_dims, bool mean) {
+ConstantTensor Reduce(const ConstantTensor& a, const Dims& axes, bool keep_dims, ReduceOperation operation) {
+  namespace reduction = backend::reduction;
   ReduceDescriptor descriptor;
-  descriptor.operation = mean ? ReduceOperation::kMean : ReduceOperation::kSum;
+  descriptor.operation = operation;
   descriptor.axes = Narrow<std::int32_t>(axes, "Reduce axis");
   descriptor.keep_dims = keep_dims;
   const Dims out = SchemaShapes(descriptor, {&a})[0];
@@ -483,27 +485,44 @@ ConstantTensor ReduceSum(const ConstantTensor& a, const Dims& axes, bool keep_di
   std::vector<bool> reduced(x.size(), axes.empty());
   for (const auto axis : axes) reduced[NormalizeAxis(axis, x.size())] = true;
   Dims kept;
-  for (std::size_t i = 0; i < x.size(); ++i) kept.push_back(reduced[i] ? 1 : x[i]);
+  std::int64_t per_output = 1;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    kept.push_back(reduced[i] ? 1 : x[i]);
+    if (reduced[i]) per_output *= x[i];
+  }
   const auto count = static_cast<std::size_t>(TensorShape(kept).NumElements());
-  const std::int64_t per_output = std::max<std::int64_t>(1, a.shape().NumElements() / std::max<std::int64_t>(1, static_cast<std::int64_t>(count)));
-  // Each input element's output index: broadcast `kept` to `x` backwards.
   const auto values = a.AsDoubles();
-  std::vector<double> sums(count, 0.0);
   const Dims kept_strides = Strides(kept);
-  Dims position(x.size(), 0);
-  for (std::size_t flat = 0; flat < values.size(); ++flat) {
-    std::int64_t target = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) target += (reduced[i] ? 0 : position[i]) * kept_strides[i];
-    sums[static_cast<std::size_t>(target)] += values[flat];
-    for (std::size_t i = x.size(); i-- > 0;) {
-      if (++position[i] < x[i]) break;
-      position[i] = 0;
+  // acc[o] = Start, then Add of each element of output o (its index: `kept` broadcast to `x`).
+  const auto accumulate = [&](ReduceOperation op, const std::vector<double>& shift) {
+    std::vector<double> acc(count, reduction::Start(op));
+    Dims position(x.size(), 0);
+    for (std::size_t flat = 0; flat < values.size(); ++flat) {
+      std::size_t target = 0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        target += static_cast<std::size_t>((reduced[i] ? 0 : position[i]) * kept_strides[i]);
+      }
+      acc[target] = reduction::Add(op, acc[target], values[flat], shift.empty() ? 0.0 : shift[target]);
+      for (std::size_t i = x.size(); i-- > 0;) {
+        if (++position[i] < x[i]) break;
+        position[i] = 0;
+      }
+    }
+    return acc;
+  };
+  std::vector<double> shift;
+  if (reduction::NeedsShift(operation)) {
+    shift = accumulate(ReduceOperation::kMax, {});
+    for (double& value : shift) value = reduction::Shift(value);
+  }
+  std::vector<double> result = accumulate(operation, shift);
+  for (std::size_t o = 0; o < count; ++o) {
+    result[o] = reduction::Finish(operation, result[o], per_output, shift.empty() ? 0.0 : shift[o]);
+    if (IsInteger(a.type()) && !std::isfinite(result[o])) {
+      Invalid("a Reduce of integers gives " + std::to_string(result[o]) + ", which the integer type cannot hold");
     }
   }
-  if (mean) {
-    for (auto& s : sums) s /= static_cast<double>(per_output);
-  }
-  return ConstantTensor::FromDouble(TensorShape(out), sums, a.type());
+  return ConstantTensor::FromDouble(TensorShape(out), result, a.type());
 }
 
 ConstantTensor Range(const ConstantTensor& start, const ConstantTensor& limit, const ConstantTensor& delta,

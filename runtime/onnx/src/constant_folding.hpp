@@ -8,6 +8,8 @@
 
 #include "constant_tensor.hpp"
 
+#include <backplane/descriptors.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,9 +54,11 @@ ConstantTensor Tile(const ConstantTensor& a, const std::vector<std::int64_t>& re
 // ONNX Runtime. Throws (kInvalidArgument) for shapes that do not fit and indices out of range.
 ConstantTensor ScatterND(const ConstantTensor& data, const ConstantTensor& indices, const ConstantTensor& updates);
 std::vector<ConstantTensor> Split(const ConstantTensor& a, std::int64_t axis, const std::vector<std::int64_t>& sizes);
-// ReduceSum / ReduceMean / ReduceProd... over `axes` (empty: all), for shape arithmetic.
-ConstantTensor ReduceSum(const ConstantTensor& a, const std::vector<std::int64_t>& axes, bool keep_dims,
-                         bool mean);
+// `operation` over `axes` (empty: all), as backend::reduction computes it, in double; the result
+// in a's type. Throws (kInvalidArgument) for bad axes and for an integer result that is not
+// finite (a mean, a maximum or a logarithm of an empty set of integers).
+ConstantTensor Reduce(const ConstantTensor& a, const std::vector<std::int64_t>& axes, bool keep_dims,
+                      ReduceOperation operation);
 
 // Generators.
 ConstantTensor Range(const ConstantTensor& start, const ConstantTensor& limit, const ConstantTensor& delta,

@@ -6,12 +6,14 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <limits>
 
 namespace {
 
 using backplane::DataType;
 using backplane::Exception;
+using backplane::ReduceOperation;
 using backplane::TensorShape;
 using backplane::onnx::ConstantTensor;
 namespace folding = backplane::onnx::folding;
@@ -74,7 +76,7 @@ TEST_CASE("Gather, Slice, Concat, Transpose, Expand, Tile, Split") {
   CHECK(parts[1].ToInt64() == Ints{1, 2, 4, 5});
 }
 
-TEST_CASE("Range, ConstantOfShape, Cast, ReduceSum and the size limit") {
+TEST_CASE("Range, ConstantOfShape, Cast, Reduce and the size limit") {
   CHECK(folding::Range(I64({}, {1}), I64({}, {10}), I64({}, {3}), kLimit).ToInt64() == Ints{1, 4, 7});
   CHECK(folding::Range(I64({}, {5}), I64({}, {0}), I64({}, {-2}), kLimit).ToInt64() == Ints{5, 3, 1});
   CHECK(folding::ConstantOfShape({2, 2}, I64({1}, {9}), kLimit).ToInt64() == Ints{9, 9, 9, 9});
@@ -83,9 +85,16 @@ TEST_CASE("Range, ConstantOfShape, Cast, ReduceSum and the size limit") {
   CHECK_THROWS_AS(folding::Range(I64({}, {0}), I64({}, {std::int64_t{1} << 50}), I64({}, {1}), kLimit), Exception);
   CHECK(folding::Cast(F32({3}, {1.9, -1.9, 3}), DataType::kInt64).ToInt64() == Ints{1, -1, 3});
   CHECK(folding::Cast(I64({2}, {2, 0}), DataType::kBool).ToInt64() == Ints{1, 0});
-  const auto sum = folding::ReduceSum(I64({2, 3}, {0, 1, 2, 3, 4, 5}), {1}, false, false);
+  const auto sum = folding::Reduce(I64({2, 3}, {0, 1, 2, 3, 4, 5}), {1}, false, ReduceOperation::kSum);
   CHECK(sum.ToInt64() == Ints{3, 12});
-  CHECK(folding::ReduceSum(F32({2, 2}, {1, 2, 3, 4}), {}, true, true).AsDoubles() == std::vector<double>{2.5});
+  CHECK(folding::Reduce(F32({2, 2}, {1, 2, 3, 4}), {}, true, ReduceOperation::kMean).AsDoubles() == std::vector<double>{2.5});
+  CHECK(folding::Reduce(F32({2, 2}, {1, 5, 3, 4}), {1}, false, ReduceOperation::kMax).AsDoubles() ==
+        std::vector<double>{5, 4});
+  CHECK(folding::Reduce(I64({2, 2}, {1, 5, 3, 4}), {0}, false, ReduceOperation::kProd).ToInt64() == Ints{3, 20});
+  // exp(1000) overflows a double: the largest value is taken out first.
+  CHECK(folding::Reduce(F32({2}, {1000, 1000}), {}, false, ReduceOperation::kLogSumExp).AsDoubles()[0] ==
+        doctest::Approx(1000 + std::log(2.0)));
+  CHECK_THROWS_AS(folding::Reduce(I64({2, 0}, {}), {1}, false, ReduceOperation::kMax), Exception);  // -inf
 }
 
 TEST_CASE("Reshape targets: 0 copies, -1 infers") {

@@ -196,9 +196,33 @@ void ConvertSoftmax(NodeContext& node) {
   node.SetOutput(0, node.Add(reshape, {soft}));
 }
 
-// ReduceMean / ReduceSum: axes from the attribute (ReduceMean; ReduceSum before 13) or input 1
-// (ReduceSum 13+); empty axes reduce everything unless noop_with_empty_axes.
-void ConvertReduce(NodeContext& node, ReduceOperation operation) {
+// LogSoftmax as x - ReduceLogSumExp(x) over the softmax axes (kept, broadcast back): along
+// `axis` (default -1) from opset 13, over `axis` (default 1) and every later one before. The
+// log-sum-exp takes the largest value out first (backend::reduction), so no exp overflows and
+// no log of an underflowed 0 appears, as in ONNX Runtime.
+void ConvertLogSoftmax(NodeContext& node) {
+  const auto rank = static_cast<std::int64_t>(node.InputRank(0));
+  if (rank == 0) node.Invalid("LogSoftmax of a scalar");
+  const std::int64_t axis = node.Int("axis", node.opset() >= 13 ? -1 : 1);
+  if (axis < -rank || axis > rank - 1) {
+    node.Invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  }
+  const std::int64_t first = axis < 0 ? axis + rank : axis;
+  ReduceDescriptor log_sum_exp;
+  log_sum_exp.operation = ReduceOperation::kLogSumExp;
+  log_sum_exp.keep_dims = true;
+  const std::int64_t last = node.opset() >= 13 ? first : rank - 1;
+  for (std::int64_t a = first; a <= last; ++a) log_sum_exp.axes.push_back(static_cast<std::int32_t>(a));
+  const OutputSlot normalizer = node.Add(log_sum_exp, {node.Slot(0)}, "log_sum_exp");
+  ElementwiseBinaryDescriptor subtract;
+  subtract.operation = BinaryOperation::kSub;
+  node.SetOutput(0, node.Add(subtract, {node.Slot(0), normalizer}));
+}
+
+// The Reduce ops: axes from the attribute, or from input 1 (ReduceSum from opset 13, the
+// others from 18); empty axes reduce everything unless noop_with_empty_axes.
+template <ReduceOperation kOperation>
+void ConvertReduce(NodeContext& node) {
   Dims axes = node.Ints("axes", {});
   if (node.HasInput(1)) axes = node.RequireInts(1, "axes");
   const bool keep_dims = node.Int("keepdims", 1) != 0;
@@ -209,18 +233,15 @@ void ConvertReduce(NodeContext& node, ReduceOperation operation) {
   const std::size_t rank = node.InputRank(0);
   for (const auto axis : axes) folding::NormalizeAxis(axis, rank);
   if (const ConstantTensor* x = node.ConstantInput(0)) {
-    node.SetOutput(0, folding::ReduceSum(*x, axes, keep_dims, operation == ReduceOperation::kMean));
+    node.SetOutput(0, folding::Reduce(*x, axes, keep_dims, kOperation));
     return;
   }
   ReduceDescriptor descriptor;
-  descriptor.operation = operation;
+  descriptor.operation = kOperation;
   descriptor.keep_dims = keep_dims;
   for (const auto axis : axes) descriptor.axes.push_back(static_cast<std::int32_t>(axis));
   node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
 }
-
-void ConvertReduceMean(NodeContext& node) { ConvertReduce(node, ReduceOperation::kMean); }
-void ConvertReduceSum(NodeContext& node) { ConvertReduce(node, ReduceOperation::kSum); }
 
 }  // namespace
 
@@ -235,8 +256,17 @@ void AddNnConverters(ConverterTable& table) {
   table["BatchNormalization"] = {ConvertBatchNormalization, 5, 5, 5};  // 5 outputs before opset 9
   table["LayerNormalization"] = {ConvertLayerNormalization, 2, 3, 3};
   table["Softmax"] = {ConvertSoftmax, 1, 1, 1};
-  table["ReduceMean"] = {ConvertReduceMean, 1, 2, 1};
-  table["ReduceSum"] = {ConvertReduceSum, 1, 2, 1};
+  table["LogSoftmax"] = {ConvertLogSoftmax, 1, 1, 1};
+  table["ReduceMean"] = {ConvertReduce<ReduceOperation::kMean>, 1, 2, 1};
+  table["ReduceSum"] = {ConvertReduce<ReduceOperation::kSum>, 1, 2, 1};
+  table["ReduceMax"] = {ConvertReduce<ReduceOperation::kMax>, 1, 2, 1};
+  table["ReduceMin"] = {ConvertReduce<ReduceOperation::kMin>, 1, 2, 1};
+  table["ReduceProd"] = {ConvertReduce<ReduceOperation::kProd>, 1, 2, 1};
+  table["ReduceSumSquare"] = {ConvertReduce<ReduceOperation::kSumSquare>, 1, 2, 1};
+  table["ReduceL1"] = {ConvertReduce<ReduceOperation::kL1>, 1, 2, 1};
+  table["ReduceL2"] = {ConvertReduce<ReduceOperation::kL2>, 1, 2, 1};
+  table["ReduceLogSum"] = {ConvertReduce<ReduceOperation::kLogSum>, 1, 2, 1};
+  table["ReduceLogSumExp"] = {ConvertReduce<ReduceOperation::kLogSumExp>, 1, 2, 1};
 }
 
 }  // namespace backplane::onnx

@@ -259,6 +259,16 @@ typedef struct BpLayerNormalizationAttributes {
 
 #define BP_REDUCE_MEAN 0u
 #define BP_REDUCE_SUM 1u
+/* Added in op set v2 (a plugin built against an older header refuses these through its range
+   check of the value: the layer goes to another backend). */
+#define BP_REDUCE_MAX 2u
+#define BP_REDUCE_MIN 3u
+#define BP_REDUCE_PROD 4u
+#define BP_REDUCE_SUM_SQUARE 5u
+#define BP_REDUCE_L1 6u
+#define BP_REDUCE_L2 7u
+#define BP_REDUCE_LOG_SUM 8u
+#define BP_REDUCE_LOG_SUM_EXP 9u
 typedef struct BpReduceAttributes {
   uint32_t struct_size;
   uint32_t operation; /* BP_REDUCE_* */
