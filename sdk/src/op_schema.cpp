@@ -224,18 +224,26 @@ std::vector<TensorInfo> Activation(const Rules& r) {
 
 std::vector<TensorInfo> ElementwiseUnary(const Rules& r) {
   r.Arity(1, 1);
-  r.Known(r.Descriptor<ElementwiseUnaryDescriptor>().operation);
+  const UnaryOperation operation = r.Descriptor<ElementwiseUnaryDescriptor>().operation;
+  r.Known(operation);
+  if (operation == UnaryOperation::kNot && r.In(0).type != DataType::kBool) {
+    Rules::Fail(std::string("Not takes a bool input, not ") + ToString(r.In(0).type));
+  }
   return {r.In(0)};
 }
 
 std::vector<TensorInfo> ElementwiseBinary(const Rules& r) {
   r.Arity(2, 2);
-  r.Known(r.Descriptor<ElementwiseBinaryDescriptor>().operation);
+  const BinaryOperation operation = r.Descriptor<ElementwiseBinaryDescriptor>().operation;
+  r.Known(operation);
   if (r.In(0).type != r.In(1).type) {
     Rules::Fail(std::string("inputs have different types: ") + ToString(r.In(0).type) + " and " +
                 ToString(r.In(1).type));
   }
-  return {{TensorShape(Broadcast(r.Shape(0), r.Shape(1))), r.In(0).type}};
+  if (IsLogical(operation) && r.In(0).type != DataType::kBool) {
+    Rules::Fail(std::string("a logical operation takes bool inputs, not ") + ToString(r.In(0).type));
+  }
+  return {{TensorShape(Broadcast(r.Shape(0), r.Shape(1))), GivesBool(operation) ? DataType::kBool : r.In(0).type}};
 }
 
 std::vector<TensorInfo> Softmax(const Rules& r) {

@@ -44,6 +44,19 @@ TEST_CASE("op schema: elementwise ops broadcast like numpy and keep one type") {
   CHECK(Infer(add, {F32({2, 1, 4}), F32({3, 1})})[0] == F32({2, 3, 4}));
   CHECK(Refusal(add, {F32({2, 3}), F32({4})}).find("do not broadcast") != std::string::npos);
   CHECK(Refusal(add, {F32({2}), {TensorShape{2}, DataType::kInt32}}) == "inputs have different types: f32 and i32");
+  ElementwiseBinaryDescriptor less;
+  less.operation = BinaryOperation::kLess;
+  CHECK(Infer(less, {{TensorShape{2, 1}, DataType::kInt64}, {TensorShape{3}, DataType::kInt64}})[0] ==
+        TensorInfo{TensorShape{2, 3}, DataType::kBool});
+  ElementwiseBinaryDescriptor logical_and;
+  logical_and.operation = BinaryOperation::kAnd;
+  CHECK(Infer(logical_and, {{TensorShape{2}, DataType::kBool}, {TensorShape{2}, DataType::kBool}})[0] ==
+        TensorInfo{TensorShape{2}, DataType::kBool});
+  CHECK(Refusal(logical_and, {F32({2}), F32({2})}) == "a logical operation takes bool inputs, not f32");
+  ElementwiseUnaryDescriptor logical_not;
+  logical_not.operation = UnaryOperation::kNot;
+  CHECK(Infer(logical_not, {{TensorShape{3}, DataType::kBool}})[0] == TensorInfo{TensorShape{3}, DataType::kBool});
+  CHECK(Refusal(logical_not, {F32({3})}) == "Not takes a bool input, not f32");
   ElementwiseBinaryDescriptor unknown;
   unknown.operation = static_cast<BinaryOperation>(99);
   CHECK(Refusal(unknown, {F32({2}), F32({2})}) == "unknown binary operation 99");

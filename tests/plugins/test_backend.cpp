@@ -110,6 +110,14 @@ const char* BinaryOperationName(BinaryOperation operation) {
     case BinaryOperation::kMax: return "Max";
     case BinaryOperation::kMin: return "Min";
     case BinaryOperation::kPow: return "Pow";
+    case BinaryOperation::kEqual: return "Equal";
+    case BinaryOperation::kLess: return "Less";
+    case BinaryOperation::kLessOrEqual: return "LessOrEqual";
+    case BinaryOperation::kGreater: return "Greater";
+    case BinaryOperation::kGreaterOrEqual: return "GreaterOrEqual";
+    case BinaryOperation::kAnd: return "And";
+    case BinaryOperation::kOr: return "Or";
+    case BinaryOperation::kXor: return "Xor";
   }
   return "unknown";
 }

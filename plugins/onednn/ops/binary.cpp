@@ -67,7 +67,7 @@ class BroadcastLoopWorkload final : public backend::IWorkload {
       case BinaryOperation::kDiv: return Run(a, b, y, [](float x, float z) { return x / z; });
       case BinaryOperation::kMax: return Run(a, b, y, [](float x, float z) { return std::max(x, z); });
       case BinaryOperation::kMin: return Run(a, b, y, [](float x, float z) { return std::min(x, z); });
-      case BinaryOperation::kPow: break;
+      default: break;  // Pow, and the ops that give bool: refused by IsElementwiseBinarySupported
     }
     throw Exception(ErrorCode::kUnsupported, "CpuOneDnn has no binary Pow");
   }
@@ -123,7 +123,8 @@ bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string&
   const auto op = static_cast<const ElementwiseBinaryDescriptor&>(*layer.GetDescriptor()).operation;
   dnnl::algorithm algorithm;
   if (!BinaryAlgorithm(op, algorithm)) {
-    reason = "oneDNN has no binary Pow";
+    reason = op == BinaryOperation::kPow ? "oneDNN has no binary Pow"
+                                         : "CpuOneDnn runs Add, Sub, Mul, Div, Max and Min (no comparison or logic op)";
     return false;
   }
   if (!FitsOneDnnRank(layer.GetOutputInfo(0).shape, reason)) return false;

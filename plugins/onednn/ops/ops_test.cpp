@@ -209,6 +209,7 @@ TEST_CASE("ops: ElementwiseUnary operations match CpuRef, and Pow falls back wit
   auto runtime = MakeRuntime();
   for (std::uint32_t value = 0; value < backplane::backend::BpEnum<UnaryOperation>::kCount; ++value) {
     const auto op = static_cast<UnaryOperation>(value);
+    if (op == UnaryOperation::kNot) continue;  // bool in and out: CpuOneDnn runs f32 only
     CAPTURE(value);
     ElementwiseUnaryDescriptor d;
     d.operation = op;
@@ -341,6 +342,26 @@ TEST_CASE("ops: Reduce mean, sum, product and the norms over any axes, with and 
       }
     }
   }
+}
+
+TEST_CASE("ops: comparisons (bool output) fall back to CpuRef with a reason") {
+  auto runtime = MakeRuntime();
+  ElementwiseBinaryDescriptor less;
+  less.operation = BinaryOperation::kLess;
+  Network net;
+  const TensorInfo info{TensorShape{4, 5}, DataType::kFloat32};
+  net.AddOutput("y", net.Add(less, {net.AddInput("a", info), net.AddInput("b", info)}, "op"));
+  OptimizeOptions options;
+  options.backends = {kOneDnn, BackendId("CpuRef")};
+  const OptimizedNetwork optimized = runtime->Optimize(net, options);
+  bool found = false;
+  for (const auto& placement : optimized.GetPlacement()) {
+    if (placement.layer != "op") continue;
+    found = true;
+    CHECK(placement.backend == BackendId("CpuRef"));
+    CHECK(placement.reason.find("CpuOneDnn runs Add, Sub, Mul, Div, Max and Min") != std::string::npos);
+  }
+  CHECK(found);
 }
 
 TEST_CASE("ops: Reduce max, min, log-sum and log-sum-exp fall back to CpuRef with a reason") {

@@ -98,6 +98,9 @@ bool UnarySteps(UnaryOperation operation, std::vector<EltwiseStep>& steps, std::
     case UnaryOperation::kRound:
       reason = "oneDNN has no eltwise for this unary operation (ops/exact_unary.cpp runs it)";
       return false;
+    case UnaryOperation::kNot:
+      reason = "CpuOneDnn runs f32 tensors, and Not takes bool";
+      return false;
   }
   reason = "unary operation " + std::to_string(static_cast<unsigned>(operation)) + " is unknown";
   return false;
@@ -112,8 +115,8 @@ bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& out) {
     case BinaryOperation::kMax: out = algorithm::binary_max; return true;
     case BinaryOperation::kMin: out = algorithm::binary_min; return true;
     case BinaryOperation::kPow: return false;
+    default: return false;  // the comparisons and logic ops (bool output)
   }
-  return false;
 }
 
 dnnl::primitive_attr PostOpAttr(const ExecutionSettings& execution, const std::vector<PostOp>& post_ops,

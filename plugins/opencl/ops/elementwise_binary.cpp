@@ -7,6 +7,7 @@
 #include "op_support.hpp"
 #include "opencl_workload.hpp"
 
+#include <backplane/backend/op_schema.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -79,6 +80,9 @@ class BinaryWorkload final : public OpenClWorkload {
 }  // namespace
 
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
+  if (backend::GivesBool(DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation)) {
+    return Fail(reason, "GpuOpenCl runs Add, Sub, Mul, Div, Max, Min and Pow (no comparison or logic op)");
+  }
   const TensorShape& out = layer.GetOutputInfo(0).shape;
   std::vector<std::int64_t> dims, sa, sb;
   Collapse(out, layer.GetInputInfo(0).shape, layer.GetInputInfo(1).shape, dims, sa, sb);

@@ -1,4 +1,6 @@
-// ElementwiseBinary: add, sub, mul, div, max, min, pow with numpy broadcasting, f32.
+// ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, pow on f32; the
+// comparisons on f32, i32 and i64 (Equal on bool too), giving bool; and, or, xor on bool. Bool
+// elements are bytes, 0 or 1.
 //
 // The output's index space is walked as a StridedLoop over (output, a, b), so equal shapes run
 // as one flat loop, a scalar or a per-row operand (bias over H*W) runs as rows against a
@@ -7,6 +9,9 @@
 #include "reference_ops.hpp"
 #include "tensor_access.hpp"
 
+#include "../reference_backend.hpp"
+
+#include <backplane/backend/op_schema.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -17,7 +22,10 @@ namespace backplane::reference {
 
 namespace {
 
-// max and min return NaN when either operand is NaN (numpy.maximum / numpy.minimum).
+using Bool = std::uint8_t;  // a bool element
+
+// max and min return NaN when either operand is NaN (numpy.maximum / numpy.minimum); the
+// comparisons are false when either is NaN (Equal too).
 struct Add { float operator()(float a, float b) const { return a + b; } };
 struct Sub { float operator()(float a, float b) const { return a - b; } };
 struct Mul { float operator()(float a, float b) const { return a * b; } };
@@ -25,29 +33,38 @@ struct Div { float operator()(float a, float b) const { return a / b; } };
 struct Max { float operator()(float a, float b) const { return (a > b || std::isnan(a)) ? a : b; } };
 struct Min { float operator()(float a, float b) const { return (a < b || std::isnan(a)) ? a : b; } };
 struct Pow { float operator()(float a, float b) const { return std::pow(a, b); } };
+struct Equal { template <typename T> Bool operator()(T a, T b) const { return a == b; } };
+struct Less { template <typename T> Bool operator()(T a, T b) const { return a < b; } };
+struct LessOrEqual { template <typename T> Bool operator()(T a, T b) const { return a <= b; } };
+struct Greater { template <typename T> Bool operator()(T a, T b) const { return a > b; } };
+struct GreaterOrEqual { template <typename T> Bool operator()(T a, T b) const { return a >= b; } };
+struct And { Bool operator()(Bool a, Bool b) const { return a != 0 && b != 0; } };
+struct Or { Bool operator()(Bool a, Bool b) const { return a != 0 || b != 0; } };
+struct Xor { Bool operator()(Bool a, Bool b) const { return (a != 0) != (b != 0); } };
 
-template <typename Op>
+// Inputs of element type In, output of Out.
+template <typename Op, typename In, typename Out>
 class BinaryWorkload final : public backend::IWorkload {
  public:
   explicit BinaryWorkload(StridedLoop<3> loop) : loop_(std::move(loop)) {}
 
   void Execute(const backend::WorkloadArgs& args) const override {
-    const float* a = Input<float>(args, 0);
-    const float* b = Input<float>(args, 1);
-    float* out = Output<float>(args, 0);
+    const In* a = Input<In>(args, 0);
+    const In* b = Input<In>(args, 1);
+    Out* out = Output<Out>(args, 0);
     const Op op;
     loop_.ForEachRow([&](const StridedLoop<3>::Offsets& at, std::int64_t n, const StridedLoop<3>::Offsets& step) {
-      float* o = out + at[0];
-      const float* x = a + at[1];
-      const float* y = b + at[2];
+      Out* o = out + at[0];
+      const In* x = a + at[1];
+      const In* y = b + at[2];
       // The output is dense, so step[0] is 1 for every row longer than one element.
       if (step[1] == 1 && step[2] == 1) {
         for (std::int64_t i = 0; i < n; ++i) o[i] = op(x[i], y[i]);
       } else if (step[1] == 1 && step[2] == 0) {
-        const float s = *y;
+        const In s = *y;
         for (std::int64_t i = 0; i < n; ++i) o[i] = op(x[i], s);
       } else if (step[1] == 0 && step[2] == 1) {
-        const float s = *x;
+        const In s = *x;
         for (std::int64_t i = 0; i < n; ++i) o[i] = op(s, y[i]);
       } else {
         for (std::int64_t i = 0; i < n; ++i) o[i * step[0]] = op(x[i * step[1]], y[i * step[2]]);
@@ -61,10 +78,40 @@ class BinaryWorkload final : public backend::IWorkload {
 
 template <typename Op>
 std::unique_ptr<backend::IWorkload> Make(StridedLoop<3> loop) {
-  return std::make_unique<BinaryWorkload<Op>>(std::move(loop));
+  return std::make_unique<BinaryWorkload<Op, float, float>>(std::move(loop));
+}
+
+// A comparison of inputs of `type` (one IsElementwiseBinarySupported accepts).
+template <typename Op>
+std::unique_ptr<backend::IWorkload> MakeComparison(StridedLoop<3> loop, DataType type) {
+  switch (type) {
+    case DataType::kInt32: return std::make_unique<BinaryWorkload<Op, std::int32_t, Bool>>(std::move(loop));
+    case DataType::kInt64: return std::make_unique<BinaryWorkload<Op, std::int64_t, Bool>>(std::move(loop));
+    case DataType::kBool: return std::make_unique<BinaryWorkload<Op, Bool, Bool>>(std::move(loop));
+    default: return std::make_unique<BinaryWorkload<Op, float, Bool>>(std::move(loop));
+  }
+}
+
+template <typename Op>
+std::unique_ptr<backend::IWorkload> MakeLogical(StridedLoop<3> loop) {
+  return std::make_unique<BinaryWorkload<Op, Bool, Bool>>(std::move(loop));
 }
 
 }  // namespace
+
+bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
+  const BinaryOperation operation = DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation;
+  if (!backend::GivesBool(operation)) return backend::AllFloat32<kReferenceBackendId>(layer, reason);
+  if (backend::IsLogical(operation)) return true;  // bool inputs: the op schema's rule
+  const DataType type = layer.GetInputInfo(0).type;
+  if (type == DataType::kFloat32 || type == DataType::kInt32 || type == DataType::kInt64 ||
+      (type == DataType::kBool && operation == BinaryOperation::kEqual)) {
+    return true;
+  }
+  reason = std::string("CpuRef compares f32, i32 and i64 tensors (and bool ones for equality), not ") +
+           ToString(type);
+  return false;
+}
 
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView& layer) {
   const auto& descriptor = DescriptorOf<ElementwiseBinaryDescriptor>(layer);
@@ -79,6 +126,15 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backen
     case BinaryOperation::kMax: return Make<Max>(std::move(loop));
     case BinaryOperation::kMin: return Make<Min>(std::move(loop));
     case BinaryOperation::kPow: return Make<Pow>(std::move(loop));
+    case BinaryOperation::kEqual: return MakeComparison<Equal>(std::move(loop), layer.GetInputInfo(0).type);
+    case BinaryOperation::kLess: return MakeComparison<Less>(std::move(loop), layer.GetInputInfo(0).type);
+    case BinaryOperation::kLessOrEqual: return MakeComparison<LessOrEqual>(std::move(loop), layer.GetInputInfo(0).type);
+    case BinaryOperation::kGreater: return MakeComparison<Greater>(std::move(loop), layer.GetInputInfo(0).type);
+    case BinaryOperation::kGreaterOrEqual:
+      return MakeComparison<GreaterOrEqual>(std::move(loop), layer.GetInputInfo(0).type);
+    case BinaryOperation::kAnd: return MakeLogical<And>(std::move(loop));
+    case BinaryOperation::kOr: return MakeLogical<Or>(std::move(loop));
+    case BinaryOperation::kXor: return MakeLogical<Xor>(std::move(loop));
   }
   throw Exception(ErrorCode::kUnsupported, "ElementwiseBinary operation " +
                                                std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +

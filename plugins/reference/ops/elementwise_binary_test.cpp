@@ -167,6 +167,38 @@ TEST_CASE("elementwise_binary: max and min propagate NaN from either side") {
   }
 }
 
+TEST_CASE("elementwise_binary: comparisons of f32 (NaN compares false), i32, i64 and bool give bool, with broadcasting") {
+  using Bytes = std::vector<std::uint8_t>;
+  const auto compare = [](BinaryOperation operation, const HostTensor& a, const HostTensor& b, const TensorShape& out) {
+    return RunOp(Operation(operation), {a, b}, {{out, DataType::kBool}})[0].As<std::uint8_t>();
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto fa = HostTensor::F32({4}, {1, 2, nan, 4}), fb = HostTensor::F32({4}, {1, 3, nan, 3});
+  CHECK(compare(BinaryOperation::kEqual, fa, fb, {4}) == Bytes{1, 0, 0, 0});
+  CHECK(compare(BinaryOperation::kLess, fa, fb, {4}) == Bytes{0, 1, 0, 0});
+  CHECK(compare(BinaryOperation::kLessOrEqual, fa, fb, {4}) == Bytes{1, 1, 0, 0});
+  CHECK(compare(BinaryOperation::kGreater, fa, fb, {4}) == Bytes{0, 0, 0, 1});
+  CHECK(compare(BinaryOperation::kGreaterOrEqual, fa, fb, {4}) == Bytes{1, 0, 0, 1});
+  // int64 token ids against a broadcast padding id; i32 beyond f32's exact integers.
+  CHECK(compare(BinaryOperation::kEqual, HostTensor::I64({2, 3}, {5, 0, 7, 0, 0, 9}), HostTensor::I64({}, {0}), {2, 3}) ==
+        Bytes{0, 1, 0, 1, 1, 0});
+  CHECK(compare(BinaryOperation::kLess, HostTensor::I32({2}, {16777217, -3}), HostTensor::I32({2}, {16777216, -2}), {2}) ==
+        Bytes{0, 1});
+  const auto t = HostTensor::From<std::uint8_t>({4}, {0, 0, 1, 1}, DataType::kBool);
+  const auto u = HostTensor::From<std::uint8_t>({4}, {0, 1, 0, 1}, DataType::kBool);
+  CHECK(compare(BinaryOperation::kEqual, t, u, {4}) == Bytes{1, 0, 0, 1});
+  CHECK(compare(BinaryOperation::kAnd, t, u, {4}) == Bytes{0, 0, 0, 1});
+  CHECK(compare(BinaryOperation::kOr, t, u, {4}) == Bytes{0, 1, 1, 1});
+  CHECK(compare(BinaryOperation::kXor, t, u, {4}) == Bytes{0, 1, 1, 0});
+  CHECK(compare(BinaryOperation::kAnd, t, HostTensor::From<std::uint8_t>({1}, {1}, DataType::kBool), {4}) == Bytes{0, 0, 1, 1});
+
+  std::string reason;
+  CHECK_FALSE(IsSupported(Operation(BinaryOperation::kLess), {t, u}, {{{4}, DataType::kBool}}, reason));
+  CHECK(reason == "CpuRef compares f32, i32 and i64 tensors (and bool ones for equality), not bool");
+  CHECK_FALSE(IsSupported(Operation(BinaryOperation::kAdd), {HostTensor::I64({1}, {1}), HostTensor::I64({1}, {2})},
+                          {{{1}, DataType::kInt64}}, reason));
+}
+
 TEST_CASE("elementwise_binary: support rejects shapes that do not broadcast and a wrong output shape") {
   std::string reason;
   const auto add = Operation(BinaryOperation::kAdd);

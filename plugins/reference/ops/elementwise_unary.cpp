@@ -1,8 +1,10 @@
 // ElementwiseUnary: every UnaryOperation on every element, f32 (Round: halves to even, the
-// default rounding mode's std::nearbyint).
+// default rounding mode's std::nearbyint), and Not on bool (bytes, 0 or 1).
 #include "reference_ops.hpp"
 #include "map_workload.hpp"
 #include "tensor_access.hpp"
+
+#include "../reference_backend.hpp"
 
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
@@ -12,6 +14,11 @@
 
 namespace backplane::reference {
 
+
+bool IsElementwiseUnarySupported(const backend::ILayerView& layer, std::string& reason) {
+  if (DescriptorOf<ElementwiseUnaryDescriptor>(layer).operation == UnaryOperation::kNot) return true;  // bool: the op schema's rule
+  return backend::AllFloat32<kReferenceBackendId>(layer, reason);
+}
 
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend::ILayerView& layer) {
   const auto& descriptor = DescriptorOf<ElementwiseUnaryDescriptor>(layer);
@@ -40,6 +47,8 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend
     case UnaryOperation::kCeil: return MakeMapWorkload(count, [](float x) { return std::ceil(x); });
     case UnaryOperation::kFloor: return MakeMapWorkload(count, [](float x) { return std::floor(x); });
     case UnaryOperation::kRound: return MakeMapWorkload(count, [](float x) { return std::nearbyint(x); });
+    case UnaryOperation::kNot:
+      return MakeMapWorkload<std::uint8_t>(count, [](std::uint8_t x) { return static_cast<std::uint8_t>(x == 0); });
   }
   throw Exception(ErrorCode::kUnsupported, "ElementwiseUnary operation " +
                                                std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +

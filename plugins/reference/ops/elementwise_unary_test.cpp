@@ -122,3 +122,9 @@ TEST_CASE("elementwise_unary: support rejects other types, a shape change and un
                           {{{1}, DataType::kFloat32}}, reason));
   CHECK(reason == "unknown unary operation 99");
 }
+
+TEST_CASE("elementwise_unary: Not flips bool elements") {
+  const auto x = HostTensor::From<std::uint8_t>({2, 2}, {0, 1, 1, 0}, DataType::kBool);
+  CHECK(RunOp(Operation(UnaryOperation::kNot), {x}, {{{2, 2}, DataType::kBool}})[0].As<std::uint8_t>() ==
+        std::vector<std::uint8_t>{1, 0, 0, 1});
+}

@@ -1,5 +1,5 @@
-// A workload that applies one f32 -> f32 function to every element: the form of every
-// activation and elementwise unary op.
+// A workload that applies one function to every element, T -> T (f32 unless told): the form of
+// every activation and elementwise unary op.
 #pragma once
 
 #include "tensor_access.hpp"
@@ -10,14 +10,14 @@
 namespace backplane::reference {
 
 // Immutable; Execute is thread-safe when `Function` is (the ops pass plain lambdas).
-template <typename Function>
+template <typename Function, typename T = float>
 class MapWorkload final : public backend::IWorkload {
  public:
   MapWorkload(std::int64_t count, Function function) : count_(count), function_(function) {}
 
   void Execute(const backend::WorkloadArgs& args) const override {
-    const float* x = Input<float>(args, 0);
-    float* y = Output<float>(args, 0);
+    const T* x = Input<T>(args, 0);
+    T* y = Output<T>(args, 0);
     for (std::int64_t i = 0; i < count_; ++i) y[i] = function_(x[i]);
   }
 
@@ -26,9 +26,9 @@ class MapWorkload final : public backend::IWorkload {
   Function function_;
 };
 
-template <typename Function>
+template <typename T = float, typename Function>
 std::unique_ptr<backend::IWorkload> MakeMapWorkload(std::int64_t count, Function function) {
-  return std::make_unique<MapWorkload<Function>>(count, function);
+  return std::make_unique<MapWorkload<Function, T>>(count, function);
 }
 
 }  // namespace backplane::reference

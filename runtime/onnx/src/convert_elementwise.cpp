@@ -3,6 +3,7 @@
 #include "constant_folding.hpp"
 #include "converters.hpp"
 
+#include <backplane/backend/op_schema.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
@@ -164,7 +165,8 @@ void ConvertBinary(NodeContext& node) {
     const ConstantTensor& a = *node.ConstantInput(0);
     const ConstantTensor& b = *node.ConstantInput(1);
     const TensorShape out(folding::BroadcastShapes(a.shape().Dims(), b.shape().Dims()));
-    if (node.FoldsInto({out, a.type()})) {  // else (a large broadcast) a layer computes it
+    const DataType type = backend::GivesBool(kOperation) ? DataType::kBool : a.type();
+    if (node.FoldsInto({out, type})) {  // else (a large broadcast) a layer computes it
       node.SetOutput(0, folding::ElementwiseBinary(kFold, a, b, node.max_bytes()));
       return;
     }
@@ -234,12 +236,6 @@ void ConvertFoldedBinary(NodeContext& node) {
   }
   node.context().CheckBudget({TensorShape(folding::BroadcastShapes(node.InputDims(0), node.InputDims(1))), DataType::kBool});
   node.SetOutput(0, folding::ElementwiseBinary(kFold, *node.ConstantInput(0), *node.ConstantInput(1), node.max_bytes()));
-}
-
-template <Unary kFold>
-void ConvertFoldedUnary(NodeContext& node) {
-  if (!node.ConstantInput(0)) node.Unsupported(NotComputable(node) + node.node().input(0) + "' is not");
-  node.SetOutput(0, folding::ElementwiseUnary(kFold, *node.ConstantInput(0)));
 }
 
 void ConvertWhere(NodeContext& node) {
@@ -312,16 +308,16 @@ void AddElementwiseConverters(ConverterTable& table) {
   table["Sum"] = {ConvertVariadic<BinaryOperation::kAdd, Binary::kAdd>, 1, kVariadic, 1};
   table["Mean"] = {ConvertMean, 1, kVariadic, 1};
 
-  table["Equal"] = {ConvertFoldedBinary<Binary::kEqual>, 2, 2, 1};
-  table["Less"] = {ConvertFoldedBinary<Binary::kLess>, 2, 2, 1};
-  table["Greater"] = {ConvertFoldedBinary<Binary::kGreater>, 2, 2, 1};
-  table["LessOrEqual"] = {ConvertFoldedBinary<Binary::kLessOrEqual>, 2, 2, 1};
-  table["GreaterOrEqual"] = {ConvertFoldedBinary<Binary::kGreaterOrEqual>, 2, 2, 1};
-  table["And"] = {ConvertFoldedBinary<Binary::kAnd>, 2, 2, 1};
-  table["Or"] = {ConvertFoldedBinary<Binary::kOr>, 2, 2, 1};
-  table["Xor"] = {ConvertFoldedBinary<Binary::kXor>, 2, 2, 1};
+  table["Equal"] = {ConvertBinary<BinaryOperation::kEqual, Binary::kEqual>, 2, 2, 1};
+  table["Less"] = {ConvertBinary<BinaryOperation::kLess, Binary::kLess>, 2, 2, 1};
+  table["Greater"] = {ConvertBinary<BinaryOperation::kGreater, Binary::kGreater>, 2, 2, 1};
+  table["LessOrEqual"] = {ConvertBinary<BinaryOperation::kLessOrEqual, Binary::kLessOrEqual>, 2, 2, 1};
+  table["GreaterOrEqual"] = {ConvertBinary<BinaryOperation::kGreaterOrEqual, Binary::kGreaterOrEqual>, 2, 2, 1};
+  table["And"] = {ConvertBinary<BinaryOperation::kAnd, Binary::kAnd>, 2, 2, 1};
+  table["Or"] = {ConvertBinary<BinaryOperation::kOr, Binary::kOr>, 2, 2, 1};
+  table["Xor"] = {ConvertBinary<BinaryOperation::kXor, Binary::kXor>, 2, 2, 1};
   table["Mod"] = {ConvertMod, 2, 2, 1};
-  table["Not"] = {ConvertFoldedUnary<Unary::kNot>, 1, 1, 1};
+  table["Not"] = {ConvertUnary<UnaryOperation::kNot, Unary::kNot>, 1, 1, 1};
   table["Where"] = {ConvertWhere, 3, 3, 1};
 }
 

@@ -207,6 +207,17 @@ typedef struct BpActivationAttributes {
 #define BP_BINARY_MAX 4u
 #define BP_BINARY_MIN 5u
 #define BP_BINARY_POW 6u
+/* Added in op set v2 (a plugin built against an older header refuses them through its range
+   check of the value: the layer goes to another backend). Comparisons give BP_DATA_TYPE_BOOL;
+   AND, OR and XOR take and give it. */
+#define BP_BINARY_EQUAL 7u
+#define BP_BINARY_LESS 8u
+#define BP_BINARY_LESS_OR_EQUAL 9u
+#define BP_BINARY_GREATER 10u
+#define BP_BINARY_GREATER_OR_EQUAL 11u
+#define BP_BINARY_AND 12u
+#define BP_BINARY_OR 13u
+#define BP_BINARY_XOR 14u
 typedef struct BpElementwiseBinaryAttributes {
   uint32_t struct_size;
   uint32_t operation; /* BP_BINARY_* */
@@ -236,6 +247,7 @@ typedef struct BpElementwiseBinaryAttributes {
 #define BP_UNARY_CEIL 19u
 #define BP_UNARY_FLOOR 20u
 #define BP_UNARY_ROUND 21u
+#define BP_UNARY_NOT 22u /* op set v2: BP_DATA_TYPE_BOOL input and output */
 typedef struct BpElementwiseUnaryAttributes {
   uint32_t struct_size;
   uint32_t operation; /* BP_UNARY_* */

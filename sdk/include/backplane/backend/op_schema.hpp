@@ -16,12 +16,24 @@
 #pragma once
 
 #include <backplane/backend/layer.hpp>
+#include <backplane/descriptors.hpp>
 #include <backplane/types.hpp>
 
 #include <string>
 #include <vector>
 
 namespace backplane::backend {
+
+// Whether ElementwiseBinary `operation` gives bool: the comparisons (kEqual .. kGreaterOrEqual)
+// and the logic ops (kAnd, kOr, kXor, whose inputs are bool too); the others give their inputs'
+// type. The rule InferOutputs applies.
+inline bool GivesBool(BinaryOperation operation) {
+  return operation >= BinaryOperation::kEqual && operation <= BinaryOperation::kXor;
+}
+// Whether `operation` is one of the logic ops, which take bool inputs.
+inline bool IsLogical(BinaryOperation operation) {
+  return operation >= BinaryOperation::kAnd && operation <= BinaryOperation::kXor;
+}
 
 // The infos of `layer`'s outputs, inferred from its type, descriptor, input infos and output
 // count (GetOutputInfo is not read, except for Input, Constant and PreCompiled layers, whose
