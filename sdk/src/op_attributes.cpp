@@ -219,6 +219,7 @@ const void* CAttributes::Set(LayerType type, const LayerDescriptor* descriptor) 
     case LayerType::kInput:
     case LayerType::kOutput:
     case LayerType::kMatMul:
+    case LayerType::kWhere:
     case LayerType::kCount:
       return nullptr;
     case LayerType::kConstant: {
@@ -262,6 +263,8 @@ std::unique_ptr<LayerDescriptor> DescriptorFromC(std::uint32_t type, const void*
       return nullptr;
     case BP_LAYER_MAT_MUL:  // no attributes, but every op of op set v1 has a descriptor
       return std::make_unique<MatMulDescriptor>();
+    case BP_LAYER_WHERE:
+      return std::make_unique<WhereDescriptor>();
     case BP_LAYER_CONSTANT: {
       const auto& a = Read<BpConstantAttributes>(type, attributes, "BpConstantAttributes");
       auto d = std::make_unique<ConstantDescriptor>();
@@ -293,7 +296,7 @@ std::unique_ptr<LayerDescriptor> DescriptorFromC(std::uint32_t type, const void*
     default:
       break;
   }
-  throw Exception(ErrorCode::kInvalidArgument, "unknown " + TypeName(type) + " (op set v1 has " +
+  throw Exception(ErrorCode::kInvalidArgument, "unknown " + TypeName(type) + " (the op set has " +
                                                    std::to_string(kBpLayerTypeCount) + " layer types)");
 }
 

@@ -513,6 +513,17 @@ std::vector<TensorInfo> Cast(const Rules& r) {
   return {{r.In(0).shape, to}};
 }
 
+std::vector<TensorInfo> Where(const Rules& r) {
+  r.Arity(3, 3);
+  r.Descriptor<WhereDescriptor>();
+  if (r.In(0).type != DataType::kBool) Rules::Fail(std::string("cond (input 0) is ") + ToString(r.In(0).type) + ", not bool");
+  if (r.In(1).type != r.In(2).type) {
+    Rules::Fail(std::string("x and y have different types: ") + ToString(r.In(1).type) + " and " +
+                ToString(r.In(2).type));
+  }
+  return {{TensorShape(Broadcast(Broadcast(r.Shape(0), r.Shape(1)), r.Shape(2))), r.In(1).type}};
+}
+
 // Layers whose outputs are given, not inferred: returned as the layer has them.
 std::vector<TensorInfo> Given(const Rules& r) {
   std::vector<TensorInfo> outputs;
@@ -550,6 +561,7 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kGather: return Gather(r);
     case LayerType::kPad: return Pad(r);
     case LayerType::kCast: return Cast(r);
+    case LayerType::kWhere: return Where(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

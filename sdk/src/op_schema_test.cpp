@@ -181,7 +181,7 @@ TEST_CASE("op schema: CheckLayer compares the layer's outputs with the inferred 
   CHECK_FALSE(CheckLayer(LayerValues(LayerType::kSoftmax, "s", nullptr, {F32({2})}, {F32({2})}), why));
   CHECK(why == "has no descriptor");
   CHECK_FALSE(CheckLayer(LayerValues(LayerType::kCount, "x", nullptr, {}, {}), why));
-  CHECK(why == "unknown layer type 24");
+  CHECK(why == "unknown layer type 25");
 
   // Input, Constant and PreCompiled layers carry their outputs; Output layers have none.
   CHECK(CheckLayer(LayerValues(LayerType::kInput, "in", nullptr, {}, {F32({7})}), why));

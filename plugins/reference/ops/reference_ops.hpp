@@ -51,6 +51,7 @@ std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const backend::ILayerVie
 std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreatePadWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateCastWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateWhereWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

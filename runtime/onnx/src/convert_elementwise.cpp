@@ -238,14 +238,18 @@ void ConvertFoldedBinary(NodeContext& node) {
   node.SetOutput(0, folding::ElementwiseBinary(kFold, *node.ConstantInput(0), *node.ConstantInput(1), node.max_bytes()));
 }
 
+// Folded when all three inputs are constant and the result fits the fold limit; else a layer.
 void ConvertWhere(NodeContext& node) {
-  for (std::size_t i = 0; i < 3; ++i) {
-    if (!node.ConstantInput(i)) node.Unsupported(NotComputable(node) + node.node().input(static_cast<int>(i)) + "' is not");
+  if (node.AllInputsConstant()) {
+    const TensorShape out(
+        folding::BroadcastShapes(folding::BroadcastShapes(node.InputDims(0), node.InputDims(1)), node.InputDims(2)));
+    if (node.FoldsInto({out, node.InputInfo(1).type})) {
+      node.SetOutput(0, folding::Where(*node.ConstantInput(0), *node.ConstantInput(1), *node.ConstantInput(2),
+                                       node.max_bytes()));
+      return;
+    }
   }
-  node.context().CheckBudget(
-      {TensorShape(folding::BroadcastShapes(folding::BroadcastShapes(node.InputDims(0), node.InputDims(1)), node.InputDims(2))),
-       node.InputInfo(1).type});
-  node.SetOutput(0, folding::Where(*node.ConstantInput(0), *node.ConstantInput(1), *node.ConstantInput(2), node.max_bytes()));
+  node.SetOutput(0, node.Add(WhereDescriptor{}, {node.Slot(0), node.Slot(1), node.Slot(2)}));
 }
 
 // Integers: fmod=0 (the sign of the divisor); floating point: fmod=1 (C fmod), as ONNX requires.

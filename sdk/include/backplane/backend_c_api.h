@@ -139,9 +139,13 @@ typedef struct BpStatus {
 #define BP_LAYER_PAD 21u
 #define BP_LAYER_CAST 22u
 #define BP_LAYER_PRE_COMPILED 23u
+/* Op set v2 adds layer types after PRE_COMPILED, so that no earlier value changes (a plugin built
+ * against an older header refuses them through its range check: the layer goes to another
+ * backend). */
+#define BP_LAYER_WHERE 24u /* select x where cond, else y: inputs cond (bool), x, y; no attributes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
- * one its type names (null for Input, Output and MatMul). Arrays inside are valid as long as the
+ * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
  * BpLayer they came with. Semantics are op set v1's (backplane/descriptors.hpp). */
 
 typedef struct BpConvolution2dAttributes {

@@ -49,6 +49,12 @@ struct MatMulDescriptor final : LayerDescriptor {
   static constexpr LayerType kType = LayerType::kMatMul;
 };
 
+// numpy.where(cond, x, y) (op set v2): inputs cond (bool), x and y (one type), broadcast
+// together; the output has x's type. No attributes.
+struct WhereDescriptor final : LayerDescriptor {
+  static constexpr LayerType kType = LayerType::kWhere;
+};
+
 // A constant tensor (weights, shapes). The data is shared and immutable.
 struct ConstantDescriptor final : LayerDescriptor {
   static constexpr LayerType kType = LayerType::kConstant;

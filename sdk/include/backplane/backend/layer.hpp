@@ -36,7 +36,9 @@ enum class LayerType : std::uint32_t {
   kPad,
   kCast,
   kPreCompiled,  // a backend's fused replacement for a subgraph (OptimizeSubgraph)
-  kCount         // not a layer: the number of layer types above
+  // Op set v2, after kPreCompiled (the C values of the types above stay as they were):
+  kWhere,
+  kCount  // not a layer: the number of layer types above
 };
 
 // Stable names equal to the enumerator without the 'k' ("Convolution2d"). Manifests list
