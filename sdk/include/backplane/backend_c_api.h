@@ -61,7 +61,7 @@ extern "C" {
  * 2.0); 2.0 is this C boundary; 2.1 added BpWorkloadTable.get_info (what runs a workload, for
  * profiles). */
 #define BP_BACKEND_API_MAJOR 2u
-#define BP_BACKEND_API_MINOR 1u
+#define BP_BACKEND_API_MINOR 2u
 
 /* True when `s` (a pointer to a struct of type `type` filled by the other side) is large enough
  * to hold `field`. */
