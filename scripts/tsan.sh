@@ -4,8 +4,8 @@
 # documentation suggests; -fsanitize=thread, no benchmarks), builds only the target
 # backplane_threaded_tests (the executables with tests labelled `threads`, and what they load:
 # the runtime, the bundled plugins, the test plugins, and sdk-run for its --concurrency test) and
-# runs `ctest -L threads`. Suites label their tests with backplane_label_threaded_tests()
-# (tests/sanitizers/threaded_tests.cmake). Any race report fails the run. Run from anywhere;
+# runs `ctest -L threads`. Suites label their tests through backplane_doctest_tests()'s THREADED
+# and THREADED_CASES (tests/doctest_tests.cmake). Any race report fails the run. Run from anywhere;
 # extra arguments go to the configure step.
 #
 # OpenMP: Debian's libgomp is not built with -fsanitize=thread, so TSan cannot see the
