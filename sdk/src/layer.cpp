@@ -12,7 +12,7 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "LayerNormalization", "Reduce",       "Reshape",            "Flatten",
     "Transpose",      "Concat",           "Split",              "Slice",
     "Gather",         "Pad",              "Cast",               "PreCompiled",
-    "Where",
+    "Where",          "GatherElements",   "ArgMinMax",          "Trilu",
 };
 }  // namespace
 

@@ -243,6 +243,9 @@ std::vector<TensorInfo> ElementwiseBinary(const Rules& r) {
   if (IsLogical(operation) && r.In(0).type != DataType::kBool) {
     Rules::Fail(std::string("a logical operation takes bool inputs, not ") + ToString(r.In(0).type));
   }
+  if (!GivesBool(operation) && r.In(0).type == DataType::kBool) {
+    Rules::Fail("arithmetic takes numbers, not bool inputs");
+  }
   return {{TensorShape(Broadcast(r.Shape(0), r.Shape(1))), GivesBool(operation) ? DataType::kBool : r.In(0).type}};
 }
 
@@ -468,14 +471,19 @@ std::vector<TensorInfo> Slice(const Rules& r) {
   return {{TensorShape(out), r.In(0).type}};
 }
 
+// Input i holds indices: i32 or i64.
+void RequireIndexType(const Rules& r, std::size_t i) {
+  if (r.In(i).type != DataType::kInt32 && r.In(i).type != DataType::kInt64) {
+    Rules::Fail("indices (input " + std::to_string(i) + ") must be i32 or i64, not " + ToString(r.In(i).type));
+  }
+}
+
 std::vector<TensorInfo> Gather(const Rules& r) {
   r.Arity(2, 2);
   const Dims& x = r.Shape(0);
   if (x.empty()) Rules::Fail("data must have rank 1 or more, has shape " + r.InText(0));
   const std::size_t axis = r.Axis(r.Descriptor<GatherDescriptor>().axis, x.size());
-  if (r.In(1).type != DataType::kInt32 && r.In(1).type != DataType::kInt64) {
-    Rules::Fail(std::string("indices must be i32 or i64, not ") + ToString(r.In(1).type));
-  }
+  RequireIndexType(r, 1);
   Dims out(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(axis));
   const Dims& indices = r.Shape(1);
   out.insert(out.end(), indices.begin(), indices.end());
@@ -524,6 +532,45 @@ std::vector<TensorInfo> Where(const Rules& r) {
   return {{TensorShape(Broadcast(Broadcast(r.Shape(0), r.Shape(1)), r.Shape(2))), r.In(1).type}};
 }
 
+std::vector<TensorInfo> GatherElements(const Rules& r) {
+  r.Arity(2, 2);
+  const Dims& x = r.Shape(0);
+  if (x.empty()) Rules::Fail("data must have rank 1 or more, has shape " + r.InText(0));
+  const std::size_t axis = r.Axis(r.Descriptor<GatherElementsDescriptor>().axis, x.size());
+  RequireIndexType(r, 1);
+  const Dims& indices = r.Shape(1);
+  bool fits = indices.size() == x.size();
+  for (std::size_t a = 0; fits && a < x.size(); ++a) fits = a == axis || indices[a] <= x[a];
+  if (!fits) {
+    Rules::Fail("indices " + r.InText(1) + " must have data's rank and, outside axis " + std::to_string(axis) +
+                ", no dimension longer than data's " + r.InText(0));
+  }
+  return {{r.In(1).shape, r.In(0).type}};
+}
+
+std::vector<TensorInfo> ArgMinMax(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<ArgMinMaxDescriptor>();
+  r.Known(d.operation);
+  Dims out = r.Shape(0);
+  if (out.empty()) Rules::Fail("input must have rank 1 or more, has shape " + r.InText(0));
+  const std::size_t axis = r.Axis(d.axis, out.size());
+  if (out[axis] == 0) Rules::Fail("axis " + std::to_string(axis) + " of " + r.InText(0) + " is empty: no index to give");
+  if (d.keep_dims) {
+    out[axis] = 1;
+  } else {
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(axis));
+  }
+  return {{TensorShape(out), DataType::kInt64}};
+}
+
+std::vector<TensorInfo> Trilu(const Rules& r) {
+  r.Arity(1, 1);
+  r.Descriptor<TriluDescriptor>();
+  if (r.Shape(0).size() < 2) Rules::Fail("input must have rank 2 or more, has shape " + r.InText(0));
+  return {r.In(0)};
+}
+
 // Layers whose outputs are given, not inferred: returned as the layer has them.
 std::vector<TensorInfo> Given(const Rules& r) {
   std::vector<TensorInfo> outputs;
@@ -562,6 +609,9 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kPad: return Pad(r);
     case LayerType::kCast: return Cast(r);
     case LayerType::kWhere: return Where(r);
+    case LayerType::kGatherElements: return GatherElements(r);
+    case LayerType::kArgMinMax: return ArgMinMax(r);
+    case LayerType::kTrilu: return Trilu(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

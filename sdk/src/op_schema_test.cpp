@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace {
 using namespace backplane;
@@ -122,7 +123,7 @@ TEST_CASE("op schema: Reduce, Softmax, Gather, Concat, Pad, Cast and Reshape") {
   GatherDescriptor gather;
   gather.axis = 1;
   CHECK(Infer(gather, {F32({4, 5, 6}), {TensorShape{2, 3}, DataType::kInt64}})[0] == F32({4, 2, 3, 6}));
-  CHECK(Refusal(gather, {F32({4, 5}), F32({2})}) == "indices must be i32 or i64, not f32");
+  CHECK(Refusal(gather, {F32({4, 5}), F32({2})}) == "indices (input 1) must be i32 or i64, not f32");
 
   ConcatDescriptor concat;
   concat.axis = -1;
@@ -149,6 +150,33 @@ TEST_CASE("op schema: Reduce, Softmax, Gather, Concat, Pad, Cast and Reshape") {
   CHECK(Refusal(reshape, {F32({2, 3})}) == "target [-1,-1] has more than one -1");
   reshape.shape = {kHuge, 4};
   CHECK(Refusal(reshape, {F32({2, 3})}).find("overflows a 64-bit dimension") != std::string::npos);
+}
+
+TEST_CASE("op schema: GatherElements, ArgMinMax, Trilu and arithmetic on bool") {
+  const auto i64 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kInt64}; };
+  GatherElementsDescriptor gather;
+  gather.axis = -1;
+  CHECK(Infer(gather, {F32({3, 4}), i64({2, 7})})[0] == F32({2, 7}));
+  CHECK(Refusal(gather, {F32({3, 4}), i64({4, 2})}) ==
+        "indices [4,2] must have data's rank and, outside axis 1, no dimension longer than data's [3,4]");
+  CHECK(Refusal(gather, {F32({3, 4}), F32({3, 4})}) == "indices (input 1) must be i32 or i64, not f32");
+
+  ArgMinMaxDescriptor arg;
+  arg.axis = 1;
+  CHECK(Infer(arg, {F32({2, 3, 4})})[0] == i64({2, 1, 4}));
+  arg.keep_dims = false;
+  CHECK(Infer(arg, {F32({2, 3, 4})})[0] == i64({2, 4}));
+  CHECK(Refusal(arg, {F32({2, 0, 4})}) == "axis 1 of [2,0,4] is empty: no index to give");
+  arg.operation = static_cast<ArgOperation>(2);
+  CHECK(Refusal(arg, {F32({2, 3})}) == "unknown arg operation 2");
+
+  TriluDescriptor trilu;
+  CHECK(Infer(trilu, {i64({2, 3, 4})})[0] == i64({2, 3, 4}));
+  CHECK(Refusal(trilu, {F32({4})}) == "input must have rank 2 or more, has shape [4]");
+
+  ElementwiseBinaryDescriptor add;
+  const TensorInfo flags{TensorShape{2}, DataType::kBool};
+  CHECK(Refusal(add, {flags, flags}) == "arithmetic takes numbers, not bool inputs");
 }
 
 TEST_CASE("op schema: hostile windows and slices get a reason, not a wrapped value") {
@@ -181,7 +209,7 @@ TEST_CASE("op schema: CheckLayer compares the layer's outputs with the inferred 
   CHECK_FALSE(CheckLayer(LayerValues(LayerType::kSoftmax, "s", nullptr, {F32({2})}, {F32({2})}), why));
   CHECK(why == "has no descriptor");
   CHECK_FALSE(CheckLayer(LayerValues(LayerType::kCount, "x", nullptr, {}, {}), why));
-  CHECK(why == "unknown layer type 25");
+  CHECK(why == "unknown layer type " + std::to_string(static_cast<unsigned>(LayerType::kCount)));
 
   // Input, Constant and PreCompiled layers carry their outputs; Output layers have none.
   CHECK(CheckLayer(LayerValues(LayerType::kInput, "in", nullptr, {}, {F32({7})}), why));

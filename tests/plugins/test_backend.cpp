@@ -118,6 +118,8 @@ const char* BinaryOperationName(BinaryOperation operation) {
     case BinaryOperation::kAnd: return "And";
     case BinaryOperation::kOr: return "Or";
     case BinaryOperation::kXor: return "Xor";
+    case BinaryOperation::kMod: return "Mod";
+    case BinaryOperation::kFmod: return "Fmod";
   }
   return "unknown";
 }

@@ -80,8 +80,8 @@ class BinaryWorkload final : public OpenClWorkload {
 }  // namespace
 
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
-  if (backend::GivesBool(DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation)) {
-    return Fail(reason, "GpuOpenCl runs Add, Sub, Mul, Div, Max, Min and Pow (no comparison or logic op)");
+  if (DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation > BinaryOperation::kPow) {
+    return Fail(reason, "GpuOpenCl runs Add, Sub, Mul, Div, Max, Min and Pow (no comparison, logic or remainder op)");
   }
   const TensorShape& out = layer.GetOutputInfo(0).shape;
   std::vector<std::int64_t> dims, sa, sb;

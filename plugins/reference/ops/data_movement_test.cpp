@@ -429,7 +429,7 @@ TEST_CASE("gather: support rejects float indices, a bad axis and a wrong output 
   std::string reason;
   const auto data = HostTensor::F32({3, 2}, Iota(6));
   CHECK_FALSE(IsSupported(Gather(0), {data, HostTensor::F32({1}, {0})}, {{{1, 2}, DataType::kFloat32}}, reason));
-  CHECK(reason == "indices must be i32 or i64, not f32");
+  CHECK(reason == "indices (input 1) must be i32 or i64, not f32");
   CHECK_FALSE(IsSupported(Gather(2), {data, HostTensor::I64({1}, {0})}, {{{1, 2}, DataType::kFloat32}}, reason));
   CHECK(reason == "axis 2 is out of range [-2, 1] for input [3,2] of rank 2");
   CHECK_FALSE(IsSupported(Gather(0), {data, HostTensor::I64({2}, {0, 1})}, {{{2}, DataType::kFloat32}}, reason));

@@ -1,5 +1,5 @@
-// ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, pow on f32; the
-// comparisons on f32, i32 and i64 (Equal on bool too), giving bool; and, or, xor on bool. Bool
+// ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, mod, fmod on f32, i32
+// and i64, pow on f32; the comparisons on f32, i32 and i64 (Equal on bool too), giving bool; and, or, xor on bool. Bool
 // elements are bytes, 0 or 1.
 //
 // The output's index space is walked as a StridedLoop over (output, a, b), so equal shapes run
@@ -17,6 +17,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 namespace backplane::reference {
 
@@ -24,15 +26,73 @@ namespace {
 
 using Bool = std::uint8_t;  // a bool element
 
-// max and min return NaN when either operand is NaN (numpy.maximum / numpy.minimum); the
-// comparisons are false when either is NaN (Equal too).
-struct Add { float operator()(float a, float b) const { return a + b; } };
-struct Sub { float operator()(float a, float b) const { return a - b; } };
-struct Mul { float operator()(float a, float b) const { return a * b; } };
-struct Div { float operator()(float a, float b) const { return a / b; } };
-struct Max { float operator()(float a, float b) const { return (a > b || std::isnan(a)) ? a : b; } };
-struct Min { float operator()(float a, float b) const { return (a < b || std::isnan(a)) ? a : b; } };
+// The arithmetic ops take f32, i32 and i64 (Pow f32 only). Integers wrap on overflow (two's
+// complement, computed unsigned so there is no undefined behaviour); an integer Div, Mod or
+// Fmod by zero throws Exception (kInvalidArgument) from the run. max and min return NaN when
+// either operand is NaN (numpy.maximum / numpy.minimum); the comparisons are false when either
+// is NaN (Equal too).
+template <typename T>
+using Unsigned = std::make_unsigned_t<T>;
+
+template <typename T>
+void RequireNonZeroDivisor(T b, const char* op) {
+  if (b == 0) throw Exception(ErrorCode::kInvalidArgument, std::string("integer ") + op + " by zero");
+}
+
+struct Add {
+  float operator()(float a, float b) const { return a + b; }
+  template <typename T>
+  T operator()(T a, T b) const { return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b)); }
+};
+struct Sub {
+  float operator()(float a, float b) const { return a - b; }
+  template <typename T>
+  T operator()(T a, T b) const { return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b)); }
+};
+struct Mul {
+  float operator()(float a, float b) const { return a * b; }
+  template <typename T>
+  T operator()(T a, T b) const { return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b)); }
+};
+// Integers: truncated toward zero, as C++ and ONNX; the lowest value / -1 wraps to itself.
+struct Div {
+  float operator()(float a, float b) const { return a / b; }
+  template <typename T>
+  T operator()(T a, T b) const {
+    RequireNonZeroDivisor(b, "Div");
+    return b == -1 ? Sub{}(T{0}, a) : static_cast<T>(a / b);
+  }
+};
+struct Max {
+  float operator()(float a, float b) const { return (a > b || std::isnan(a)) ? a : b; }
+  template <typename T>
+  T operator()(T a, T b) const { return a > b ? a : b; }
+};
+struct Min {
+  float operator()(float a, float b) const { return (a < b || std::isnan(a)) ? a : b; }
+  template <typename T>
+  T operator()(T a, T b) const { return a < b ? a : b; }
+};
 struct Pow { float operator()(float a, float b) const { return std::pow(a, b); } };
+// The dividend's sign (C fmod, C++ %).
+struct Fmod {
+  float operator()(float a, float b) const { return std::fmod(a, b); }
+  template <typename T>
+  T operator()(T a, T b) const {
+    RequireNonZeroDivisor(b, "Fmod");
+    return b == -1 ? T{0} : static_cast<T>(a % b);
+  }
+};
+// The divisor's sign (Python's %): the truncated remainder moved by one divisor when the signs
+// differ.
+struct Mod {
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) RequireNonZeroDivisor(b, "Mod");
+    const T r = Fmod{}(a, b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+  }
+};
 struct Equal { template <typename T> Bool operator()(T a, T b) const { return a == b; } };
 struct Less { template <typename T> Bool operator()(T a, T b) const { return a < b; } };
 struct LessOrEqual { template <typename T> Bool operator()(T a, T b) const { return a <= b; } };
@@ -76,9 +136,14 @@ class BinaryWorkload final : public backend::IWorkload {
   StridedLoop<3> loop_;
 };
 
+// Arithmetic on inputs of `type` (one IsElementwiseBinarySupported accepts): the output has it too.
 template <typename Op>
-std::unique_ptr<backend::IWorkload> Make(StridedLoop<3> loop) {
-  return std::make_unique<BinaryWorkload<Op, float, float>>(std::move(loop));
+std::unique_ptr<backend::IWorkload> MakeArithmetic(StridedLoop<3> loop, DataType type) {
+  switch (type) {
+    case DataType::kInt32: return std::make_unique<BinaryWorkload<Op, std::int32_t, std::int32_t>>(std::move(loop));
+    case DataType::kInt64: return std::make_unique<BinaryWorkload<Op, std::int64_t, std::int64_t>>(std::move(loop));
+    default: return std::make_unique<BinaryWorkload<Op, float, float>>(std::move(loop));
+  }
 }
 
 // A comparison of inputs of `type` (one IsElementwiseBinarySupported accepts).
@@ -101,9 +166,16 @@ std::unique_ptr<backend::IWorkload> MakeLogical(StridedLoop<3> loop) {
 
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
   const BinaryOperation operation = DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation;
-  if (!backend::GivesBool(operation)) return backend::AllFloat32<kReferenceBackendId>(layer, reason);
-  if (backend::IsLogical(operation)) return true;  // bool inputs: the op schema's rule
   const DataType type = layer.GetInputInfo(0).type;
+  if (!backend::GivesBool(operation)) {
+    if (type == DataType::kFloat32 || ((type == DataType::kInt32 || type == DataType::kInt64) &&
+                                       operation != BinaryOperation::kPow)) {
+      return true;
+    }
+    reason = std::string("CpuRef's arithmetic takes f32, i32 and i64 tensors (Pow f32 only), not ") + ToString(type);
+    return false;
+  }
+  if (backend::IsLogical(operation)) return true;  // bool inputs: the op schema's rule
   if (type == DataType::kFloat32 || type == DataType::kInt32 || type == DataType::kInt64 ||
       (type == DataType::kBool && operation == BinaryOperation::kEqual)) {
     return true;
@@ -118,20 +190,22 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backen
   const TensorShape& out = layer.GetOutputInfo(0).shape;
   StridedLoop<3> loop(out.Dims(), {DenseStrides(out), BroadcastStrides(layer.GetInputInfo(0).shape, out),
                                    BroadcastStrides(layer.GetInputInfo(1).shape, out)});
+  const DataType type = layer.GetInputInfo(0).type;
   switch (descriptor.operation) {
-    case BinaryOperation::kAdd: return Make<Add>(std::move(loop));
-    case BinaryOperation::kSub: return Make<Sub>(std::move(loop));
-    case BinaryOperation::kMul: return Make<Mul>(std::move(loop));
-    case BinaryOperation::kDiv: return Make<Div>(std::move(loop));
-    case BinaryOperation::kMax: return Make<Max>(std::move(loop));
-    case BinaryOperation::kMin: return Make<Min>(std::move(loop));
-    case BinaryOperation::kPow: return Make<Pow>(std::move(loop));
-    case BinaryOperation::kEqual: return MakeComparison<Equal>(std::move(loop), layer.GetInputInfo(0).type);
-    case BinaryOperation::kLess: return MakeComparison<Less>(std::move(loop), layer.GetInputInfo(0).type);
-    case BinaryOperation::kLessOrEqual: return MakeComparison<LessOrEqual>(std::move(loop), layer.GetInputInfo(0).type);
-    case BinaryOperation::kGreater: return MakeComparison<Greater>(std::move(loop), layer.GetInputInfo(0).type);
-    case BinaryOperation::kGreaterOrEqual:
-      return MakeComparison<GreaterOrEqual>(std::move(loop), layer.GetInputInfo(0).type);
+    case BinaryOperation::kAdd: return MakeArithmetic<Add>(std::move(loop), type);
+    case BinaryOperation::kSub: return MakeArithmetic<Sub>(std::move(loop), type);
+    case BinaryOperation::kMul: return MakeArithmetic<Mul>(std::move(loop), type);
+    case BinaryOperation::kDiv: return MakeArithmetic<Div>(std::move(loop), type);
+    case BinaryOperation::kMax: return MakeArithmetic<Max>(std::move(loop), type);
+    case BinaryOperation::kMin: return MakeArithmetic<Min>(std::move(loop), type);
+    case BinaryOperation::kPow: return std::make_unique<BinaryWorkload<Pow, float, float>>(std::move(loop));
+    case BinaryOperation::kMod: return MakeArithmetic<Mod>(std::move(loop), type);
+    case BinaryOperation::kFmod: return MakeArithmetic<Fmod>(std::move(loop), type);
+    case BinaryOperation::kEqual: return MakeComparison<Equal>(std::move(loop), type);
+    case BinaryOperation::kLess: return MakeComparison<Less>(std::move(loop), type);
+    case BinaryOperation::kLessOrEqual: return MakeComparison<LessOrEqual>(std::move(loop), type);
+    case BinaryOperation::kGreater: return MakeComparison<Greater>(std::move(loop), type);
+    case BinaryOperation::kGreaterOrEqual: return MakeComparison<GreaterOrEqual>(std::move(loop), type);
     case BinaryOperation::kAnd: return MakeLogical<And>(std::move(loop));
     case BinaryOperation::kOr: return MakeLogical<Or>(std::move(loop));
     case BinaryOperation::kXor: return MakeLogical<Xor>(std::move(loop));

@@ -3,6 +3,8 @@
 // to 0.
 #include "op_test_harness.hpp"
 
+#include <backplane/exception.hpp>
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -195,8 +197,44 @@ TEST_CASE("elementwise_binary: comparisons of f32 (NaN compares false), i32, i64
   std::string reason;
   CHECK_FALSE(IsSupported(Operation(BinaryOperation::kLess), {t, u}, {{{4}, DataType::kBool}}, reason));
   CHECK(reason == "CpuRef compares f32, i32 and i64 tensors (and bool ones for equality), not bool");
-  CHECK_FALSE(IsSupported(Operation(BinaryOperation::kAdd), {HostTensor::I64({1}, {1}), HostTensor::I64({1}, {2})},
+  CHECK_FALSE(IsSupported(Operation(BinaryOperation::kPow), {HostTensor::I64({1}, {1}), HostTensor::I64({1}, {2})},
                           {{{1}, DataType::kInt64}}, reason));
+  CHECK(reason == "CpuRef's arithmetic takes f32, i32 and i64 tensors (Pow f32 only), not i64");
+}
+
+TEST_CASE("elementwise_binary: i32 and i64 arithmetic wraps, divides toward zero, and refuses a zero divisor") {
+  const auto i64 = [](BinaryOperation operation, std::vector<std::int64_t> a, std::vector<std::int64_t> b) {
+    const TensorShape shape{static_cast<std::int64_t>(a.size())};
+    return RunOp(Operation(operation), {HostTensor::I64(shape, a), HostTensor::I64(shape, b)},
+                 {{shape, DataType::kInt64}})[0]
+        .As<std::int64_t>();
+  };
+  using I64s = std::vector<std::int64_t>;
+  const std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  CHECK(i64(BinaryOperation::kAdd, {std::numeric_limits<std::int64_t>::max(), 2}, {1, 3}) == I64s{lowest, 5});
+  CHECK(i64(BinaryOperation::kSub, {lowest, 2}, {1, 3}) == I64s{std::numeric_limits<std::int64_t>::max(), -1});
+  CHECK(i64(BinaryOperation::kMul, {1LL << 40, -3}, {1 << 20, 4}) == I64s{1LL << 60, -12});
+  CHECK(i64(BinaryOperation::kDiv, {7, -7, 7, lowest}, {2, 2, -2, -1}) == I64s{3, -3, -3, lowest});
+  CHECK(i64(BinaryOperation::kMax, {7, -7}, {2, 2}) == I64s{7, 2});
+  CHECK(i64(BinaryOperation::kMin, {7, -7}, {2, 2}) == I64s{2, -7});
+  // Python's % (the divisor's sign) and C's % (the dividend's), as ONNX Mod fmod=0 and fmod=1.
+  CHECK(i64(BinaryOperation::kMod, {7, -7, 7, -7, 6, lowest}, {3, 3, -3, -3, 3, -1}) == I64s{1, 2, -2, -1, 0, 0});
+  CHECK(i64(BinaryOperation::kFmod, {7, -7, 7, -7, lowest}, {3, 3, -3, -3, -1}) == I64s{1, -1, 1, -1, 0});
+  for (const auto operation : {BinaryOperation::kDiv, BinaryOperation::kMod, BinaryOperation::kFmod}) {
+    CHECK_THROWS_WITH_AS(i64(operation, {1, 2}, {1, 0}), doctest::Contains("by zero"), backplane::Exception);
+  }
+  const auto i32 = RunOp(Operation(BinaryOperation::kAdd), {HostTensor::I32({2}, {16777217, -1}), HostTensor::I32({}, {1})},
+                         {{{2}, DataType::kInt32}})[0]
+                       .As<std::int32_t>();
+  CHECK(i32 == std::vector<std::int32_t>{16777218, 0});
+  const auto f = RunOp(Operation(BinaryOperation::kMod), {HostTensor::F32({4}, {5.5f, -5.5f, 5.5f, 6}), HostTensor::F32({4}, {2, 2, -2, 3})},
+                       {{{4}, DataType::kFloat32}})[0]
+                     .As<float>();
+  CHECK(f == std::vector<float>{1.5f, 0.5f, -0.5f, 0});
+  const auto fm = RunOp(Operation(BinaryOperation::kFmod), {HostTensor::F32({2}, {5.5f, -5.5f}), HostTensor::F32({2}, {2, 2})},
+                        {{{2}, DataType::kFloat32}})[0]
+                      .As<float>();
+  CHECK(fm == std::vector<float>{1.5f, -1.5f});
 }
 
 TEST_CASE("elementwise_binary: support rejects shapes that do not broadcast and a wrong output shape") {

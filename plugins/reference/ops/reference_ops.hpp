@@ -52,6 +52,10 @@ std::unique_ptr<backend::IWorkload> CreateGatherWorkload(const backend::ILayerVi
 std::unique_ptr<backend::IWorkload> CreatePadWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateCastWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateWhereWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateGatherElementsWorkload(const backend::ILayerView&);
+bool IsArgMinMaxSupported(const backend::ILayerView&, std::string& reason);
+std::unique_ptr<backend::IWorkload> CreateArgMinMaxWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateTriluWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

@@ -6,7 +6,10 @@
 #include <backplane/backend/workload.hpp>
 #include <backplane/types.hpp>
 
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 
 namespace backplane::reference {
 
@@ -26,6 +29,18 @@ T* Output(const backend::WorkloadArgs& args, std::size_t index) {
 template <typename Descriptor>
 const Descriptor& DescriptorOf(const backend::ILayerView& layer) {
   return static_cast<const Descriptor&>(*layer.GetDescriptor());
+}
+
+// A Workload<U> for U the unsigned integer of `element_size` bytes (1, 2, 4 or 8): for ops that
+// move or compare elements without computing with them, one instance per size serves every type.
+template <template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForElementSize(std::size_t element_size, Args&&... args) {
+  switch (element_size) {
+    case 1: return std::make_unique<Workload<std::uint8_t>>(std::forward<Args>(args)...);
+    case 2: return std::make_unique<Workload<std::uint16_t>>(std::forward<Args>(args)...);
+    case 4: return std::make_unique<Workload<std::uint32_t>>(std::forward<Args>(args)...);
+    default: return std::make_unique<Workload<std::uint64_t>>(std::forward<Args>(args)...);
+  }
 }
 
 // The SDK's axis normalization (backplane/backend/op_geometry.hpp), used unqualified.

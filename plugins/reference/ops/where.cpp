@@ -41,12 +41,7 @@ std::unique_ptr<backend::IWorkload> CreateWhereWorkload(const backend::ILayerVie
   StridedLoop<4> loop(out.shape.Dims(), {DenseStrides(out.shape), BroadcastStrides(layer.GetInputInfo(0).shape, out.shape),
                                          BroadcastStrides(layer.GetInputInfo(1).shape, out.shape),
                                          BroadcastStrides(layer.GetInputInfo(2).shape, out.shape)});
-  switch (SizeOf(out.type)) {
-    case 1: return std::make_unique<WhereWorkload<std::uint8_t>>(std::move(loop));
-    case 2: return std::make_unique<WhereWorkload<std::uint16_t>>(std::move(loop));
-    case 4: return std::make_unique<WhereWorkload<std::uint32_t>>(std::move(loop));
-    default: return std::make_unique<WhereWorkload<std::uint64_t>>(std::move(loop));
-  }
+  return MakeForElementSize<WhereWorkload>(SizeOf(out.type), std::move(loop));
 }
 
 }  // namespace backplane::reference

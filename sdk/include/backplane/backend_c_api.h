@@ -61,7 +61,7 @@ extern "C" {
  * 2.0); 2.0 is this C boundary; 2.1 added BpWorkloadTable.get_info (what runs a workload, for
  * profiles). */
 #define BP_BACKEND_API_MAJOR 2u
-#define BP_BACKEND_API_MINOR 2u
+#define BP_BACKEND_API_MINOR 3u
 
 /* True when `s` (a pointer to a struct of type `type` filled by the other side) is large enough
  * to hold `field`. */
@@ -143,6 +143,10 @@ typedef struct BpStatus {
  * against an older header refuses them through its range check: the layer goes to another
  * backend). */
 #define BP_LAYER_WHERE 24u /* select x where cond, else y: inputs cond (bool), x, y; no attributes */
+/* Added in Backend API 2.3: */
+#define BP_LAYER_GATHER_ELEMENTS 25u /* inputs data, indices (i32/i64), same rank: BpGatherElementsAttributes */
+#define BP_LAYER_ARG_MIN_MAX 26u     /* index (i64) of the largest / smallest value along an axis */
+#define BP_LAYER_TRILU 27u           /* keeps the upper or lower triangle of the last two axes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
  * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
@@ -222,6 +226,10 @@ typedef struct BpActivationAttributes {
 #define BP_BINARY_AND 12u
 #define BP_BINARY_OR 13u
 #define BP_BINARY_XOR 14u
+/* Added in Backend API 2.3: remainders, on the arithmetic types. MOD's result has the divisor's
+   sign (Python's %, ONNX Mod fmod=0); FMOD's the dividend's (C fmod, ONNX Mod fmod=1). */
+#define BP_BINARY_MOD 15u
+#define BP_BINARY_FMOD 16u
 typedef struct BpElementwiseBinaryAttributes {
   uint32_t struct_size;
   uint32_t operation; /* BP_BINARY_* */
@@ -337,6 +345,33 @@ typedef struct BpGatherAttributes {
   uint32_t struct_size;
   int32_t axis;
 } BpGatherAttributes;
+
+/* ONNX GatherElements: output[i...] = data[i... with axis replaced by indices[i...]]; the
+ * output has indices' shape (negative indices count from the end). */
+typedef struct BpGatherElementsAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+} BpGatherElementsAttributes;
+
+#define BP_ARG_MAX 0u
+#define BP_ARG_MIN 1u
+/* ONNX ArgMax / ArgMin: the output is BP_DATA_TYPE_I64; ties give the first index, or the last
+ * with select_last_index. NaN counts as larger than every number (ArgMax picks it). */
+typedef struct BpArgMinMaxAttributes {
+  uint32_t struct_size;
+  uint32_t operation; /* BP_ARG_* */
+  int32_t axis;
+  uint32_t keep_dims;         /* 0 or 1 */
+  uint32_t select_last_index; /* 0 or 1 */
+} BpArgMinMaxAttributes;
+
+/* ONNX Trilu on the last two axes [.., M, N]: keeps element (i, j) when j - i >= k (upper) or
+ * j - i <= k (lower), zeroes the others. */
+typedef struct BpTriluAttributes {
+  uint32_t struct_size;
+  uint32_t upper; /* 0 or 1 */
+  int64_t k;
+} BpTriluAttributes;
 
 #define BP_PAD_CONSTANT 0u
 #define BP_PAD_REFLECT 1u

@@ -38,6 +38,9 @@ enum class LayerType : std::uint32_t {
   kPreCompiled,  // a backend's fused replacement for a subgraph (OptimizeSubgraph)
   // Op set v2, after kPreCompiled (the C values of the types above stay as they were):
   kWhere,
+  kGatherElements,
+  kArgMinMax,
+  kTrilu,
   kCount  // not a layer: the number of layer types above
 };
 

@@ -1,0 +1,109 @@
+// GatherElements, ArgMinMax and Trilu against hand-worked results: negative indices and
+// out-of-range ones, ties and NaN, triangles with positive, negative and huge k.
+#include "op_test_harness.hpp"
+
+#include <backplane/exception.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using backplane::ArgMinMaxDescriptor;
+using backplane::ArgOperation;
+using backplane::DataType;
+using backplane::GatherElementsDescriptor;
+using backplane::TensorShape;
+using backplane::TriluDescriptor;
+using backplane::reference::testing::HostTensor;
+using backplane::reference::testing::IsSupported;
+using backplane::reference::testing::RunOp;
+using I64s = std::vector<std::int64_t>;
+
+GatherElementsDescriptor GatherAxis(std::int32_t axis) {
+  GatherElementsDescriptor d;
+  d.axis = axis;
+  return d;
+}
+
+I64s Arg(ArgOperation operation, std::int32_t axis, bool last, const HostTensor& x, const TensorShape& out) {
+  ArgMinMaxDescriptor d;
+  d.operation = operation;
+  d.axis = axis;
+  d.select_last_index = last;
+  return RunOp(d, {x}, {{out, DataType::kInt64}})[0].As<std::int64_t>();
+}
+
+std::vector<float> Triangle(bool upper, std::int64_t k, const HostTensor& x) {
+  TriluDescriptor d;
+  d.upper = upper;
+  d.k = k;
+  return RunOp(d, {x}, {x.info})[0].As<float>();
+}
+
+}  // namespace
+
+TEST_CASE("gather_elements: picks along the axis, negative indices from the end, indices smaller than data") {
+  const auto data = HostTensor::F32({2, 3}, {1, 2, 3, 4, 5, 6});
+  CHECK(RunOp(GatherAxis(1), {data, HostTensor::I64({2, 2}, {0, -1, 2, 1})}, {{{2, 2}, DataType::kFloat32}})[0]
+            .As<float>() == std::vector<float>{1, 3, 6, 5});
+  CHECK(RunOp(GatherAxis(0), {data, HostTensor::I32({1, 3}, {1, 0, 1})}, {{{1, 3}, DataType::kFloat32}})[0]
+            .As<float>() == std::vector<float>{4, 2, 6});
+  CHECK(RunOp(GatherAxis(-2), {HostTensor::I64({2, 2}, {10, 20, 30, 40}), HostTensor::I64({2, 2}, {1, 1, 0, 0})},
+              {{{2, 2}, DataType::kInt64}})[0]
+            .As<std::int64_t>() == I64s{30, 40, 10, 20});
+}
+
+TEST_CASE("gather_elements: an out-of-range index fails the run naming it, the axis and the layer") {
+  const auto data = HostTensor::F32({2, 3}, {1, 2, 3, 4, 5, 6});
+  CHECK_THROWS_WITH_AS(RunOp(GatherAxis(1), {data, HostTensor::I64({2, 1}, {0, 3})}, {{{2, 1}, DataType::kFloat32}}),
+                       "GatherElements index 3 (element 1 of the indices) is out of range [-3, 2] for axis 1 of data "
+                       "[2,3] (layer 'test_layer')",
+                       backplane::Exception);
+  std::string reason;
+  CHECK_FALSE(IsSupported(GatherAxis(1), {data, HostTensor::I64({3, 1}, {0, 0, 0})}, {{{3, 1}, DataType::kFloat32}}, reason));
+  CHECK(reason.find("no dimension longer than data's [2,3]") != std::string::npos);
+}
+
+TEST_CASE("arg_min_max: first or last of ties, along any axis, NaN picked, i64 and i32 inputs") {
+  const auto x = HostTensor::F32({2, 3}, {1, 5, 5, 7, 0, 0});
+  CHECK(Arg(ArgOperation::kMax, 1, false, x, {2, 1}) == I64s{1, 0});
+  CHECK(Arg(ArgOperation::kMax, 1, true, x, {2, 1}) == I64s{2, 0});
+  CHECK(Arg(ArgOperation::kMin, 1, false, x, {2, 1}) == I64s{0, 1});
+  CHECK(Arg(ArgOperation::kMin, 1, true, x, {2, 1}) == I64s{0, 2});
+  CHECK(Arg(ArgOperation::kMax, 0, false, x, {1, 3}) == I64s{1, 0, 0});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto with_nan = HostTensor::F32({5}, {1, nan, 9, nan, -9});
+  CHECK(Arg(ArgOperation::kMax, 0, false, with_nan, {1}) == I64s{1});
+  CHECK(Arg(ArgOperation::kMin, 0, false, with_nan, {1}) == I64s{1});
+  CHECK(Arg(ArgOperation::kMax, 0, true, with_nan, {1}) == I64s{3});
+  CHECK(Arg(ArgOperation::kMin, -1, false, HostTensor::I64({3}, {1LL << 40, (1LL << 40) - 1, 1LL << 41}), {1}) ==
+        I64s{1});
+  CHECK(Arg(ArgOperation::kMax, 0, false, HostTensor::I32({2}, {-1, -2}), {1}) == I64s{0});
+  std::string reason;
+  CHECK_FALSE(IsSupported(ArgMinMaxDescriptor{}, {HostTensor::From<std::uint8_t>({2}, {0, 1}, DataType::kBool)},
+                          {{{1}, DataType::kInt64}}, reason));
+  CHECK(reason == "CpuRef's ArgMax and ArgMin take f32, i32 and i64 tensors, not bool");
+}
+
+TEST_CASE("trilu: upper and lower triangles of each matrix, k positive, negative and beyond the matrix") {
+  // Two 3x4 matrices, values 1..24.
+  std::vector<float> values(24);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i + 1);
+  const auto x = HostTensor::F32({2, 3, 4}, values);
+  CHECK(Triangle(true, 0, x) == std::vector<float>{1, 2, 3, 4, 0, 6, 7, 8, 0, 0, 11, 12,
+                                                   13, 14, 15, 16, 0, 18, 19, 20, 0, 0, 23, 24});
+  CHECK(Triangle(false, 0, x) == std::vector<float>{1, 0, 0, 0, 5, 6, 0, 0, 9, 10, 11, 0,
+                                                    13, 0, 0, 0, 17, 18, 0, 0, 21, 22, 23, 0});
+  CHECK(Triangle(true, 2, x) == std::vector<float>{0, 0, 3, 4, 0, 0, 0, 8, 0, 0, 0, 0,
+                                                   0, 0, 15, 16, 0, 0, 0, 20, 0, 0, 0, 0});
+  CHECK(Triangle(false, -1, x) == std::vector<float>{0, 0, 0, 0, 5, 0, 0, 0, 9, 10, 0, 0,
+                                                     0, 0, 0, 0, 17, 0, 0, 0, 21, 22, 0, 0});
+  CHECK(Triangle(true, std::numeric_limits<std::int64_t>::min(), x) == values);
+  CHECK(Triangle(false, std::numeric_limits<std::int64_t>::min(), x) == std::vector<float>(24, 0.0f));
+  CHECK(Triangle(false, std::numeric_limits<std::int64_t>::max(), x) == values);
+}
