@@ -687,6 +687,41 @@ TEST_CASE("DepthToSpace CRD and DCR, SpaceToDepth inverts DCR") {
   }
 }
 
+TEST_CASE("LayerNormalization's Mean and InvStdDev outputs over the axes from `axis`") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(17, "LayerNormalization", {"x", "scale"}, {"y", "mean", "inv_std_dev"}, node);
+  SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2, 2, 3});
+  AddFloatInitializer(*model.mutable_graph(), "scale", {2, 3}, {1, 1, 1, 1, 1, 1});
+  auto* axis = node->add_attribute();
+  axis->set_name("axis");
+  axis->set_type(::onnx::AttributeProto::INT);
+  axis->set_i(-2);
+  const float epsilon = 0.5f;
+  auto* eps = node->add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(::onnx::AttributeProto::FLOAT);
+  eps->set_f(epsilon);
+  const std::vector<float> x{1, 2, 3, 4, 5, 6, -1, 0, 2, 8, -4, 1};
+  const auto outputs = Run(model, {{"x", Array<float>(DataType::kFloat32, {2, 2, 3}, x)}});
+  CHECK(outputs.at("mean").shape == TensorShape{2, 1, 1});
+  CHECK(outputs.at("inv_std_dev").shape == TensorShape{2, 1, 1});
+  const auto mean = Floats(outputs.at("mean"));
+  const auto inv_std_dev = Floats(outputs.at("inv_std_dev"));
+  const auto y = Floats(outputs.at("y"));
+  for (std::size_t n = 0; n < 2; ++n) {
+    double sum = 0, squares = 0;
+    for (std::size_t i = 0; i < 6; ++i) sum += x[n * 6 + i];
+    const double expected_mean = sum / 6;
+    for (std::size_t i = 0; i < 6; ++i) squares += (x[n * 6 + i] - expected_mean) * (x[n * 6 + i] - expected_mean);
+    const double expected_inv = 1 / std::sqrt(squares / 6 + epsilon);
+    CHECK(mean[n] == doctest::Approx(expected_mean).epsilon(1e-6));
+    CHECK(inv_std_dev[n] == doctest::Approx(expected_inv).epsilon(1e-6));
+    for (std::size_t i = 0; i < 6; ++i) {
+      CHECK(y[n * 6 + i] == doctest::Approx((x[n * 6 + i] - expected_mean) * expected_inv).epsilon(1e-5));
+    }
+  }
+}
+
 TEST_CASE("EyeLike folds to a constant of its dtype; other dtypes are unsupported, naming the type") {
   ::onnx::NodeProto* node = nullptr;
   auto model = OneNode(9, "EyeLike", {"x"}, {"y"}, node);
