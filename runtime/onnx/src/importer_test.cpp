@@ -722,7 +722,7 @@ TEST_CASE("LayerNormalization's Mean and InvStdDev outputs over the axes from `a
   }
 }
 
-TEST_CASE("EyeLike folds to a constant of its dtype; other dtypes are unsupported, naming the type") {
+TEST_CASE("EyeLike folds to a constant of its dtype, and another dtype is unsupported naming the type") {
   ::onnx::NodeProto* node = nullptr;
   auto model = OneNode(9, "EyeLike", {"x"}, {"y"}, node);
   SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT32, {2, 3});
