@@ -160,7 +160,7 @@ void ConvertLayerNormalization(NodeContext& node) {
   std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
   if (node.HasInput(2)) inputs.push_back(node.Slot(2));
   node.SetOutput(0, node.Add(descriptor, inputs));
-  node.SetRemainingOutputsUnavailable(1, "Mean / InvStdDev");
+  AddLayerNormalizationStatistics(node, axis, descriptor.epsilon);
 }
 
 // Opset 13+: softmax along `axis` (default -1). Before 13: the input is coerced to 2-D at

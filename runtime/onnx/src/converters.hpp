@@ -38,5 +38,13 @@ const OpConverter* FindConverter(const std::string& op_type);
 void AddElementwiseConverters(ConverterTable& table);  // activations, unary, binary, Clip, Sum, ...
 void AddNnConverters(ConverterTable& table);           // Conv, Gemm, MatMul, pooling, norms, Softmax, reductions
 void AddTensorConverters(ConverterTable& table);       // shape ops, data movement, constants, folding-only ops
+void AddComposedConverters(ConverterTable& table);     // ops composed from other layers: PRelu, OneHot, norms, ...
+
+// LayerNormalization's optional outputs 1 (Mean) and 2 (InvStdDev) of input 0 over the axes from
+// `axis` (validated by the caller) to the last, kept as 1s, in f32 (stash_type 1), composed from
+// Reduce and elementwise layers (folded when input 0 is constant). Does nothing when the node
+// has neither; marks them unavailable, with the reason, for an input other than f32 or another
+// stash_type. Throws as NodeContext's Add and SetOutput.
+void AddLayerNormalizationStatistics(NodeContext& node, std::int64_t axis, float epsilon);
 
 }  // namespace backplane::onnx

@@ -8,8 +8,12 @@
 #include <doctest/doctest.h>
 #include <onnx/onnx_pb.h>
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <random>
 #include <string>
 
@@ -490,4 +494,249 @@ TEST_CASE("randomly mutated models import or throw backplane::Exception, never c
     }
   }
   CHECK(imported + refused == 900);
+}
+
+// ---- Ops composed from other layers (convert_composed.cpp) ------------------------------------
+
+using backplane::DataType;
+using backplane::NpyArray;
+using backplane::onnx::testing::Floats;
+using backplane::onnx::testing::RunImportedOnCpuRef;
+
+// A graph input or initializer's type and shape.
+void SetTensorType(::onnx::ValueInfoProto& value, const std::string& name, int elem_type,
+                   const std::vector<std::int64_t>& dims) {
+  value.set_name(name);
+  auto* type = value.mutable_type()->mutable_tensor_type();
+  type->set_elem_type(elem_type);
+  auto* shape = type->mutable_shape();  // present, also for a scalar
+  for (const auto d : dims) shape->add_dim()->set_dim_value(d);
+}
+
+// A model at `opset` with one node `op_type` (named after it) from `inputs` to `outputs`; every
+// output is a graph output, the caller adds graph inputs, initializers and attributes.
+::onnx::ModelProto OneNode(std::int64_t opset, const std::string& op_type, const std::vector<std::string>& inputs,
+                           const std::vector<std::string>& outputs, ::onnx::NodeProto*& node) {
+  ::onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(opset);
+  auto* graph = model.mutable_graph();
+  node = graph->add_node();
+  node->set_op_type(op_type);
+  node->set_name(op_type);
+  for (const auto& name : inputs) node->add_input(name);
+  for (const auto& name : outputs) {
+    node->add_output(name);
+    graph->add_output()->set_name(name);
+  }
+  return model;
+}
+
+void AddFloatInitializer(::onnx::GraphProto& graph, const std::string& name, const std::vector<std::int64_t>& dims,
+                         const std::vector<float>& values) {
+  auto* tensor = graph.add_initializer();
+  tensor->set_name(name);
+  tensor->set_data_type(::onnx::TensorProto::FLOAT);
+  for (const auto d : dims) tensor->add_dims(d);
+  for (const auto v : values) tensor->add_float_data(v);
+}
+
+template <typename T>
+NpyArray Array(DataType type, const TensorShape& shape, const std::vector<T>& values) {
+  NpyArray array{type, shape, std::vector<std::uint8_t>(values.size() * sizeof(T))};
+  std::memcpy(array.data.data(), values.data(), array.data.size());
+  return array;
+}
+
+// `model` imported and run on CpuRef with `inputs`; the outputs by name.
+std::map<std::string, NpyArray> Run(const ::onnx::ModelProto& model, const std::map<std::string, NpyArray>& inputs) {
+  return RunImportedOnCpuRef(ImportProto(model), inputs).outputs;
+}
+
+TEST_CASE("PRelu is x < 0 ? x * slope : x, exact for -0, NaN and infinities, per channel before opset 7") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  ::onnx::NodeProto* node = nullptr;
+  SUBCASE("opset 16, slope [3] broadcast over the last axis") {
+    auto model = OneNode(16, "PRelu", {"x", "slope"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2, 3});
+    AddFloatInitializer(*model.mutable_graph(), "slope", {3}, {0.5f, inf, 2.0f});
+    CHECK_NOTHROW(ImportProto(model).network.FindLayer("PRelu/negative"));  // the layer form
+    const NpyArray x = Array<float>(DataType::kFloat32, {2, 3}, {-2, -inf, -0.0f, nan, 4, -3});
+    const auto y = Floats(Run(model, {{"x", x}}).at("y"));
+    CHECK(y[0] == -1.0f);
+    CHECK(y[1] == -inf);
+    CHECK(y[2] == 0.0f);
+    CHECK(std::signbit(y[2]));  // -0 is not < 0: x itself
+    CHECK(std::isnan(y[3]));
+    CHECK(y[4] == 4.0f);  // not 4 + inf * 0 (NaN), as max(x,0) + slope*min(x,0) would give
+    CHECK(y[5] == -6.0f);
+  }
+  SUBCASE("opset 6, slope [C] per channel (axis 1)") {
+    auto model = OneNode(6, "PRelu", {"x", "slope"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 2, 2});
+    AddFloatInitializer(*model.mutable_graph(), "slope", {2}, {0.5f, 3.0f});
+    const auto y = Floats(Run(model, {{"x", Array<float>(DataType::kFloat32, {1, 2, 2}, {-2, 4, -2, 4})}}).at("y"));
+    CHECK(y == std::vector<float>{-1, 4, -6, 4});
+  }
+  SUBCASE("on constants it folds: no PRelu layers") {
+    auto model = OneNode(16, "PRelu", {"x", "slope"}, {"y"}, node);
+    AddFloatInitializer(*model.mutable_graph(), "x", {3}, {-2, 0, 3});
+    AddFloatInitializer(*model.mutable_graph(), "slope", {1}, {0.25f});
+    const ImportedModel imported = ImportProto(model);
+    CHECK_THROWS_AS(imported.network.FindLayer("PRelu/negative"), Exception);
+    CHECK(Floats(RunImportedOnCpuRef(imported, {}).outputs.at("y")) == std::vector<float>{-0.5f, 0, 3});
+  }
+  SUBCASE("a slope that does not broadcast to x is an error naming both shapes") {
+    auto model = OneNode(16, "PRelu", {"x", "slope"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2, 3});
+    AddFloatInitializer(*model.mutable_graph(), "slope", {4, 1}, {1, 2, 3, 4});
+    const auto error = Thrown([&] { ImportProto(model); });
+    CHECK(Contains(error.what(), "slope [4,1] and X [2,3]: the slope must broadcast to X"));
+  }
+}
+
+TEST_CASE("OneHot: negative indices count from the end, out-of-range ones give rows of off") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(11, "OneHot", {"indices", "depth", "values"}, {"y"}, node);
+  auto* graph = model.mutable_graph();
+  AddFloatInitializer(*graph, "depth", {}, {3.0f});
+  AddFloatInitializer(*graph, "values", {2}, {-1.0f, 5.0f});
+  const std::vector<std::int64_t> indices{1, -1, 3, -4, -3, 0};
+  // Independently: the row of index i (after i += 3 when negative) has `on` at i when 0 <= i < 3.
+  auto expected_at = [&](std::size_t row, std::int64_t position) {
+    const std::int64_t i = indices[row] < 0 ? indices[row] + 3 : indices[row];
+    return i == position ? 5.0f : -1.0f;
+  };
+  SUBCASE("int64 indices, default axis -1: [6, 3]") {
+    SetTensorType(*graph->add_input(), "indices", ::onnx::TensorProto::INT64, {6});
+    const NpyArray y = Run(model, {{"indices", Array<std::int64_t>(DataType::kInt64, {6}, indices)}}).at("y");
+    CHECK(y.shape == TensorShape{6, 3});
+    const auto values = Floats(y);
+    for (std::size_t row = 0; row < 6; ++row) {
+      for (std::int64_t p = 0; p < 3; ++p) CHECK(values[row * 3 + static_cast<std::size_t>(p)] == expected_at(row, p));
+    }
+  }
+  SUBCASE("int32 indices [2, 3], axis 0: [3, 2, 3]") {
+    SetTensorType(*graph->add_input(), "indices", ::onnx::TensorProto::INT32, {2, 3});
+    auto* axis = node->add_attribute();
+    axis->set_name("axis");
+    axis->set_type(::onnx::AttributeProto::INT);
+    axis->set_i(0);
+    const std::vector<std::int32_t> narrow(indices.begin(), indices.end());
+    const NpyArray y = Run(model, {{"indices", Array<std::int32_t>(DataType::kInt32, {2, 3}, narrow)}}).at("y");
+    CHECK(y.shape == TensorShape{3, 2, 3});
+    const auto values = Floats(y);
+    for (std::int64_t p = 0; p < 3; ++p) {
+      for (std::size_t row = 0; row < 6; ++row) {
+        CHECK(values[static_cast<std::size_t>(p) * 6 + row] == expected_at(row, p));
+      }
+    }
+  }
+  SUBCASE("a depth computed at run time is unsupported, naming the input") {
+    graph->mutable_initializer()->DeleteSubrange(0, 1);
+    SetTensorType(*graph->add_input(), "indices", ::onnx::TensorProto::INT64, {6});
+    SetTensorType(*graph->add_input(), "depth", ::onnx::TensorProto::FLOAT, {});
+    const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
+    CHECK(error.nodes().at(0).reason ==
+          "input 1 (depth, 'depth') is computed at run time; op set v1 needs it constant at import");
+  }
+}
+
+TEST_CASE("DepthToSpace CRD and DCR, SpaceToDepth inverts DCR") {
+  ::onnx::NodeProto* node = nullptr;
+  const std::int64_t b = 2, c = 2, h = 2, w = 3;  // x [1, c*b*b, h, w] -> y [1, c, h*b, w*b]
+  std::vector<float> x(static_cast<std::size_t>(c * b * b * h * w));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  auto model_of = [&](const std::string& op, const std::string& mode, const std::vector<std::int64_t>& dims) {
+    auto model = OneNode(13, op, {"x"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, dims);
+    auto* blocksize = node->add_attribute();
+    blocksize->set_name("blocksize");
+    blocksize->set_type(::onnx::AttributeProto::INT);
+    blocksize->set_i(b);
+    if (!mode.empty()) {
+      auto* attribute = node->add_attribute();
+      attribute->set_name("mode");
+      attribute->set_type(::onnx::AttributeProto::STRING);
+      attribute->set_s(mode);
+    }
+    return model;
+  };
+  for (const std::string mode : {"CRD", "DCR"}) {
+    CAPTURE(mode);
+    const NpyArray y = Run(model_of("DepthToSpace", mode, {1, c * b * b, h, w}),
+                           {{"x", Array<float>(DataType::kFloat32, {1, c * b * b, h, w}, x)}}).at("y");
+    REQUIRE(y.shape == TensorShape{1, c, h * b, w * b});
+    const auto values = Floats(y);
+    // y[0, k, r*b + i, s*b + j] = x[0, depth, r, s]; CRD: depth = k*b*b + i*b + j, DCR: (i*b + j)*c + k.
+    for (std::int64_t k = 0; k < c; ++k) {
+      for (std::int64_t row = 0; row < h * b; ++row) {
+        for (std::int64_t col = 0; col < w * b; ++col) {
+          const std::int64_t i = row % b, j = col % b;
+          const std::int64_t depth = mode == "CRD" ? k * b * b + i * b + j : (i * b + j) * c + k;
+          CHECK(values[static_cast<std::size_t>((k * h * b + row) * w * b + col)] ==
+                x[static_cast<std::size_t>((depth * h + row / b) * w + col / b)]);
+        }
+      }
+    }
+    if (mode == "DCR") {
+      const NpyArray back = Run(model_of("SpaceToDepth", "", {1, c, h * b, w * b}), {{"x", y}}).at("y");
+      CHECK(Floats(back) == x);
+    }
+  }
+}
+
+TEST_CASE("LayerNormalization's Mean and InvStdDev outputs over the axes from `axis`") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(17, "LayerNormalization", {"x", "scale"}, {"y", "mean", "inv_std_dev"}, node);
+  SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2, 2, 3});
+  AddFloatInitializer(*model.mutable_graph(), "scale", {2, 3}, {1, 1, 1, 1, 1, 1});
+  auto* axis = node->add_attribute();
+  axis->set_name("axis");
+  axis->set_type(::onnx::AttributeProto::INT);
+  axis->set_i(-2);
+  const float epsilon = 0.5f;
+  auto* eps = node->add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(::onnx::AttributeProto::FLOAT);
+  eps->set_f(epsilon);
+  const std::vector<float> x{1, 2, 3, 4, 5, 6, -1, 0, 2, 8, -4, 1};
+  const auto outputs = Run(model, {{"x", Array<float>(DataType::kFloat32, {2, 2, 3}, x)}});
+  CHECK(outputs.at("mean").shape == TensorShape{2, 1, 1});
+  CHECK(outputs.at("inv_std_dev").shape == TensorShape{2, 1, 1});
+  const auto mean = Floats(outputs.at("mean"));
+  const auto inv_std_dev = Floats(outputs.at("inv_std_dev"));
+  const auto y = Floats(outputs.at("y"));
+  for (std::size_t n = 0; n < 2; ++n) {
+    double sum = 0, squares = 0;
+    for (std::size_t i = 0; i < 6; ++i) sum += x[n * 6 + i];
+    const double expected_mean = sum / 6;
+    for (std::size_t i = 0; i < 6; ++i) squares += (x[n * 6 + i] - expected_mean) * (x[n * 6 + i] - expected_mean);
+    const double expected_inv = 1 / std::sqrt(squares / 6 + epsilon);
+    CHECK(mean[n] == doctest::Approx(expected_mean).epsilon(1e-6));
+    CHECK(inv_std_dev[n] == doctest::Approx(expected_inv).epsilon(1e-6));
+    for (std::size_t i = 0; i < 6; ++i) {
+      CHECK(y[n * 6 + i] == doctest::Approx((x[n * 6 + i] - expected_mean) * expected_inv).epsilon(1e-5));
+    }
+  }
+}
+
+TEST_CASE("EyeLike folds to a constant of its dtype, and another dtype is unsupported naming the type") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(9, "EyeLike", {"x"}, {"y"}, node);
+  SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT32, {2, 3});
+  auto* k = node->add_attribute();
+  k->set_name("k");
+  k->set_type(::onnx::AttributeProto::INT);
+  k->set_i(-1);
+  auto* dtype = node->add_attribute();
+  dtype->set_name("dtype");
+  dtype->set_type(::onnx::AttributeProto::INT);
+  dtype->set_i(::onnx::TensorProto::FLOAT);
+  const auto outputs = Run(model, {{"x", Array<std::int32_t>(DataType::kInt32, {2, 3}, {0, 0, 0, 0, 0, 0})}});
+  CHECK(Floats(outputs.at("y")) == std::vector<float>{0, 0, 0, 1, 0, 0});
+  dtype->set_i(::onnx::TensorProto::DOUBLE);
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
+  CHECK(error.nodes().at(0).reason == "dtype DOUBLE");
 }

@@ -17,13 +17,14 @@ using Clock = std::chrono::steady_clock;
 
 double Ms(Clock::time_point since) { return std::chrono::duration<double, std::milli>(Clock::now() - since).count(); }
 
+}  // namespace
+
 std::vector<float> Floats(const NpyArray& array) {
+  REQUIRE(array.type == DataType::kFloat32);
   std::vector<float> values(array.data.size() / sizeof(float));
   if (!values.empty()) std::memcpy(values.data(), array.data.data(), values.size() * sizeof(float));
   return values;
 }
-
-}  // namespace
 
 std::string DataPath(const std::string& file) { return std::string(BACKPLANE_ONNX_TEST_DATA) + "/" + file; }
 
@@ -43,27 +44,18 @@ double MaxRelativeError(const NpyArray& expected, const NpyArray& actual) {
   return worst / largest;
 }
 
-ModelRun RunOnCpuRef(const std::string& folder, const std::string& stem, const ImportOptions& options,
-                     const std::string& data_stem) {
+ModelRun RunImportedOnCpuRef(const ImportedModel& model, const std::map<std::string, NpyArray>& inputs) {
   ModelRun run;
-  auto start = Clock::now();
-  ImportedModel model = ImportModel(folder + "/" + stem + ".onnx", options);
-  run.import_ms = Ms(start);
-
   auto runtime = Runtime::Create();
   REQUIRE(runtime->HasBackend("CpuRef"));
-  start = Clock::now();
+  auto start = Clock::now();
   OptimizeOptions optimize;
   optimize.backends = {"CpuRef"};
   const NetworkId id = runtime->LoadNetwork(runtime->Optimize(model.network, optimize));
   run.load_ms = Ms(start);
   const NetworkSignature signature = runtime->GetNetworkSignature(id);
 
-  std::map<std::string, NpyArray> inputs;
   std::vector<InputBinding> input_bindings;
-  for (const auto& name : model.inputs) {
-    inputs[name] = ReadNpy(folder + "/" + (data_stem.empty() ? stem : data_stem) + "." + name + ".npy");
-  }
   for (const auto& [name, array] : inputs) {
     input_bindings.push_back({name, ConstTensorView{TensorInfo{array.shape, array.type}, array.data.data()}});
   }
@@ -83,6 +75,20 @@ ModelRun RunOnCpuRef(const std::string& folder, const std::string& stem, const I
   run.run_ms = Ms(start);
   context.reset();
   runtime->UnloadNetwork(id);
+  return run;
+}
+
+ModelRun RunOnCpuRef(const std::string& folder, const std::string& stem, const ImportOptions& options,
+                     const std::string& data_stem) {
+  const auto start = Clock::now();
+  ImportedModel model = ImportModel(folder + "/" + stem + ".onnx", options);
+  const double import_ms = Ms(start);
+  std::map<std::string, NpyArray> inputs;
+  for (const auto& name : model.inputs) {
+    inputs[name] = ReadNpy(folder + "/" + (data_stem.empty() ? stem : data_stem) + "." + name + ".npy");
+  }
+  ModelRun run = RunImportedOnCpuRef(model, inputs);
+  run.import_ms = import_ms;
   return run;
 }
 

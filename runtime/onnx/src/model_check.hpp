@@ -7,11 +7,15 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace backplane::onnx::testing {
 
 // The committed test data folder (tests/data).
 std::string DataPath(const std::string& file);
+
+// The elements of an f32 array (REQUIREs f32).
+std::vector<float> Floats(const NpyArray& array);
 
 // max |actual - expected| / max |expected| (0 when both are all zero); f32 only.
 double MaxRelativeError(const NpyArray& expected, const NpyArray& actual);
@@ -22,6 +26,10 @@ struct ModelRun {
   double load_ms = 0;                       // Optimize + LoadNetwork
   double run_ms = 0;                        // one Run
 };
+
+// Loads `model` on CpuRef, runs it once with `inputs` (by graph input name) and returns the
+// outputs (import_ms stays 0). Throws what the runtime throws.
+ModelRun RunImportedOnCpuRef(const ImportedModel& model, const std::map<std::string, NpyArray>& inputs);
 
 // Imports `folder`/`stem`.onnx, feeds each graph input from `data_stem`.<input>.npy in `folder`
 // (default: `stem`), runs it once on CpuRef and returns the outputs. Throws what the importer
