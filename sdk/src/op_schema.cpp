@@ -565,9 +565,12 @@ std::vector<TensorInfo> ArgMinMax(const Rules& r) {
 }
 
 std::vector<TensorInfo> Trilu(const Rules& r) {
-  r.Arity(1, 1);
+  r.Arity(1, 2);
   r.Descriptor<TriluDescriptor>();
   if (r.Shape(0).size() < 2) Rules::Fail("input must have rank 2 or more, has shape " + r.InText(0));
+  if (r.Inputs() == 2 && (r.In(1).type != DataType::kInt64 || r.In(1).shape.NumElements() != 1 || r.Shape(1).size() > 1)) {
+    Rules::Fail(std::string("k (input 1) must be one i64 value, is ") + ToString(r.In(1).type) + " " + r.InText(1));
+  }
   return {r.In(0)};
 }
 

@@ -107,3 +107,15 @@ TEST_CASE("trilu: upper and lower triangles of each matrix, k positive, negative
   CHECK(Triangle(false, std::numeric_limits<std::int64_t>::min(), x) == std::vector<float>(24, 0.0f));
   CHECK(Triangle(false, std::numeric_limits<std::int64_t>::max(), x) == values);
 }
+
+TEST_CASE("trilu: k from a run-time input overrides the descriptor's") {
+  TriluDescriptor d;
+  d.k = 100;  // ignored: input 1 gives k
+  const auto x = HostTensor::F32({2, 2}, {1, 2, 3, 4});
+  CHECK(RunOp(d, {x, HostTensor::I64({}, {1})}, {x.info})[0].As<float>() == std::vector<float>{0, 2, 0, 0});
+  CHECK(RunOp(d, {x, HostTensor::I64({1}, {std::numeric_limits<std::int64_t>::max()})}, {x.info})[0].As<float>() ==
+        std::vector<float>{0, 0, 0, 0});
+  std::string reason;
+  CHECK_FALSE(IsSupported(d, {x, HostTensor::I32({}, {1})}, {x.info}, reason));
+  CHECK(reason == "k (input 1) must be one i64 value, is i32 []");
+}

@@ -4,6 +4,7 @@
 //
 // Each converter is written once over Terms: a step whose inputs are all constants at import is
 // folded (folding::*), any other becomes a layer, so a node on constants folds whole.
+#include "composition.hpp"
 #include "constant_folding.hpp"
 #include "converters.hpp"
 
@@ -19,139 +20,9 @@ namespace backplane::onnx {
 
 namespace {
 
-using Dims = std::vector<std::int64_t>;
+using namespace composition;
 
 std::string Str(const Dims& dims) { return ToString(TensorShape(dims)); }
-
-// A value a composition computes: known at import (`constant`) or a network tensor (`slot`).
-// A constant gets a slot when a layer reads it: the node's input `input` through
-// NodeContext::Slot (one Constant layer however often it is read), any other as a new Constant.
-struct Term {
-  std::optional<ConstantTensor> constant;
-  std::optional<OutputSlot> slot;
-  std::optional<std::size_t> input;
-};
-
-Term Input(NodeContext& node, std::size_t i) {
-  if (const ConstantTensor* constant = node.ConstantInput(i)) return {*constant, std::nullopt, i};
-  return {std::nullopt, node.Slot(i), i};
-}
-
-Term Known(ConstantTensor constant) { return {std::move(constant), std::nullopt, std::nullopt}; }
-
-// A rank-0 constant of `type` (a scalar operand broadcasts against any shape).
-Term Scalar(double value, DataType type) { return Known(ConstantTensor::FromDouble(TensorShape{}, {value}, type)); }
-
-OutputSlot SlotOf(NodeContext& node, Term& term, const std::string& suffix) {
-  if (!term.slot) term.slot = term.input ? node.Slot(*term.input) : node.AddConstant(*term.constant, suffix);
-  return *term.slot;
-}
-
-// One layer of `descriptor` over `inputs`, named "<node>/<suffix>" (the node's name when empty).
-template <typename Descriptor>
-Term Layer(NodeContext& node, const Descriptor& descriptor, std::vector<Term*> inputs, const std::string& suffix) {
-  std::vector<OutputSlot> slots;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    slots.push_back(SlotOf(node, *inputs[i], (suffix.empty() ? "output" : suffix) + "_input" + std::to_string(i)));
-  }
-  return {std::nullopt, node.Add(descriptor, slots, suffix), std::nullopt};
-}
-
-folding::Binary FoldOf(BinaryOperation operation) {
-  switch (operation) {
-    case BinaryOperation::kAdd: return folding::Binary::kAdd;
-    case BinaryOperation::kSub: return folding::Binary::kSub;
-    case BinaryOperation::kMul: return folding::Binary::kMul;
-    case BinaryOperation::kDiv: return folding::Binary::kDiv;
-    case BinaryOperation::kEqual: return folding::Binary::kEqual;
-    case BinaryOperation::kLess: return folding::Binary::kLess;
-    case BinaryOperation::kGreater: return folding::Binary::kGreater;
-    case BinaryOperation::kOr: return folding::Binary::kOr;
-    default: throw Exception(ErrorCode::kInternal, "no folding of this binary operation in convert_composed.cpp");
-  }
-}
-
-folding::Unary FoldOf(UnaryOperation operation) {
-  switch (operation) {
-    case UnaryOperation::kSqrt: return folding::Unary::kSqrt;
-    case UnaryOperation::kReciprocal: return folding::Unary::kReciprocal;
-    case UnaryOperation::kNot: return folding::Unary::kNot;
-    default: throw Exception(ErrorCode::kInternal, "no folding of this unary operation in convert_composed.cpp");
-  }
-}
-
-// a <op> b, numpy broadcasting; folded when both are constants and the result fits the fold
-// limit (NodeContext::FoldsInto).
-Term Binary(NodeContext& node, BinaryOperation operation, Term a, Term b, const std::string& suffix) {
-  if (a.constant && b.constant) {
-    const TensorShape out(folding::BroadcastShapes(a.constant->shape().Dims(), b.constant->shape().Dims()));
-    if (node.FoldsInto({out, backend::GivesBool(operation) ? DataType::kBool : a.constant->type()})) {
-      return Known(folding::ElementwiseBinary(FoldOf(operation), *a.constant, *b.constant, node.max_bytes()));
-    }
-  }
-  ElementwiseBinaryDescriptor descriptor;
-  descriptor.operation = operation;
-  return Layer(node, descriptor, {&a, &b}, suffix);
-}
-
-Term Unary(NodeContext& node, UnaryOperation operation, Term x, const std::string& suffix) {
-  if (x.constant) return Known(folding::ElementwiseUnary(FoldOf(operation), *x.constant));
-  ElementwiseUnaryDescriptor descriptor;
-  descriptor.operation = operation;
-  return Layer(node, descriptor, {&x}, suffix);
-}
-
-// cond ? a : b, broadcast together.
-Term Select(NodeContext& node, Term cond, Term a, Term b, const std::string& suffix) {
-  if (cond.constant && a.constant && b.constant) {
-    const Dims& c = cond.constant->shape().Dims();
-    const TensorShape out(folding::BroadcastShapes(folding::BroadcastShapes(c, a.constant->shape().Dims()),
-                                                   b.constant->shape().Dims()));
-    if (node.FoldsInto({out, a.constant->type()})) {
-      return Known(folding::Where(*cond.constant, *a.constant, *b.constant, node.max_bytes()));
-    }
-  }
-  return Layer(node, WhereDescriptor{}, {&cond, &a, &b}, suffix);
-}
-
-// The mean over `axes` (kept as 1s).
-Term Mean(NodeContext& node, Term x, const Dims& axes, const std::string& suffix) {
-  if (x.constant) return Known(folding::Reduce(*x.constant, axes, true, ReduceOperation::kMean));
-  ReduceDescriptor descriptor;
-  descriptor.operation = ReduceOperation::kMean;
-  descriptor.keep_dims = true;
-  for (const auto axis : axes) descriptor.axes.push_back(static_cast<std::int32_t>(axis));
-  return Layer(node, descriptor, {&x}, suffix);
-}
-
-Term Reshape(NodeContext& node, Term x, const Dims& dims, const std::string& suffix) {
-  if (x.constant) return Known(x.constant->Reshaped(TensorShape(dims)));
-  ReshapeDescriptor descriptor;
-  descriptor.shape = dims;
-  return Layer(node, descriptor, {&x}, suffix);
-}
-
-Term Transpose(NodeContext& node, Term x, const Dims& permutation, const std::string& suffix) {
-  if (x.constant) return Known(folding::Transpose(*x.constant, permutation));
-  TransposeDescriptor descriptor;
-  for (const auto p : permutation) descriptor.permutation.push_back(static_cast<std::uint32_t>(p));
-  return Layer(node, descriptor, {&x}, suffix);
-}
-
-Term Cast(NodeContext& node, Term x, DataType to, const std::string& suffix) {
-  if (x.constant) return Known(folding::Cast(*x.constant, to));
-  CastDescriptor descriptor;
-  descriptor.to = to;
-  return Layer(node, descriptor, {&x}, suffix);
-}
-
-void SetOutput(NodeContext& node, std::size_t i, Term term) {
-  if (term.constant) {
-    node.SetOutput(i, std::move(*term.constant));
-  } else {
-    node.SetOutput(i, *term.slot);
-  }
-}
 
 bool IsFloatingPoint(DataType type) {
   return type == DataType::kFloat32 || type == DataType::kFloat16 || type == DataType::kBFloat16;
@@ -431,6 +302,32 @@ void ConvertMeanVarianceNormalization(NodeContext& node) {
   SetOutput(node, 0, Binary(node, BinaryOperation::kDiv, m.centered, denominator, {}));
 }
 
+// Hardmax: 1 at the first largest value along the axis, 0 elsewhere; an ArgMax compared with the
+// positions. Opset 13: along `axis` (default -1); before, x is coerced to 2-D at `axis`
+// (default 1) and the largest is taken over the flattened inner dimensions.
+void ConvertHardmax(NodeContext& node) {
+  RequireFloatingPoint(node, 0, "input 0");
+  const DataType type = node.InputInfo(0).type;
+  const Dims& x = node.InputDims(0);
+  if (x.empty()) node.Invalid("Hardmax of a scalar");
+  std::size_t axis = folding::NormalizeAxis(node.Int("axis", node.opset() >= 13 ? -1 : 1), x.size());
+  Term input = Input(node, 0);
+  Dims work = x;
+  if (node.opset() < 13) {
+    work = {1, 1};
+    for (std::size_t a = 0; a < x.size(); ++a) work[a < axis ? 0 : 1] *= x[a];
+    input = Reshape(node, input, work, "flat");
+    axis = 1;
+  }
+  ArgMinMaxDescriptor largest;
+  largest.axis = static_cast<std::int32_t>(axis);
+  const Term position = Layer(node, largest, {&input}, "argmax");
+  const Term hit = Binary(node, BinaryOperation::kEqual, position, Positions(node, 0, work[axis], axis, work.size()), "hit");
+  Term y = Select(node, hit, Scalar(1, type), Scalar(0, type), node.opset() < 13 ? "hardmax" : "");
+  if (node.opset() < 13) y = Reshape(node, y, x, "");
+  SetOutput(node, 0, y);
+}
+
 }  // namespace
 
 void AddLayerNormalizationStatistics(NodeContext& node, std::int64_t axis, float epsilon) {
@@ -458,6 +355,7 @@ void AddComposedConverters(ConverterTable& table) {
   table["EyeLike"] = {ConvertEyeLike, 1, 1, 1};
   table["InstanceNormalization"] = {ConvertInstanceNormalization, 3, 3, 1};
   table["OneHot"] = {ConvertOneHot, 3, 3, 1};
+  table["Hardmax"] = {ConvertHardmax, 1, 1, 1};
   table["MeanVarianceNormalization"] = {ConvertMeanVarianceNormalization, 1, 1, 1, 9};
 }
 

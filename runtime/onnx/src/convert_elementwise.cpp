@@ -252,13 +252,21 @@ void ConvertWhere(NodeContext& node) {
   node.SetOutput(0, node.Add(WhereDescriptor{}, {node.Slot(0), node.Slot(1), node.Slot(2)}));
 }
 
-// Integers: fmod=0 (the sign of the divisor); floating point: fmod=1 (C fmod), as ONNX requires.
+// fmod=0: the divisor's sign (Python's %; integers only, as ONNX requires); fmod=1: the
+// dividend's (C fmod). Folded on constants (folding's kMod is exactly these two for the types
+// each allows), else a layer; integers with fmod=1, which folding does not take, always a layer.
 void ConvertMod(NodeContext& node) {
-  const ConstantTensor* a = node.ConstantInput(0);
   const bool fmod = node.Int("fmod", 0) != 0;
-  if (a && a->IsFloatingPoint() && !fmod) node.Invalid("Mod of floating point needs fmod=1");
-  if (a && !a->IsFloatingPoint() && fmod) node.Unsupported("Mod with fmod=1 of integers");
-  ConvertFoldedBinary<Binary::kMod>(node);
+  const DataType type = node.InputInfo(0).type;
+  const bool floating = type == DataType::kFloat32 || type == DataType::kFloat16 || type == DataType::kBFloat16;
+  if (floating && !fmod) node.Invalid("Mod of floating point needs fmod=1");
+  if (!fmod) {
+    ConvertBinary<BinaryOperation::kMod, Binary::kMod>(node);
+  } else if (floating) {
+    ConvertBinary<BinaryOperation::kFmod, Binary::kMod>(node);
+  } else {
+    node.SetOutput(0, AddBinary(node, BinaryOperation::kFmod, 0, 1));
+  }
 }
 
 }  // namespace

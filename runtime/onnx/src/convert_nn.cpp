@@ -219,6 +219,20 @@ void ConvertLogSoftmax(NodeContext& node) {
   node.SetOutput(0, node.Add(subtract, {node.Slot(0), normalizer}));
 }
 
+// ArgMax / ArgMin: the i64 position along `axis` (default 0); keepdims (default 1);
+// select_last_index from opset 12 (0 before).
+template <ArgOperation kOperation>
+void ConvertArgMinMax(NodeContext& node) {
+  const std::int64_t axis = node.Int("axis", 0);
+  folding::NormalizeAxis(axis, node.InputRank(0));
+  ArgMinMaxDescriptor descriptor;
+  descriptor.operation = kOperation;
+  descriptor.axis = static_cast<std::int32_t>(axis);
+  descriptor.keep_dims = node.Int("keepdims", 1) != 0;
+  descriptor.select_last_index = node.Int("select_last_index", 0) != 0;
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
 // The Reduce ops: axes from the attribute, or from input 1 (ReduceSum from opset 13, the
 // others from 18); empty axes reduce everything unless noop_with_empty_axes.
 template <ReduceOperation kOperation>
@@ -257,6 +271,8 @@ void AddNnConverters(ConverterTable& table) {
   table["LayerNormalization"] = {ConvertLayerNormalization, 2, 3, 3};
   table["Softmax"] = {ConvertSoftmax, 1, 1, 1};
   table["LogSoftmax"] = {ConvertLogSoftmax, 1, 1, 1};
+  table["ArgMax"] = {ConvertArgMinMax<ArgOperation::kMax>, 1, 1, 1};
+  table["ArgMin"] = {ConvertArgMinMax<ArgOperation::kMin>, 1, 1, 1};
   table["ReduceMean"] = {ConvertReduce<ReduceOperation::kMean>, 1, 2, 1};
   table["ReduceSum"] = {ConvertReduce<ReduceOperation::kSum>, 1, 2, 1};
   table["ReduceMax"] = {ConvertReduce<ReduceOperation::kMax>, 1, 2, 1};

@@ -221,6 +221,37 @@ void ConvertSlice(NodeContext& node) {
   node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
 }
 
+// GatherElements: a layer (indices are usually run-time data: NLL's targets, top-k picks).
+void ConvertGatherElements(NodeContext& node) {
+  if (node.InputRank(0) != node.InputRank(1)) {
+    node.Invalid("indices " + ToString(node.InputInfo(1).shape) + " must have the rank of data " +
+                 ToString(node.InputInfo(0).shape));
+  }
+  GatherElementsDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(folding::NormalizeAxis(node.Int("axis", 0), node.InputRank(0)));
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0), node.Slot(1)}));
+}
+
+// Trilu: `upper` (default 1) and k from the optional input 1 (one int64: into the descriptor
+// when constant, else the layer's second input).
+void ConvertTrilu(NodeContext& node) {
+  TriluDescriptor descriptor;
+  descriptor.upper = node.Int("upper", 1) != 0;
+  std::vector<OutputSlot> inputs{node.Slot(0)};
+  if (node.HasInput(1)) {
+    if (node.InputInfo(1).type != DataType::kInt64 || node.InputInfo(1).shape.NumElements() != 1) {
+      node.Invalid(std::string("k must be one int64 value, is ") + ToString(node.InputInfo(1).type) + " " +
+                   ToString(node.InputInfo(1).shape));
+    }
+    if (node.ConstantInput(1)) {
+      descriptor.k = node.ConstantInput(1)->ToInt64()[0];
+    } else {
+      inputs.push_back(node.Slot(1));
+    }
+  }
+  node.SetOutput(0, node.Add(descriptor, inputs));
+}
+
 void ConvertGather(NodeContext& node) {
   const std::int64_t axis = node.Int("axis", 0);
   const DataType index_type = node.InputInfo(1).type;
@@ -515,6 +546,8 @@ void AddTensorConverters(ConverterTable& table) {
   table["Split"] = {ConvertSplit, 1, 2, kVariadic};
   table["Slice"] = {ConvertSlice, 1, 5, 1};
   table["Gather"] = {ConvertGather, 2, 2, 1};
+  table["GatherElements"] = {ConvertGatherElements, 2, 2, 1};
+  table["Trilu"] = {ConvertTrilu, 1, 2, 1};
   table["Pad"] = {ConvertPad, 1, 4, 1, 2};    // Pad-1 named its pads `paddings`
   table["Cast"] = {ConvertCast, 1, 1, 1, 6};  // `to` a type name before 6
   table["CastLike"] = {ConvertCastLike, 2, 2, 1};

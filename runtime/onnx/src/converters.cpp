@@ -9,6 +9,7 @@ ConverterTable BuildTable() {
   AddElementwiseConverters(table);
   AddNnConverters(table);
   AddTensorConverters(table);
+  AddLossConverters(table);
   AddComposedConverters(table);
   return table;
 }

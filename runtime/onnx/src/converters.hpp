@@ -39,6 +39,7 @@ void AddElementwiseConverters(ConverterTable& table);  // activations, unary, bi
 void AddNnConverters(ConverterTable& table);           // Conv, Gemm, MatMul, pooling, norms, Softmax, reductions
 void AddTensorConverters(ConverterTable& table);       // shape ops, data movement, constants, folding-only ops
 void AddComposedConverters(ConverterTable& table);     // ops composed from other layers: PRelu, OneHot, norms, ...
+void AddLossConverters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 
 // LayerNormalization's optional outputs 1 (Mean) and 2 (InvStdDev) of input 0 over the axes from
 // `axis` (validated by the caller) to the last, kept as 1s, in f32 (stash_type 1), composed from

@@ -366,7 +366,8 @@ typedef struct BpArgMinMaxAttributes {
 } BpArgMinMaxAttributes;
 
 /* ONNX Trilu on the last two axes [.., M, N]: keeps element (i, j) when j - i >= k (upper) or
- * j - i <= k (lower), zeroes the others. */
+ * j - i <= k (lower), zeroes the others. k is the field, or the layer's optional input 1 (an
+ * i64 scalar, read at run time) when it has one. */
 typedef struct BpTriluAttributes {
   uint32_t struct_size;
   uint32_t upper; /* 0 or 1 */
