@@ -35,13 +35,7 @@ class GatherWorkload final : public backend::IWorkload {
   template <typename Index>
   void Run(const backend::WorkloadArgs& args, const Index* indices) const {
     for (std::int64_t j = 0; j < indices_; ++j) {
-      const auto index = static_cast<std::int64_t>(indices[j]);
-      if (index < -axis_length_ || index >= axis_length_) {
-        throw Exception(ErrorCode::kInvalidArgument,
-                        "Gather index " + std::to_string(index) + " (element " + std::to_string(j) +
-                            " of the indices) is out of range [" + std::to_string(-axis_length_) + ", " +
-                            std::to_string(axis_length_ - 1) + "] for " + where_);
-      }
+      CheckIndex("Gather", static_cast<std::int64_t>(indices[j]), j, axis_length_, where_);
     }
     if (block_ == 0) return;
     const auto* data = Input<unsigned char>(args, 0);

@@ -29,7 +29,9 @@ class GatherElementsWorkload final : public backend::IWorkload {
 
   void Execute(const backend::WorkloadArgs& args) const override {
     const Index* indices = Input<Index>(args, 1);
-    for (std::int64_t i = 0; i < count_; ++i) CheckIndex(static_cast<std::int64_t>(indices[i]), i);
+    for (std::int64_t i = 0; i < count_; ++i) {
+      CheckIndex("GatherElements", static_cast<std::int64_t>(indices[i]), i, axis_length_, where_);
+    }
     const T* data = Input<T>(args, 0);
     T* out = Output<T>(args, 0);
     loop_.ForEachRow([&](const StridedLoop<3>::Offsets& at, std::int64_t n, const StridedLoop<3>::Offsets& step) {
@@ -42,15 +44,6 @@ class GatherElementsWorkload final : public backend::IWorkload {
   }
 
  private:
-  void CheckIndex(std::int64_t index, std::int64_t element) const {
-    if (index < -axis_length_ || index >= axis_length_) {
-      throw Exception(ErrorCode::kInvalidArgument,
-                      "GatherElements index " + std::to_string(index) + " (element " + std::to_string(element) +
-                          " of the indices) is out of range [" + std::to_string(-axis_length_) + ", " +
-                          std::to_string(axis_length_ - 1) + "] for " + where_);
-    }
-  }
-
   StridedLoop<3> loop_;
   std::int64_t count_, axis_length_, axis_stride_;
   std::string where_;  // "axis 1 of data [3,4] (layer 'g')", for the error message

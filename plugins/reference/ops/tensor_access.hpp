@@ -4,6 +4,7 @@
 #include <backplane/backend/layer.hpp>
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/workload.hpp>
+#include <backplane/exception.hpp>
 #include <backplane/types.hpp>
 
 #include <cstdint>
@@ -40,6 +41,19 @@ std::unique_ptr<backend::IWorkload> MakeForElementSize(std::size_t element_size,
     case 2: return std::make_unique<Workload<std::uint16_t>>(std::forward<Args>(args)...);
     case 4: return std::make_unique<Workload<std::uint32_t>>(std::forward<Args>(args)...);
     default: return std::make_unique<Workload<std::uint64_t>>(std::forward<Args>(args)...);
+  }
+}
+
+// For the ops that read run-time indices (Gather, GatherElements): throws Exception
+// (kInvalidArgument) unless `index` is in [-length, length), naming the op, the index, its
+// position among the indices and `where` ("axis 1 of data [2,3] (layer 'g')").
+inline void CheckIndex(const char* op, std::int64_t index, std::int64_t element, std::int64_t length,
+                       const std::string& where) {
+  if (index < -length || index >= length) {
+    throw Exception(ErrorCode::kInvalidArgument, std::string(op) + " index " + std::to_string(index) + " (element " +
+                                                     std::to_string(element) + " of the indices) is out of range [" +
+                                                     std::to_string(-length) + ", " + std::to_string(length - 1) +
+                                                     "] for " + where);
   }
 }
 
