@@ -6,6 +6,7 @@
 #include <backplane/descriptors.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace backplane::backend {
@@ -574,6 +575,34 @@ std::vector<TensorInfo> Trilu(const Rules& r) {
   return {r.In(0)};
 }
 
+std::vector<TensorInfo> Resize(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<ResizeDescriptor>();
+  r.Known(d.mode);
+  r.Known(d.coordinate_transformation);
+  r.Known(d.nearest_mode);
+  const Dims& x = r.Shape(0);
+  if (d.sizes.size() != x.size() || d.scales.size() != x.size()) {
+    Rules::Fail(std::to_string(d.sizes.size()) + " sizes and " + std::to_string(d.scales.size()) + " scales for input " +
+                r.InText(0) + "; need one of each per axis");
+  }
+  const bool crop = d.coordinate_transformation == ResizeCoordinates::kTfCropAndResize;
+  if (d.roi.size() != (crop ? 2 * x.size() : 0)) {
+    Rules::Fail(std::to_string(d.roi.size()) + " roi values; tf_crop_and_resize needs " +
+                std::to_string(2 * x.size()) + " (starts, then ends), the other transformations none");
+  }
+  for (std::size_t a = 0; a < x.size(); ++a) {
+    if (!(d.scales[a] > 0) || !std::isfinite(d.scales[a])) {
+      Rules::Fail("scale " + std::to_string(d.scales[a]) + " of axis " + std::to_string(a) + " is not a positive number");
+    }
+    if (d.sizes[a] < 0 || (x[a] == 0 && d.sizes[a] > 0)) {
+      Rules::Fail("axis " + std::to_string(a) + " of " + r.InText(0) + " cannot be resized to " +
+                  std::to_string(d.sizes[a]));
+    }
+  }
+  return {{TensorShape(d.sizes), r.In(0).type}};
+}
+
 // Layers whose outputs are given, not inferred: returned as the layer has them.
 std::vector<TensorInfo> Given(const Rules& r) {
   std::vector<TensorInfo> outputs;
@@ -615,6 +644,7 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kGatherElements: return GatherElements(r);
     case LayerType::kArgMinMax: return ArgMinMax(r);
     case LayerType::kTrilu: return Trilu(r);
+    case LayerType::kResize: return Resize(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

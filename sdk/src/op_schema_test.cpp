@@ -152,7 +152,7 @@ TEST_CASE("op schema: Reduce, Softmax, Gather, Concat, Pad, Cast and Reshape") {
   CHECK(Refusal(reshape, {F32({2, 3})}).find("overflows a 64-bit dimension") != std::string::npos);
 }
 
-TEST_CASE("op schema: GatherElements, ArgMinMax, Trilu and arithmetic on bool") {
+TEST_CASE("op schema: GatherElements, ArgMinMax, Trilu, Resize and arithmetic on bool") {
   const auto i64 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kInt64}; };
   GatherElementsDescriptor gather;
   gather.axis = -1;
@@ -173,6 +173,18 @@ TEST_CASE("op schema: GatherElements, ArgMinMax, Trilu and arithmetic on bool") 
   TriluDescriptor trilu;
   CHECK(Infer(trilu, {i64({2, 3, 4})})[0] == i64({2, 3, 4}));
   CHECK(Refusal(trilu, {F32({4})}) == "input must have rank 2 or more, has shape [4]");
+
+  ResizeDescriptor resize;
+  resize.sizes = {1, 3, 8, 8};
+  resize.scales = {1, 1, 2, 2};
+  CHECK(Infer(resize, {F32({1, 3, 4, 4})})[0] == F32({1, 3, 8, 8}));
+  resize.scales = {1, 1, 0, 2};
+  CHECK(Refusal(resize, {F32({1, 3, 4, 4})}) == "scale 0.000000 of axis 2 is not a positive number");
+  resize.scales = {1, 1, 2};
+  CHECK(Refusal(resize, {F32({1, 3, 4, 4})}) == "4 sizes and 3 scales for input [1,3,4,4]; need one of each per axis");
+  resize.scales = {1, 1, 2, 2};
+  resize.coordinate_transformation = ResizeCoordinates::kTfCropAndResize;
+  CHECK(Refusal(resize, {F32({1, 3, 4, 4})}).find("tf_crop_and_resize needs 8") != std::string::npos);
 
   ElementwiseBinaryDescriptor add;
   const TensorInfo flags{TensorShape{2}, DataType::kBool};

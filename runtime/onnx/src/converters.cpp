@@ -10,6 +10,7 @@ ConverterTable BuildTable() {
   AddNnConverters(table);
   AddTensorConverters(table);
   AddLossConverters(table);
+  AddResizeConverters(table);
   AddComposedConverters(table);
   return table;
 }

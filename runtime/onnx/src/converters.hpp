@@ -40,6 +40,7 @@ void AddNnConverters(ConverterTable& table);           // Conv, Gemm, MatMul, po
 void AddTensorConverters(ConverterTable& table);       // shape ops, data movement, constants, folding-only ops
 void AddComposedConverters(ConverterTable& table);     // ops composed from other layers: PRelu, OneHot, norms, ...
 void AddLossConverters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void AddResizeConverters(ConverterTable& table);       // Resize, Upsample
 
 // LayerNormalization's optional outputs 1 (Mean) and 2 (InvStdDev) of input 0 over the axes from
 // `axis` (validated by the caller) to the last, kept as 1s, in f32 (stash_type 1), composed from

@@ -228,6 +228,12 @@ std::vector<std::int64_t> NodeContext::Ints(const std::string& name, const std::
   return {attribute->ints().begin(), attribute->ints().end()};
 }
 
+std::vector<float> NodeContext::Floats(const std::string& name, const std::vector<float>& fallback) const {
+  const auto* attribute = Attribute(name, ::onnx::AttributeProto::FLOATS);
+  if (!attribute) return fallback;
+  return {attribute->floats().begin(), attribute->floats().end()};
+}
+
 const ::onnx::TensorProto* NodeContext::Tensor(const std::string& name) const {
   const auto* attribute = Attribute(name, ::onnx::AttributeProto::TENSOR);
   return attribute ? &attribute->t() : nullptr;

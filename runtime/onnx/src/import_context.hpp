@@ -155,6 +155,7 @@ class NodeContext {
   float Float(const std::string& name, float fallback) const;
   std::string String(const std::string& name, const std::string& fallback) const;
   std::vector<std::int64_t> Ints(const std::string& name, const std::vector<std::int64_t>& fallback = {}) const;
+  std::vector<float> Floats(const std::string& name, const std::vector<float>& fallback = {}) const;
   const ::onnx::TensorProto* Tensor(const std::string& name) const;  // null when absent
   // ImportContext::ReadTensor.
   ConstantTensor ReadTensor(const ::onnx::TensorProto& tensor) const { return context_.ReadTensor(tensor); }

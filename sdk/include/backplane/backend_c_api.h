@@ -147,6 +147,7 @@ typedef struct BpStatus {
 #define BP_LAYER_GATHER_ELEMENTS 25u /* inputs data, indices (i32/i64), same rank: BpGatherElementsAttributes */
 #define BP_LAYER_ARG_MIN_MAX 26u     /* index (i64) of the largest / smallest value along an axis */
 #define BP_LAYER_TRILU 27u           /* keeps the upper or lower triangle of the last two axes */
+#define BP_LAYER_RESIZE 28u          /* resampling to a given shape: BpResizeAttributes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
  * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
@@ -364,6 +365,40 @@ typedef struct BpArgMinMaxAttributes {
   uint32_t keep_dims;         /* 0 or 1 */
   uint32_t select_last_index; /* 0 or 1 */
 } BpArgMinMaxAttributes;
+
+/* ONNX Resize (and Upsample): each axis resampled on its own, from the last axis to the first,
+ * as ONNX's reference does. The output has shape `sizes`; output position x of axis a maps to
+ * input coordinate f(x) by the coordinate transformation with scales[a] (the float factor,
+ * which need not equal sizes[a] / input length) and, for TF_CROP_AND_RESIZE, roi (starts then
+ * ends, normalized; outside the input the output is extrapolation_value); the mode weighs the
+ * neighbours of f(x) (edge values beyond the input; EXCLUDE_OUTSIDE gives those weight 0). */
+#define BP_RESIZE_NEAREST 0u
+#define BP_RESIZE_LINEAR 1u
+#define BP_RESIZE_CUBIC 2u
+#define BP_RESIZE_HALF_PIXEL 0u          /* (x + 0.5) / scale - 0.5 */
+#define BP_RESIZE_ASYMMETRIC 1u          /* x / scale */
+#define BP_RESIZE_PYTORCH_HALF_PIXEL 2u  /* half pixel, -0.5 for an output of length 1 */
+#define BP_RESIZE_ALIGN_CORNERS 3u       /* x (in - 1) / (out - 1), 0 for an output of length 1 */
+#define BP_RESIZE_TF_CROP_AND_RESIZE 4u
+#define BP_RESIZE_TF_HALF_PIXEL_FOR_NN 5u /* (x + 0.5) / scale */
+#define BP_RESIZE_ROUND_PREFER_FLOOR 0u
+#define BP_RESIZE_ROUND_PREFER_CEIL 1u
+#define BP_RESIZE_FLOOR 2u
+#define BP_RESIZE_CEIL 3u
+typedef struct BpResizeAttributes {
+  uint32_t struct_size;
+  uint32_t mode;                      /* BP_RESIZE_NEAREST .. CUBIC */
+  uint32_t coordinate_transformation; /* BP_RESIZE_HALF_PIXEL .. TF_HALF_PIXEL_FOR_NN */
+  uint32_t nearest_mode;              /* BP_RESIZE_ROUND_PREFER_FLOOR .. CEIL */
+  float cubic_coeff_a;
+  uint32_t exclude_outside; /* 0 or 1 */
+  float extrapolation_value;
+  const int64_t* sizes; /* the output shape */
+  const double* scales; /* one factor per axis */
+  size_t rank;
+  const float* roi; /* TF_CROP_AND_RESIZE: 2 * rank values; else none */
+  size_t roi_count;
+} BpResizeAttributes;
 
 /* ONNX Trilu on the last two axes [.., M, N]: keeps element (i, j) when j - i >= k (upper) or
  * j - i <= k (lower), zeroes the others. k is the field, or the layer's optional input 1 (an

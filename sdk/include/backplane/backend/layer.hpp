@@ -41,6 +41,7 @@ enum class LayerType : std::uint32_t {
   kGatherElements,
   kArgMinMax,
   kTrilu,
+  kResize,
   kCount  // not a layer: the number of layer types above
 };
 
