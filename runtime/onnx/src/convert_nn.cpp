@@ -1,4 +1,5 @@
 // Convolution, Gemm/MatMul, pooling, normalizations, Softmax and reductions.
+#include "composition.hpp"
 #include "constant_folding.hpp"
 #include "converters.hpp"
 
@@ -23,11 +24,27 @@ std::uint32_t ToU32(NodeContext& node, std::int64_t value, const char* what) {
   return static_cast<std::uint32_t>(value);
 }
 
-// A 2-element attribute (strides, dilations, kernel_shape) with all values positive.
-std::array<std::uint32_t, 2> Pair(NodeContext& node, const char* name, const Dims& fallback) {
-  const Dims values = node.Ints(name, fallback);
+// The spatial rank of a convolution or pooling node: its input's rank - 2, which must be 2, or
+// 1 (a 1-D window runs as a 2-D one of height 1: see Window and AsImage).
+std::size_t SpatialRank(NodeContext& node) {
+  const std::size_t rank = node.InputRank(0);
+  if (rank != 3 && rank != 4) {
+    node.Unsupported("the input has shape " + ToString(node.InputInfo(0).shape) + "; " + node.node().op_type() +
+                     " runs over 1 or 2 spatial dimensions ([N, C, L] or [N, C, H, W]) so far");
+  }
+  return rank - 2;
+}
+
+// A 2-element attribute (strides, dilations, kernel_shape) with all values positive; for a 1-D
+// window its one value, with 1 for the height. `fallback` has the 2-D form.
+std::array<std::uint32_t, 2> Pair(NodeContext& node, const char* name, Dims fallback) {
+  const bool one_d = node.InputRank(0) == 3;
+  if (one_d && !fallback.empty()) fallback.erase(fallback.begin());
+  Dims values = node.Ints(name, fallback);
+  if (one_d && values.size() == 1) values.insert(values.begin(), 1);
   if (values.size() != 2) {
-    node.Unsupported(std::string(name) + " " + Join(values) + ": op set v1 has 2-D windows only");
+    node.Invalid(std::string(name) + " " + Join(node.Ints(name, fallback)) + " does not fit a " +
+                 std::to_string(node.InputRank(0) - 2) + "-D window");
   }
   for (const auto v : values) {
     if (v <= 0) node.Invalid(std::string(name) + " " + Join(values) + " must be positive");
@@ -43,8 +60,9 @@ std::array<std::uint32_t, 4> WindowPads(NodeContext& node, const Dims& in, const
   const std::string auto_pad = node.String("auto_pad", "NOTSET");
   std::array<std::uint32_t, 4> pads{0, 0, 0, 0};
   if (auto_pad == "NOTSET") {
-    const Dims values = node.Ints("pads", {0, 0, 0, 0});
-    if (values.size() != 4) node.Invalid("pads " + Join(values) + " must have 4 values for a 2-D window");
+    Dims values = node.Ints("pads", {0, 0, 0, 0});
+    if (node.InputRank(0) == 3 && values.size() == 2) values = {0, values[0], 0, values[1]};  // 1-D: begin, end
+    if (values.size() != 4) node.Invalid("pads " + Join(values) + " must have 2 values per spatial axis");
     for (std::size_t i = 0; i < 4; ++i) pads[i] = ToU32(node, values[i], "pads");
   } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
     for (std::size_t axis = 0; axis < 2; ++axis) {
@@ -62,35 +80,53 @@ std::array<std::uint32_t, 4> WindowPads(NodeContext& node, const Dims& in, const
   return pads;
 }
 
-void RequireRank4(NodeContext& node, std::size_t input, const char* what) {
-  if (node.InputRank(input) != 4) {
-    node.Unsupported(std::string(what) + " has shape " + ToString(node.InputInfo(input).shape) +
-                     "; op set v1 has 2-D (NCHW, rank-4) " + node.node().op_type() + " only");
-  }
+// Input `input` ([N, C, L] or [M, C/g, k]) as an image of height 1, [N, C, 1, L]: a constant
+// folded (weights stay constants for the backends' packing), else a Reshape layer.
+OutputSlot AsImage(NodeContext& node, std::size_t input, const char* suffix) {
+  if (node.InputRank(0) == 4) return node.Slot(input);
+  Dims dims = node.InputDims(input);
+  dims.insert(dims.begin() + 2, 1);
+  composition::Term term = composition::Reshape(node, composition::Input(node, input), dims, suffix);
+  return composition::SlotOf(node, term, suffix);
 }
 
+// Output 0 from the 2-D layer `image`: for a 1-D node, reshaped back to [N, C', L'].
+void SetImageOutput(NodeContext& node, OutputSlot image) {
+  if (node.InputRank(0) == 4) {
+    node.SetOutput(0, image);
+    return;
+  }
+  Dims dims = node.Info(image).shape.Dims();
+  dims.erase(dims.begin() + 2);
+  ReshapeDescriptor reshape;
+  reshape.shape = dims;
+  node.SetOutput(0, node.Add(reshape, {image}));
+}
+
+// Conv over 1 or 2 spatial dimensions (a 1-D one as a 2-D one of height 1).
 void ConvertConv(NodeContext& node) {
-  RequireRank4(node, 0, "the input");
-  const Dims& w = node.InputDims(1);
-  if (w.size() != 4) node.Invalid("the weights have shape " + Join(w) + ", expected rank 4");
+  const std::size_t spatial = SpatialRank(node);
+  Dims w = node.InputDims(1);
+  if (w.size() != spatial + 2) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(spatial + 2));
+  if (spatial == 1) w.insert(w.begin() + 2, 1);
   const auto kernel = Pair(node, "kernel_shape", {w[2], w[3]});
   if (kernel[0] != w[2] || kernel[1] != w[3]) {
-    node.Invalid("kernel_shape [" + std::to_string(kernel[0]) + "," + std::to_string(kernel[1]) +
-                 "] disagrees with the weights " + Join(w));
+    node.Invalid("kernel_shape " + Join(node.Ints("kernel_shape")) + " disagrees with the weights " +
+                 Join(node.InputDims(1)));
   }
   Convolution2dDescriptor descriptor;
   descriptor.strides = Pair(node, "strides", {1, 1});
   descriptor.dilations = Pair(node, "dilations", {1, 1});
   descriptor.groups = ToU32(node, node.Int("group", 1), "group");
   const Dims& x = node.InputDims(0);
-  descriptor.pads = WindowPads(node, {x[2], x[3]}, kernel, descriptor.strides, descriptor.dilations);
-  std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
+  descriptor.pads = WindowPads(node, {spatial == 1 ? 1 : x[2], x.back()}, kernel, descriptor.strides, descriptor.dilations);
+  std::vector<OutputSlot> inputs{AsImage(node, 0, "image"), AsImage(node, 1, "weights")};
   if (node.HasInput(2)) inputs.push_back(node.Slot(2));
-  node.SetOutput(0, node.Add(descriptor, inputs));
+  SetImageOutput(node, node.Add(descriptor, inputs, spatial == 1 ? "conv" : ""));
 }
 
 void ConvertPool(NodeContext& node, PoolingType type) {
-  RequireRank4(node, 0, "the input");
+  const std::size_t spatial = SpatialRank(node);
   if (!node.HasAttribute("kernel_shape")) node.Invalid("kernel_shape is required");
   Pooling2dDescriptor descriptor;
   descriptor.type = type;
@@ -100,8 +136,9 @@ void ConvertPool(NodeContext& node, PoolingType type) {
   descriptor.ceil_mode = node.Int("ceil_mode", 0) != 0;
   descriptor.count_include_pad = type == PoolingType::kAverage && node.Int("count_include_pad", 0) != 0;
   const Dims& x = node.InputDims(0);
-  descriptor.pads = WindowPads(node, {x[2], x[3]}, descriptor.kernel, descriptor.strides, descriptor.dilations);
-  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+  descriptor.pads = WindowPads(node, {spatial == 1 ? 1 : x[2], x.back()}, descriptor.kernel, descriptor.strides,
+                               descriptor.dilations);
+  SetImageOutput(node, node.Add(descriptor, {AsImage(node, 0, "image")}, spatial == 1 ? "pool" : ""));
   node.SetRemainingOutputsUnavailable(1, "Indices");
 }
 
@@ -109,11 +146,11 @@ void ConvertMaxPool(NodeContext& node) { ConvertPool(node, PoolingType::kMax); }
 void ConvertAveragePool(NodeContext& node) { ConvertPool(node, PoolingType::kAverage); }
 
 void ConvertGlobalPool(NodeContext& node, PoolingType type) {
-  RequireRank4(node, 0, "the input");
+  const std::size_t spatial = SpatialRank(node);
   Pooling2dDescriptor descriptor;
   descriptor.type = type;
   descriptor.global = true;
-  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+  SetImageOutput(node, node.Add(descriptor, {AsImage(node, 0, "image")}, spatial == 1 ? "pool" : ""));
 }
 
 void ConvertGlobalAveragePool(NodeContext& node) { ConvertGlobalPool(node, PoolingType::kAverage); }
