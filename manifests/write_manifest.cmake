@@ -111,7 +111,7 @@ set(_data_types "")
 set(_layer_types "")
 set(_values "")
 set(_have_values FALSE)
-set(_allowed_data_types f32 f16 bf16 i32 i64 bool)
+set(_allowed_data_types f32 f16 bf16 i32 i64 bool i8 u8 i16 u16 u32 u64 f64)
 
 # Reads array `key` of strings into `out` (as quoted JSON strings), checking each with `regex`
 # and, when `allowed` is non-empty, against that list; duplicates are an error.

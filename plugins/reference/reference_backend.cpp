@@ -23,7 +23,12 @@ std::vector<backend::DeviceInfo> ReferenceBackend::GetDevices() const {
 backend::BackendCapabilities ReferenceBackend::GetCapabilities() const {
   backend::BackendCapabilities capabilities;
   capabilities.device_kind = backend::DeviceKind::kCpu;
-  capabilities.data_types = {DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kBool};
+  // Every type moves through the data-movement ops and Cast; which op computes on which type is
+  // each op's own rule (ops/*.cpp).
+  capabilities.data_types = {DataType::kFloat32, DataType::kInt32,  DataType::kInt64,  DataType::kBool,
+                             DataType::kFloat16, DataType::kBFloat16, DataType::kInt8,  DataType::kUInt8,
+                             DataType::kInt16,   DataType::kUInt16,  DataType::kUInt32, DataType::kUInt64,
+                             DataType::kFloat64};
   capabilities.layer_types = Ops().LayerTypes();
   capabilities.values = {{"ProtectedContentAllocation", false}, {backend::kReferenceImplementation, true}};
   return capabilities;

@@ -300,8 +300,9 @@ TEST_CASE("op attributes: malformed C attributes are refused by name") {
   constant.info.dims = negative;
   CHECK(ErrorOf([&] { DescriptorFromC(BP_LAYER_CONSTANT, &constant); }).find("negative") != std::string::npos);
 
-  BpCastAttributes cast{sizeof(BpCastAttributes), 6};
-  CHECK(ErrorOf([&] { DescriptorFromC(BP_LAYER_CAST, &cast); }) == "Cast attributes: unknown data type 6");
+  BpCastAttributes cast{sizeof(BpCastAttributes), BP_DATA_TYPE_F64 + 1u};
+  CHECK(ErrorOf([&] { DescriptorFromC(BP_LAYER_CAST, &cast); }) ==
+        "Cast attributes: unknown data type " + std::to_string(BP_DATA_TYPE_F64 + 1u));
 }
 
 TEST_CASE("op attributes: the runtime side refuses descriptors that do not match their type") {
@@ -335,8 +336,8 @@ TEST_CASE("op attributes: tensor infos both ways") {
   CHECK(TensorInfoFromC(c_scalar, "t") == scalar);
 
   BpTensorInfo bad = c;
-  bad.data_type = 9;
-  CHECK(ErrorOf([&] { TensorInfoFromC(bad, "layer 'x' input 0"); }) == "layer 'x' input 0: unknown data type 9");
+  bad.data_type = 99;
+  CHECK(ErrorOf([&] { TensorInfoFromC(bad, "layer 'x' input 0"); }) == "layer 'x' input 0: unknown data type 99");
   bad = c;
   bad.dims = nullptr;
   CHECK(ErrorOf([&] { TensorInfoFromC(bad, "t"); }) == "t: rank 4 with null dims");

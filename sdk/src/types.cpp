@@ -11,13 +11,12 @@ struct DataTypeName {
   const char* name;
   std::size_t size;
 };
-constexpr std::array<DataTypeName, 6> kDataTypes{{
-    {DataType::kFloat32, "f32", 4},
-    {DataType::kFloat16, "f16", 2},
-    {DataType::kBFloat16, "bf16", 2},
-    {DataType::kInt32, "i32", 4},
-    {DataType::kInt64, "i64", 8},
-    {DataType::kBool, "bool", 1},
+constexpr std::array<DataTypeName, 13> kDataTypes{{
+    {DataType::kFloat32, "f32", 4},  {DataType::kFloat16, "f16", 2},  {DataType::kBFloat16, "bf16", 2},
+    {DataType::kInt32, "i32", 4},    {DataType::kInt64, "i64", 8},    {DataType::kBool, "bool", 1},
+    {DataType::kInt8, "i8", 1},      {DataType::kUInt8, "u8", 1},     {DataType::kInt16, "i16", 2},
+    {DataType::kUInt16, "u16", 2},   {DataType::kUInt32, "u32", 4},   {DataType::kUInt64, "u64", 8},
+    {DataType::kFloat64, "f64", 8},
 }};
 }  // namespace
 

@@ -1,6 +1,6 @@
-// ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, mod, fmod on f32, i32
-// and i64, pow on f32; the comparisons on f32, i32 and i64 (Equal on bool too), giving bool; and, or, xor on bool. Bool
-// elements are bytes, 0 or 1.
+// ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, mod, fmod on every
+// number type but f16 and bf16, pow on f32 and f64; the comparisons on the same numbers (Equal
+// on bool too), giving bool; and, or, xor on bool. Bool elements are bytes, 0 or 1.
 //
 // The output's index space is walked as a StridedLoop over (output, a, b), so equal shapes run
 // as one flat loop, a scalar or a per-row operand (bias over H*W) runs as rows against a
@@ -13,10 +13,12 @@
 
 #include <backplane/backend/op_schema.hpp>
 #include <backplane/descriptors.hpp>
+#include <backplane/element_types.hpp>
 #include <backplane/exception.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <type_traits>
 
@@ -26,13 +28,19 @@ namespace {
 
 using Bool = std::uint8_t;  // a bool element
 
-// The arithmetic ops take f32, i32 and i64 (Pow f32 only). Integers wrap on overflow (two's
-// complement, computed unsigned so there is no undefined behaviour); an integer Div, Mod or
-// Fmod by zero throws Exception (kInvalidArgument) from the run. max and min return NaN when
-// either operand is NaN (numpy.maximum / numpy.minimum); the comparisons are false when either
-// is NaN (Equal too).
+// The arithmetic ops take every numeric type but f16 and bf16 (Pow f32 and f64 only). Integers
+// wrap on overflow (two's complement, computed in uint64 so there is no undefined behaviour); an
+// integer Div, Mod or Fmod by zero throws Exception (kInvalidArgument) from the run. max and min
+// return NaN when either operand is NaN (numpy.maximum / numpy.minimum); the comparisons are
+// false when either is NaN (Equal too).
 template <typename T>
-using Unsigned = std::make_unsigned_t<T>;
+constexpr bool kFloating = std::is_floating_point_v<T>;
+
+// a <op> b modulo 2^bits for integers.
+template <typename T, typename Op>
+T Wrapped(T a, T b, Op op) {
+  return static_cast<T>(op(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)));
+}
 
 template <typename T>
 void RequireNonZeroDivisor(T b, const char* op) {
@@ -40,47 +48,67 @@ void RequireNonZeroDivisor(T b, const char* op) {
 }
 
 struct Add {
-  float operator()(float a, float b) const { return a + b; }
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b)); }
+  T operator()(T a, T b) const {
+    if constexpr (kFloating<T>) return a + b; else return Wrapped(a, b, std::plus<>());
+  }
 };
 struct Sub {
-  float operator()(float a, float b) const { return a - b; }
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b)); }
+  T operator()(T a, T b) const {
+    if constexpr (kFloating<T>) return a - b; else return Wrapped(a, b, std::minus<>());
+  }
 };
 struct Mul {
-  float operator()(float a, float b) const { return a * b; }
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b)); }
+  T operator()(T a, T b) const {
+    if constexpr (kFloating<T>) return a * b; else return Wrapped(a, b, std::multiplies<>());
+  }
 };
 // Integers: truncated toward zero, as C++ and ONNX; the lowest value / -1 wraps to itself.
 struct Div {
-  float operator()(float a, float b) const { return a / b; }
   template <typename T>
   T operator()(T a, T b) const {
-    RequireNonZeroDivisor(b, "Div");
-    return b == -1 ? Sub{}(T{0}, a) : static_cast<T>(a / b);
+    if constexpr (kFloating<T>) {
+      return a / b;
+    } else {
+      RequireNonZeroDivisor(b, "Div");
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return Sub{}(T{0}, a);
+      }
+      return static_cast<T>(a / b);
+    }
   }
 };
 struct Max {
-  float operator()(float a, float b) const { return (a > b || std::isnan(a)) ? a : b; }
-  template <typename T>
-  T operator()(T a, T b) const { return a > b ? a : b; }
-};
-struct Min {
-  float operator()(float a, float b) const { return (a < b || std::isnan(a)) ? a : b; }
-  template <typename T>
-  T operator()(T a, T b) const { return a < b ? a : b; }
-};
-struct Pow { float operator()(float a, float b) const { return std::pow(a, b); } };
-// The dividend's sign (C fmod, C++ %).
-struct Fmod {
-  float operator()(float a, float b) const { return std::fmod(a, b); }
   template <typename T>
   T operator()(T a, T b) const {
-    RequireNonZeroDivisor(b, "Fmod");
-    return b == -1 ? T{0} : static_cast<T>(a % b);
+    if constexpr (kFloating<T>) return (a > b || std::isnan(a)) ? a : b; else return a > b ? a : b;
+  }
+};
+struct Min {
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (kFloating<T>) return (a < b || std::isnan(a)) ? a : b; else return a < b ? a : b;
+  }
+};
+struct Pow {
+  template <typename T>
+  T operator()(T a, T b) const { return std::pow(a, b); }
+};
+// The dividend's sign (C fmod, C++ %).
+struct Fmod {
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (kFloating<T>) {
+      return std::fmod(a, b);
+    } else {
+      RequireNonZeroDivisor(b, "Fmod");
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return T{0};
+      }
+      return static_cast<T>(a % b);
+    }
   }
 };
 // The divisor's sign (Python's %): the truncated remainder moved by one divisor when the signs
@@ -88,9 +116,12 @@ struct Fmod {
 struct Mod {
   template <typename T>
   T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) RequireNonZeroDivisor(b, "Mod");
+    if constexpr (!kFloating<T>) RequireNonZeroDivisor(b, "Mod");
     const T r = Fmod{}(a, b);
-    return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+    if constexpr (std::is_signed_v<T>) {
+      if (r != 0 && ((r < 0) != (b < 0))) return static_cast<T>(r + b);
+    }
+    return r;
   }
 };
 struct Equal { template <typename T> Bool operator()(T a, T b) const { return a == b; } };
@@ -136,25 +167,37 @@ class BinaryWorkload final : public backend::IWorkload {
   StridedLoop<3> loop_;
 };
 
-// Arithmetic on inputs of `type` (one IsElementwiseBinarySupported accepts): the output has it too.
+// Whether T is a number the arithmetic and comparisons compute on (not bool, f16 or bf16).
+template <typename T>
+constexpr bool kNumber = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+
+// Arithmetic on inputs of `type` (one IsElementwiseBinarySupported accepts): the output has it
+// too. Pow: f32 and f64 only.
 template <typename Op>
 std::unique_ptr<backend::IWorkload> MakeArithmetic(StridedLoop<3> loop, DataType type) {
-  switch (type) {
-    case DataType::kInt32: return std::make_unique<BinaryWorkload<Op, std::int32_t, std::int32_t>>(std::move(loop));
-    case DataType::kInt64: return std::make_unique<BinaryWorkload<Op, std::int64_t, std::int64_t>>(std::move(loop));
-    default: return std::make_unique<BinaryWorkload<Op, float, float>>(std::move(loop));
-  }
+  return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
+    using T = decltype(element);
+    if constexpr (kNumber<T> && (kFloating<T> || !std::is_same_v<Op, Pow>)) {
+      return std::make_unique<BinaryWorkload<Op, T, T>>(std::move(loop));
+    } else {
+      throw Exception(ErrorCode::kInternal, std::string("CpuRef has no arithmetic on ") + ToString(type));
+    }
+  });
 }
 
 // A comparison of inputs of `type` (one IsElementwiseBinarySupported accepts).
 template <typename Op>
 std::unique_ptr<backend::IWorkload> MakeComparison(StridedLoop<3> loop, DataType type) {
-  switch (type) {
-    case DataType::kInt32: return std::make_unique<BinaryWorkload<Op, std::int32_t, Bool>>(std::move(loop));
-    case DataType::kInt64: return std::make_unique<BinaryWorkload<Op, std::int64_t, Bool>>(std::move(loop));
-    case DataType::kBool: return std::make_unique<BinaryWorkload<Op, Bool, Bool>>(std::move(loop));
-    default: return std::make_unique<BinaryWorkload<Op, float, Bool>>(std::move(loop));
-  }
+  return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
+    using T = decltype(element);
+    if constexpr (kNumber<T>) {
+      return std::make_unique<BinaryWorkload<Op, T, Bool>>(std::move(loop));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return std::make_unique<BinaryWorkload<Op, Bool, Bool>>(std::move(loop));
+    } else {
+      throw Exception(ErrorCode::kInternal, std::string("CpuRef cannot compare ") + ToString(type));
+    }
+  });
 }
 
 template <typename Op>
@@ -166,21 +209,17 @@ std::unique_ptr<backend::IWorkload> MakeLogical(StridedLoop<3> loop) {
 
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
   const BinaryOperation operation = DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation;
+  if (backend::IsLogical(operation)) return true;  // bool inputs: the op schema's rule
   const DataType type = layer.GetInputInfo(0).type;
-  if (!backend::GivesBool(operation)) {
-    if (type == DataType::kFloat32 || ((type == DataType::kInt32 || type == DataType::kInt64) &&
-                                       operation != BinaryOperation::kPow)) {
-      return true;
-    }
-    reason = std::string("CpuRef's arithmetic takes f32, i32 and i64 tensors (Pow f32 only), not ") + ToString(type);
+  const bool number = type != DataType::kBool && type != DataType::kFloat16 && type != DataType::kBFloat16;
+  if (backend::GivesBool(operation)) {
+    if (number || (type == DataType::kBool && operation == BinaryOperation::kEqual)) return true;
+    reason = std::string("CpuRef compares numbers (not f16 or bf16), and bool for equality, not ") + ToString(type);
     return false;
   }
-  if (backend::IsLogical(operation)) return true;  // bool inputs: the op schema's rule
-  if (type == DataType::kFloat32 || type == DataType::kInt32 || type == DataType::kInt64 ||
-      (type == DataType::kBool && operation == BinaryOperation::kEqual)) {
-    return true;
-  }
-  reason = std::string("CpuRef compares f32, i32 and i64 tensors (and bool ones for equality), not ") +
+  const bool floating = type == DataType::kFloat32 || type == DataType::kFloat64;
+  if (number && (floating || operation != BinaryOperation::kPow)) return true;
+  reason = std::string("CpuRef's arithmetic takes numbers other than f16 and bf16 (Pow f32 and f64 only), not ") +
            ToString(type);
   return false;
 }
@@ -198,7 +237,7 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backen
     case BinaryOperation::kDiv: return MakeArithmetic<Div>(std::move(loop), type);
     case BinaryOperation::kMax: return MakeArithmetic<Max>(std::move(loop), type);
     case BinaryOperation::kMin: return MakeArithmetic<Min>(std::move(loop), type);
-    case BinaryOperation::kPow: return std::make_unique<BinaryWorkload<Pow, float, float>>(std::move(loop));
+    case BinaryOperation::kPow: return MakeArithmetic<Pow>(std::move(loop), type);
     case BinaryOperation::kMod: return MakeArithmetic<Mod>(std::move(loop), type);
     case BinaryOperation::kFmod: return MakeArithmetic<Fmod>(std::move(loop), type);
     case BinaryOperation::kEqual: return MakeComparison<Equal>(std::move(loop), type);

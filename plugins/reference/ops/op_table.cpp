@@ -36,7 +36,7 @@ const std::array<OpKernel, 25> kOps{{
     {LayerType::kSlice, backend::NoOwnLimits, CreateSliceWorkload},
     {LayerType::kGather, backend::NoOwnLimits, CreateGatherWorkload},
     {LayerType::kPad, IsPadSupported, CreatePadWorkload},
-    {LayerType::kCast, IsCastSupported, CreateCastWorkload},
+    {LayerType::kCast, backend::NoOwnLimits, CreateCastWorkload},
     {LayerType::kWhere, backend::NoOwnLimits, CreateWhereWorkload},
     {LayerType::kGatherElements, backend::NoOwnLimits, CreateGatherElementsWorkload},
     {LayerType::kArgMinMax, IsArgMinMaxSupported, CreateArgMinMaxWorkload},

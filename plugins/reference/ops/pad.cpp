@@ -8,6 +8,7 @@
 #include "tensor_access.hpp"
 
 #include <backplane/descriptors.hpp>
+#include <backplane/element_types.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -38,34 +39,18 @@ std::int64_t SourceIndex(std::int64_t o, std::int64_t begin, std::int64_t dim, P
   return kFill;
 }
 
-// The bytes of `value` as one element of `type`; false when it cannot be represented exactly
-// (a fraction or out of range for an integer type, anything but 0 for f16/bf16).
+// The bytes of `value` as one element of `type`; false when the element does not hold it exactly
+// (a fraction or out of range for an integer type, a value f16 rounds, ...).
 bool FillBytes(float value, DataType type, std::vector<unsigned char>& bytes) {
   bytes.assign(SizeOf(type), 0);
-  const auto store = [&bytes](auto v) { std::memcpy(bytes.data(), &v, sizeof(v)); };
-  switch (type) {
-    case DataType::kFloat32:
-      store(value);
-      return true;
-    case DataType::kInt32:
-      if (!(std::trunc(value) == value && value >= -2147483648.0f && value < 2147483648.0f)) return false;
-      store(static_cast<std::int32_t>(value));
-      return true;
-    case DataType::kInt64:
-      if (!(std::trunc(value) == value && value >= -9223372036854775808.0f && value < 9223372036854775808.0f)) {
-        return false;
-      }
-      store(static_cast<std::int64_t>(value));
-      return true;
-    case DataType::kBool:
-      if (value != 0.0f && value != 1.0f) return false;
-      store(static_cast<std::uint8_t>(value != 0.0f));
-      return true;
-    case DataType::kFloat16:
-    case DataType::kBFloat16:
-      return value == 0.0f;
-  }
-  return false;
+  return VisitElementType(type, [&](auto element) {
+    using T = decltype(element);
+    const T converted = ConvertElement<T>(value);
+    const float back = ConvertElement<float>(converted);
+    if (!(back == value) && !(std::isnan(back) && std::isnan(value))) return false;
+    StoreElement<T>(bytes.data(), 0, converted);
+    return true;
+  });
 }
 
 class PadWorkload final : public backend::IWorkload {

@@ -61,6 +61,5 @@ std::unique_ptr<backend::IWorkload> CreateResizeWorkload(const backend::ILayerVi
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);
-bool IsCastSupported(const backend::ILayerView&, std::string&);
 
 }  // namespace backplane::reference

@@ -1,5 +1,6 @@
 #include "constant_folding.hpp"
 
+#include <backplane/element_types.hpp>
 #include <backplane/backend/broadcast.hpp>
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/op_schema.hpp>
@@ -88,8 +89,25 @@ std::vector<std::size_t> BroadcastIndex(const Dims& in, const Dims& out) {
   return index;
 }
 
+// The types whose values int64 holds exactly (u64 does not: its folding is refused).
 bool IsInteger(DataType type) {
-  return type == DataType::kInt32 || type == DataType::kInt64 || type == DataType::kBool;
+  switch (type) {
+    case DataType::kInt8:
+    case DataType::kUInt8:
+    case DataType::kInt16:
+    case DataType::kUInt16:
+    case DataType::kInt32:
+    case DataType::kUInt32:
+    case DataType::kInt64:
+    case DataType::kBool: return true;
+    default: return false;
+  }
+}
+
+void RefuseUInt64(const ConstantTensor& a) {
+  if (a.type() == DataType::kUInt64) {
+    throw Exception(ErrorCode::kUnsupported, "u64 constants are not folded (int64 and double hold them inexactly)");
+  }
 }
 
 bool IsComparison(Binary op) {
@@ -178,6 +196,7 @@ ConstantTensor ElementwiseBinary(Binary op, const ConstantTensor& a, const Const
     Invalid(std::string("inputs have different types: ") + ToString(a.type()) + " and " + ToString(b.type()));
   }
   if (logic && a.type() != DataType::kBool) Invalid("logic ops take bool inputs");
+  RefuseUInt64(a);
   const Dims out = BroadcastShapes(a.shape().Dims(), b.shape().Dims());
   const DataType out_type = IsComparison(op) ? DataType::kBool : a.type();
   Allocate(out, out_type, max_bytes);  // size check only
@@ -198,6 +217,7 @@ ConstantTensor ElementwiseBinary(Binary op, const ConstantTensor& a, const Const
 }
 
 ConstantTensor ElementwiseUnary(Unary op, const ConstantTensor& a) {
+  RefuseUInt64(a);
   if (op == Unary::kNot) {
     if (a.type() != DataType::kBool) Invalid("Not takes bool");
     auto values = a.ToInt64();
@@ -267,24 +287,22 @@ ConstantTensor Where(const ConstantTensor& condition, const ConstantTensor& x, c
   return ConstantTensor({TensorShape(out), x.type()}, std::move(bytes));
 }
 
+// Element by element with the SDK's one conversion rule (ConvertElement), as the
+// backends' Cast kernels convert.
 ConstantTensor Cast(const ConstantTensor& a, DataType to) {
   if (a.type() == to) return a;
-  if (IsInteger(a.type()) && IsInteger(to)) return ConstantTensor::FromInt64(a.shape(), a.ToInt64(), to);
-  if (!a.IsFloatingPoint() || to == DataType::kFloat32 || to == DataType::kFloat16 || to == DataType::kBFloat16 ||
-      to == DataType::kBool) {
-    return ConstantTensor::FromDouble(a.shape(), a.AsDoubles(), to);
-  }
-  // Floating point to integer: truncate toward zero; out-of-range values saturate.
-  auto values = a.AsDoubles();
-  std::vector<std::int64_t> ints(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double v = std::trunc(values[i]);
-    ints[i] = std::isnan(v) ? 0
-              : v >= 9.2233720368547758e18 ? std::numeric_limits<std::int64_t>::max()
-              : v <= -9.2233720368547758e18 ? std::numeric_limits<std::int64_t>::min()
-                                             : static_cast<std::int64_t>(v);
-  }
-  return ConstantTensor::FromInt64(a.shape(), ints, to);
+  const std::size_t n = a.NumElements();
+  auto bytes = std::make_shared<std::vector<std::uint8_t>>(n * SizeOf(to));
+  VisitElementType(a.type(), [&](auto from) {
+    VisitElementType(to, [&](auto target) {
+      using From = decltype(from);
+      using To = decltype(target);
+      for (std::size_t i = 0; i < n; ++i) {
+        StoreElement<To>(bytes->data(), i, ConvertElement<To>(LoadElement<From>(a.data(), i)));
+      }
+    });
+  });
+  return ConstantTensor({a.shape(), to}, std::move(bytes));
 }
 
 ConstantTensor Gather(const ConstantTensor& data, const ConstantTensor& indices, std::int64_t axis,

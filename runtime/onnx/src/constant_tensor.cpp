@@ -1,5 +1,6 @@
 #include "constant_tensor.hpp"
 
+#include <backplane/element_types.hpp>
 #include <backplane/checked_size.hpp>
 #include <backplane/exception.hpp>
 
@@ -14,98 +15,29 @@ namespace {
 
 using ::onnx::TensorProto;
 
-float HalfToFloat(std::uint16_t half) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(half & 0x8000u) << 16;
-  std::uint32_t exponent = (half >> 10) & 0x1fu;
-  std::uint32_t mantissa = half & 0x3ffu;
-  std::uint32_t bits = 0;
-  if (exponent == 0x1f) {
-    bits = sign | 0x7f800000u | (mantissa << 13);  // inf, nan
-  } else if (exponent == 0) {
-    if (mantissa == 0) {
-      bits = sign;
-    } else {  // subnormal: normalize
-      exponent = 127 - 15 + 1;
-      while ((mantissa & 0x400u) == 0) {
-        mantissa <<= 1;
-        --exponent;
-      }
-      bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
-    }
-  } else {
-    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-  }
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-// Round to nearest even; overflow to infinity.
-std::uint16_t FloatToHalf(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  const std::uint16_t sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
-  const std::uint32_t abs = bits & 0x7fffffffu;
-  if (abs >= 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
-  if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520: inf
-  if (abs < 0x38800000u) {  // subnormal half (or zero)
-    const float magnitude = std::fabs(value) * 16777216.0f;  // / 2^-24
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::nearbyint(magnitude)));
-  }
-  const std::uint32_t rounded = abs + 0xfffu + ((abs >> 13) & 1u);
-  return static_cast<std::uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
-}
-
-float BFloat16ToFloat(std::uint16_t value) {
-  const std::uint32_t bits = static_cast<std::uint32_t>(value) << 16;
-  float result;
-  std::memcpy(&result, &bits, sizeof result);
-  return result;
-}
-
-std::uint16_t FloatToBFloat16(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((bits >> 16) | 0x40u);
-  return static_cast<std::uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
-}
-
-template <typename T>
-T Load(const std::uint8_t* data, std::size_t index) {
-  T value;
-  std::memcpy(&value, data + index * sizeof(T), sizeof(T));
-  return value;
-}
-
-template <typename T>
-void Store(std::uint8_t* data, std::size_t index, T value) {
-  std::memcpy(data + index * sizeof(T), &value, sizeof(T));
-}
-
 double LoadDouble(DataType type, const std::uint8_t* data, std::size_t i) {
-  switch (type) {
-    case DataType::kFloat32: return Load<float>(data, i);
-    case DataType::kFloat16: return HalfToFloat(Load<std::uint16_t>(data, i));
-    case DataType::kBFloat16: return BFloat16ToFloat(Load<std::uint16_t>(data, i));
-    case DataType::kInt32: return Load<std::int32_t>(data, i);
-    case DataType::kInt64: return static_cast<double>(Load<std::int64_t>(data, i));
-    case DataType::kBool: return data[i] != 0 ? 1.0 : 0.0;
-  }
-  return 0;
+  return VisitElementType(type, [&](auto element) {
+    return ConvertElement<double>(LoadElement<decltype(element)>(data, i));
+  });
 }
 
 void StoreDouble(DataType type, std::uint8_t* data, std::size_t i, double value) {
-  switch (type) {
-    case DataType::kFloat32: Store(data, i, static_cast<float>(value)); break;
-    case DataType::kFloat16: Store(data, i, FloatToHalf(static_cast<float>(value))); break;
-    case DataType::kBFloat16: Store(data, i, FloatToBFloat16(static_cast<float>(value))); break;
-    case DataType::kInt32: Store(data, i, static_cast<std::int32_t>(value)); break;
-    case DataType::kInt64: Store(data, i, static_cast<std::int64_t>(value)); break;
-    case DataType::kBool: data[i] = value != 0.0 ? 1 : 0; break;
-  }
+  VisitElementType(type, [&](auto element) {
+    using T = decltype(element);
+    StoreElement<T>(data, i, ConvertElement<T>(value));
+  });
 }
 
 [[noreturn]] void Invalid(const std::string& message) { throw Exception(ErrorCode::kInvalidArgument, message); }
+
+// Element i of a type stored in int32_data: its low bits (f16 and bf16: the 16 bits).
+void StoreNarrow(DataType type, std::uint8_t* data, std::size_t i, std::int32_t value) {
+  if (SizeOf(type) == 1) {
+    data[i] = static_cast<std::uint8_t>(value);
+  } else {
+    StoreElement(data, i, static_cast<std::uint16_t>(value));
+  }
+}
 
 }  // namespace
 
@@ -122,14 +54,10 @@ ConstantTensor::ConstantTensor(TensorInfo info, std::shared_ptr<const std::vecto
 ConstantTensor ConstantTensor::FromInt64(const TensorShape& shape, const std::vector<std::int64_t>& values,
                                          DataType type) {
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(values.size() * SizeOf(type));
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    switch (type) {
-      case DataType::kInt64: Store(bytes->data(), i, values[i]); break;
-      case DataType::kInt32: Store(bytes->data(), i, static_cast<std::int32_t>(values[i])); break;
-      case DataType::kBool: (*bytes)[i] = values[i] != 0 ? 1 : 0; break;
-      default: StoreDouble(type, bytes->data(), i, static_cast<double>(values[i])); break;
-    }
-  }
+  VisitElementType(type, [&](auto element) {
+    using T = decltype(element);
+    for (std::size_t i = 0; i < values.size(); ++i) StoreElement<T>(bytes->data(), i, ConvertElement<T>(values[i]));
+  });
   return ConstantTensor({shape, type}, std::move(bytes));
 }
 
@@ -141,22 +69,18 @@ ConstantTensor ConstantTensor::FromDouble(const TensorShape& shape, const std::v
 }
 
 bool ConstantTensor::IsFloatingPoint() const {
-  return type() == DataType::kFloat32 || type() == DataType::kFloat16 || type() == DataType::kBFloat16;
+  return type() == DataType::kFloat32 || type() == DataType::kFloat16 || type() == DataType::kBFloat16 ||
+         type() == DataType::kFloat64;
 }
 
 std::vector<std::int64_t> ConstantTensor::ToInt64() const {
   std::vector<std::int64_t> values(NumElements());
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    switch (type()) {
-      case DataType::kInt64: values[i] = Load<std::int64_t>(data(), i); break;
-      case DataType::kInt32: values[i] = Load<std::int32_t>(data(), i); break;
-      case DataType::kBool: values[i] = data()[i] != 0; break;
-      default: {
-        const double value = LoadDouble(type(), data(), i);
-        values[i] = std::isfinite(value) ? static_cast<std::int64_t>(value) : 0;
-      }
+  VisitElementType(type(), [&](auto element) {
+    using T = decltype(element);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      values[i] = ConvertElement<std::int64_t>(LoadElement<T>(data(), i));
     }
-  }
+  });
   return values;
 }
 
@@ -170,16 +94,38 @@ ConstantTensor ConstantTensor::Reshaped(const TensorShape& shape) const {
   return ConstantTensor({shape, type()}, bytes_);
 }
 
+namespace {
+// The TensorProto data types Backplane reads, with their DataType.
+struct OnnxType {
+  int onnx;
+  DataType type;
+};
+constexpr OnnxType kOnnxTypes[] = {
+    {TensorProto::FLOAT, DataType::kFloat32},   {TensorProto::FLOAT16, DataType::kFloat16},
+    {TensorProto::BFLOAT16, DataType::kBFloat16}, {TensorProto::INT32, DataType::kInt32},
+    {TensorProto::INT64, DataType::kInt64},     {TensorProto::BOOL, DataType::kBool},
+    {TensorProto::INT8, DataType::kInt8},       {TensorProto::UINT8, DataType::kUInt8},
+    {TensorProto::INT16, DataType::kInt16},     {TensorProto::UINT16, DataType::kUInt16},
+    {TensorProto::UINT32, DataType::kUInt32},   {TensorProto::UINT64, DataType::kUInt64},
+    {TensorProto::DOUBLE, DataType::kFloat64},
+};
+}  // namespace
+
 bool DataTypeFromOnnx(int onnx_type, DataType& type) {
-  switch (onnx_type) {
-    case TensorProto::FLOAT: type = DataType::kFloat32; return true;
-    case TensorProto::FLOAT16: type = DataType::kFloat16; return true;
-    case TensorProto::BFLOAT16: type = DataType::kBFloat16; return true;
-    case TensorProto::INT32: type = DataType::kInt32; return true;
-    case TensorProto::INT64: type = DataType::kInt64; return true;
-    case TensorProto::BOOL: type = DataType::kBool; return true;
-    default: return false;
+  for (const OnnxType& entry : kOnnxTypes) {
+    if (entry.onnx == onnx_type) {
+      type = entry.type;
+      return true;
+    }
   }
+  return false;
+}
+
+int OnnxTypeOf(DataType type) {
+  for (const OnnxType& entry : kOnnxTypes) {
+    if (entry.type == type) return entry.onnx;
+  }
+  return TensorProto::UNDEFINED;
 }
 
 std::string OnnxTypeName(int onnx_type) {
@@ -194,7 +140,7 @@ TensorInfo TensorProtoInfo(const TensorProto& tensor, std::uint64_t max_bytes) {
   DataType type;
   if (!DataTypeFromOnnx(tensor.data_type(), type)) {
     throw Exception(ErrorCode::kUnsupported, "data type " + OnnxTypeName(tensor.data_type()) +
-                                                 " is not supported (FLOAT, FLOAT16, BFLOAT16, INT32, INT64 and BOOL are)");
+                                                 " is not supported (the numeric types and BOOL are)");
   }
   const std::vector<std::int64_t> dims(tensor.dims().begin(), tensor.dims().end());
   const TensorShape shape(dims);
@@ -257,10 +203,28 @@ ConstantTensor ReadTensorProto(const TensorProto& tensor, std::uint64_t max_byte
       break;
     case DataType::kFloat16:
     case DataType::kBFloat16:  // the 16 bits of each value in int32_data
+    case DataType::kInt8:      // and the narrow integers' values
+    case DataType::kUInt8:
+    case DataType::kInt16:
+    case DataType::kUInt16:
       check_count(tensor.int32_data_size(), "int32_data");
+      for (std::size_t i = 0; i < n; ++i) StoreNarrow(type, data->data(), i, tensor.int32_data(static_cast<int>(i)));
+      break;
+    case DataType::kUInt32:
+    case DataType::kUInt64:
+      check_count(tensor.uint64_data_size(), "uint64_data");
       for (std::size_t i = 0; i < n; ++i) {
-        Store(data->data(), i, static_cast<std::uint16_t>(tensor.int32_data(static_cast<int>(i))));
+        const std::uint64_t value = tensor.uint64_data(static_cast<int>(i));
+        if (type == DataType::kUInt32) {
+          StoreElement(data->data(), i, static_cast<std::uint32_t>(value));
+        } else {
+          StoreElement(data->data(), i, value);
+        }
       }
+      break;
+    case DataType::kFloat64:
+      check_count(tensor.double_data_size(), "double_data");
+      if (n) std::memcpy(data->data(), tensor.double_data().data(), bytes);
       break;
   }
   return ConstantTensor(info, std::move(data));

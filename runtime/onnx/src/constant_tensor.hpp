@@ -53,6 +53,8 @@ class ConstantTensor {
 // The DataType of an ONNX TensorProto.DataType value, if op set v1 has it (f32, f16, bf16,
 // i32, i64, bool).
 bool DataTypeFromOnnx(int onnx_type, DataType& type);
+// The TensorProto data type of `type` (its inverse).
+int OnnxTypeOf(DataType type);
 // "FLOAT", "INT64", "DOUBLE", ... for messages.
 std::string OnnxTypeName(int onnx_type);
 

@@ -209,9 +209,6 @@ void ConvertEyeLike(NodeContext& node) {
     const int onnx_type = static_cast<int>(node.Int("dtype", 0));
     if (!DataTypeFromOnnx(onnx_type, type)) node.Unsupported("dtype " + OnnxTypeName(onnx_type));
   }
-  if (type != DataType::kFloat32 && type != DataType::kInt32 && type != DataType::kInt64 && type != DataType::kBool) {
-    node.Unsupported(std::string("an output of ") + ToString(type) + " (EyeLike gives f32, i32, i64 or bool)");
-  }
   const TensorShape shape(x);
   if (!node.FoldsInto({shape, type})) node.Unsupported("an output of " + ToString(shape) + " (above the fold limit)");
   const std::int64_t k = node.Int("k", 0);

@@ -351,12 +351,6 @@ void CastTo(NodeContext& node, int onnx_type) {
     node.SetOutputAlias(0, 0);
     return;
   }
-  for (const DataType type : {from, to}) {
-    if (type != DataType::kFloat32 && type != DataType::kInt32 && type != DataType::kInt64) {
-      node.Unsupported(std::string("Cast from ") + ToString(from) + " to " + ToString(to) +
-                       " at run time (op set v1 casts between f32, i32 and i64)");
-    }
-  }
   CastDescriptor descriptor;
   descriptor.to = to;
   node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
@@ -367,18 +361,7 @@ void ConvertCast(NodeContext& node) {
   CastTo(node, static_cast<int>(node.Int("to", 0)));
 }
 
-void ConvertCastLike(NodeContext& node) {
-  int onnx_type = 0;
-  switch (node.InputInfo(1).type) {
-    case DataType::kFloat32: onnx_type = ::onnx::TensorProto::FLOAT; break;
-    case DataType::kFloat16: onnx_type = ::onnx::TensorProto::FLOAT16; break;
-    case DataType::kBFloat16: onnx_type = ::onnx::TensorProto::BFLOAT16; break;
-    case DataType::kInt32: onnx_type = ::onnx::TensorProto::INT32; break;
-    case DataType::kInt64: onnx_type = ::onnx::TensorProto::INT64; break;
-    case DataType::kBool: onnx_type = ::onnx::TensorProto::BOOL; break;
-  }
-  CastTo(node, onnx_type);
-}
+void ConvertCastLike(NodeContext& node) { CastTo(node, OnnxTypeOf(node.InputInfo(1).type)); }
 
 void ConvertIdentity(NodeContext& node) { node.SetOutputAlias(0, 0); }
 

@@ -121,11 +121,6 @@ OutputSlot ImportContext::Materialize(const std::string& name) {
   }
   Value& value = *it->second;
   if (value.slot) return *value.slot;
-  const DataType type = value.constant->type();
-  if (type == DataType::kFloat16 || type == DataType::kBFloat16) {
-    throw NodeUnsupported("constant '" + name + "' is " + ToString(type) +
-                          "; op set v1 computes in f32 (only f16 constants that are Cast at import work)");
-  }
   value.slot = network_.AddConstant(UniqueName(name), value.constant->info(), value.constant->bytes());
   return *value.slot;
 }
@@ -249,9 +244,6 @@ bool NodeContext::FoldsInto(const TensorInfo& info) const {
 }
 
 OutputSlot NodeContext::AddConstant(const ConstantTensor& constant, const std::string& suffix) {
-  if (constant.type() == DataType::kFloat16 || constant.type() == DataType::kBFloat16) {
-    Unsupported(std::string("a ") + ToString(constant.type()) + " constant computed at run time (op set v1 computes in f32)");
-  }
   return context_.network().AddConstant(LayerName(suffix), constant.info(), constant.bytes());
 }
 

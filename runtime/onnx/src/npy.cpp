@@ -34,12 +34,11 @@ struct Dtype {
   DataType type;
   const char* descr;  // as written (little-endian or byte order irrelevant)
 };
-constexpr std::array<Dtype, 5> kDtypes{{
-    {DataType::kFloat32, "<f4"},
-    {DataType::kFloat16, "<f2"},
-    {DataType::kInt32, "<i4"},
-    {DataType::kInt64, "<i8"},
-    {DataType::kBool, "|b1"},
+constexpr std::array<Dtype, 12> kDtypes{{
+    {DataType::kFloat32, "<f4"}, {DataType::kFloat16, "<f2"}, {DataType::kFloat64, "<f8"},
+    {DataType::kInt32, "<i4"},   {DataType::kInt64, "<i8"},   {DataType::kBool, "|b1"},
+    {DataType::kInt8, "|i1"},    {DataType::kUInt8, "|u1"},   {DataType::kInt16, "<i2"},
+    {DataType::kUInt16, "<u2"},  {DataType::kUInt32, "<u4"},  {DataType::kUInt64, "<u8"},
 }};
 
 [[noreturn]] void Fail(ErrorCode code, const std::string& path, const std::string& why) {
@@ -199,7 +198,7 @@ NpyArray ReadNpyFromMemory(const void* data, std::size_t size, const std::string
     }
   }
   if (!type) {
-    Fail(ErrorCode::kUnsupported, path, "dtype '" + Quote(descr) + "' is not supported (f4, f2, i4, i8 or b1 are)");
+    Fail(ErrorCode::kUnsupported, path, "dtype '" + Quote(descr) + "' is not supported (f2, f4, f8, i1, i2, i4, i8, u1, u2, u4, u8 and b1 are)");
   }
   if (fortran_order) {
     Fail(ErrorCode::kUnsupported, path, "fortran_order True is not supported; save a C-ordered array "

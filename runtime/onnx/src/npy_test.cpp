@@ -144,9 +144,9 @@ TEST_CASE("malformed files give errors naming the file") {
     CHECK(Contains(error.what(), "fortran_order"));
   }
   SUBCASE("unsupported dtype") {
-    const auto error = ReadError(folder.Write("f8.npy", NpyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", "12345678")));
+    const auto error = ReadError(folder.Write("c8.npy", NpyBytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", "12345678")));
     CHECK(error.code() == ErrorCode::kUnsupported);
-    CHECK(Contains(error.what(), "'<f8'"));
+    CHECK(Contains(error.what(), "'<c8'"));
   }
 }
 

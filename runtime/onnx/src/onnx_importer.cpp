@@ -112,10 +112,10 @@ class Importer {
       if (!input.type().has_tensor_type()) Fail("input " + Quoted(name) + " is not a tensor");
       const auto& tensor_type = input.type().tensor_type();
       DataType type;
-      if (!DataTypeFromOnnx(tensor_type.elem_type(), type) || type == DataType::kFloat16 || type == DataType::kBFloat16) {
+      if (!DataTypeFromOnnx(tensor_type.elem_type(), type)) {
         throw Exception(ErrorCode::kUnsupported, name_ + ": input " + Quoted(name) + " is " +
                                                      OnnxTypeName(tensor_type.elem_type()) +
-                                                     "; op set v1 networks take FLOAT, INT32, INT64 or BOOL inputs");
+                                                     "; networks take numeric and BOOL inputs");
       }
       const auto given = options_.input_shapes.find(name);
       std::vector<std::int64_t> dims;

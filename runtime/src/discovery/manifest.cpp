@@ -124,7 +124,7 @@ void ReadCapabilities(const json& object, FieldReader& reader, Manifest& manifes
       if (!type) {
         reader.Add(ReasonCode::kManifestFieldInvalid,
                    "capabilities.data_types holds " + ValueText(item) +
-                       ": must be one of f32, f16, bf16, i32, i64, bool");
+                       ": must be one of f32, f16, bf16, i32, i64, bool, i8, u8, i16, u16, u32, u64, f64");
         continue;
       }
       out.data_types.push_back(*type);

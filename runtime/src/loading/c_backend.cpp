@@ -267,7 +267,7 @@ BackendInfoValues ReadInfo(const BpBackendInfoData* data, const PluginOrigin& or
   }
   if (BP_RUNTIME_HAS(data_type_count)) {
     for (std::size_t i = 0, n = array(data->data_types, data->data_type_count, "data_types"); i < n; ++i) {
-      if (data->data_types[i] > BP_DATA_TYPE_BOOL) throw bad("unknown data type " + std::to_string(data->data_types[i]));
+      if (data->data_types[i] >= backend::kBpDataTypeCount) throw bad("unknown data type " + std::to_string(data->data_types[i]));
       values.capabilities.data_types.push_back(static_cast<DataType>(data->data_types[i]));
     }
   }

@@ -84,6 +84,14 @@ typedef struct BpString {
 #define BP_DATA_TYPE_I32 3u
 #define BP_DATA_TYPE_I64 4u
 #define BP_DATA_TYPE_BOOL 5u
+/* Added in Backend API 2.3 (op set v2): */
+#define BP_DATA_TYPE_I8 6u
+#define BP_DATA_TYPE_U8 7u
+#define BP_DATA_TYPE_I16 8u
+#define BP_DATA_TYPE_U16 9u
+#define BP_DATA_TYPE_U32 10u
+#define BP_DATA_TYPE_U64 11u
+#define BP_DATA_TYPE_F64 12u
 
 /* A tensor's element type and dimensions (outermost first; rank 0 is a scalar). */
 typedef struct BpTensorInfo {

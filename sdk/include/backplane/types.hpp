@@ -17,7 +17,8 @@ namespace backplane {
 using NetworkId = std::uint64_t;
 
 // Element types. f32 is the working type; integer and bool types carry shapes, indices and
-// masks; f16/bf16 are declared for backends that can use them. Values are stable (ABI).
+// masks; f16/bf16 are declared for backends that can use them; op set v2 adds the other integer
+// widths (int8/uint8 for quantized models) and f64. Values are stable (ABI).
 enum class DataType : std::uint32_t {
   kFloat32 = 0,
   kFloat16 = 1,
@@ -25,11 +26,19 @@ enum class DataType : std::uint32_t {
   kInt32 = 3,
   kInt64 = 4,
   kBool = 5,
+  kInt8 = 6,
+  kUInt8 = 7,
+  kInt16 = 8,
+  kUInt16 = 9,
+  kUInt32 = 10,
+  kUInt64 = 11,
+  kFloat64 = 12,
 };
 
 // Size of one element in bytes.
 std::size_t SizeOf(DataType type);
-// Short stable names: "f32", "f16", "bf16", "i32", "i64", "bool".
+// Short stable names: "f32", "f16", "bf16", "i32", "i64", "bool", "i8", "u8", "i16", "u16", "u32",
+// "u64", "f64".
 const char* ToString(DataType type);
 std::optional<DataType> DataTypeFromString(std::string_view name);
 

@@ -80,6 +80,13 @@ BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_BF16, DataType::kBFloat16);
 BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_I32, DataType::kInt32);
 BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_I64, DataType::kInt64);
 BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_BOOL, DataType::kBool);
+BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_I8, DataType::kInt8);
+BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_U8, DataType::kUInt8);
+BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_I16, DataType::kInt16);
+BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_U16, DataType::kUInt16);
+BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_U32, DataType::kUInt32);
+BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_U64, DataType::kUInt64);
+BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_F64, DataType::kFloat64);
 
 // The op attributes' enumerations: each value equals its C macro (op_attributes.def).
 #define BP_ENUMERATOR(Enum, name, c_value) BACKPLANE_DETAIL_SAME(c_value, Enum::name);
@@ -105,7 +112,7 @@ static_assert(BP_LOG_EXECUTE + 1u == static_cast<std::uint32_t>(kLogCategoryCoun
 
 // The number of values of each enumeration, for range checks of values that come from the
 // other side.
-inline constexpr std::uint32_t kBpDataTypeCount = BP_DATA_TYPE_BOOL + 1u;
+inline constexpr std::uint32_t kBpDataTypeCount = BP_DATA_TYPE_F64 + 1u;
 inline constexpr std::uint32_t kBpLayerTypeCount = BP_LAYER_RESIZE + 1u;
 inline constexpr std::uint32_t kBpDeviceKindCount = BP_DEVICE_ACCELERATOR + 1u;
 inline constexpr std::uint32_t kBpLogLevelCount = BP_LOG_ERROR + 1u;
