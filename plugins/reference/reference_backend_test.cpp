@@ -63,7 +63,8 @@ const std::vector<LayerType> kOpSet = {
     LayerType::kFlatten,       LayerType::kTranspose,          LayerType::kConcat,
     LayerType::kSplit,         LayerType::kSlice,              LayerType::kGather,
     LayerType::kPad,           LayerType::kCast,               LayerType::kWhere,
-    LayerType::kGatherElements, LayerType::kArgMinMax,         LayerType::kTrilu};
+    LayerType::kGatherElements, LayerType::kArgMinMax,         LayerType::kTrilu,
+    LayerType::kConvolutionTranspose};
 
 }  // namespace
 

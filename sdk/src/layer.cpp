@@ -13,6 +13,8 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "Transpose",      "Concat",           "Split",              "Slice",
     "Gather",         "Pad",              "Cast",               "PreCompiled",
     "Where",          "GatherElements",   "ArgMinMax",          "Trilu",
+    "Unknown",  // 28: Resize, added on another branch (the merge replaces this entry)
+    "ConvolutionTranspose",
 };
 }  // namespace
 

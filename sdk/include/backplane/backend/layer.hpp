@@ -41,6 +41,9 @@ enum class LayerType : std::uint32_t {
   kGatherElements,
   kArgMinMax,
   kTrilu,
+  // 28 is kResize (BP_LAYER_RESIZE), added on another branch: the merge puts it above this line
+  // and drops the explicit value.
+  kConvolutionTranspose = 29,
   kCount  // not a layer: the number of layer types above
 };
 
