@@ -119,6 +119,27 @@ inline dnnl::convolution_forward::primitive_desc Convolution(
 #endif
 }
 
+// A transposed convolution (oneDNN's deconvolution); dilations and pads as Convolution's.
+inline dnnl::deconvolution_forward::primitive_desc Deconvolution(
+    const engine& eng, const memory::desc& src, const memory::desc& weights, const memory::desc* bias,
+    const memory::desc& dst, const memory::dims& strides, const memory::dims& dilations,
+    const memory::dims& pad_l, const memory::dims& pad_r, const primitive_attr& attr) {
+  memory::dims gaps = dilations;
+  for (auto& d : gaps) d -= 1;
+  const algorithm alg = algorithm::deconvolution_direct;
+#if DNNL_VERSION_MAJOR >= 3
+  if (bias) return {eng, kInference, alg, src, weights, *bias, dst, strides, gaps, pad_l, pad_r, attr};
+  return {eng, kInference, alg, src, weights, dst, strides, gaps, pad_l, pad_r, attr};
+#else
+  if (bias) {
+    return {dnnl::deconvolution_forward::desc(kInference, alg, src, weights, *bias, dst, strides, gaps, pad_l, pad_r),
+            attr, eng};
+  }
+  return {dnnl::deconvolution_forward::desc(kInference, alg, src, weights, dst, strides, gaps, pad_l, pad_r), attr,
+          eng};
+#endif
+}
+
 inline dnnl::matmul::primitive_desc MatMul(const engine& eng, const memory::desc& src, const memory::desc& weights,
                                            const memory::desc* bias, const memory::desc& dst,
                                            const primitive_attr& attr) {

@@ -65,7 +65,7 @@ const std::vector<LayerType> kOpSet = {
     LayerType::kSplit,         LayerType::kSlice,              LayerType::kGather,
     LayerType::kPad,           LayerType::kCast,               LayerType::kWhere,
     LayerType::kGatherElements, LayerType::kArgMinMax,         LayerType::kTrilu,
-    LayerType::kResize};
+    LayerType::kResize, LayerType::kConvolutionTranspose};
 
 }  // namespace
 

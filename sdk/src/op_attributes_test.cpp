@@ -222,6 +222,19 @@ TEST_CASE("op attributes: descriptors with arrays round-trip as copies") {
   CHECK(slice_back->axes == slice.axes);
   CHECK(slice_back->steps == slice.steps);
 
+  ConvolutionTransposeDescriptor deconv;
+  deconv.strides = {2, 3};
+  deconv.dilations = {1, 2};
+  deconv.output_padding = {1, 0};
+  deconv.pads = {0, 1, 2, 3};
+  deconv.groups = 4;
+  auto deconv_back = RoundTrip(deconv);
+  CHECK(deconv_back->strides == deconv.strides);
+  CHECK(deconv_back->dilations == deconv.dilations);
+  CHECK(deconv_back->output_padding == deconv.output_padding);
+  CHECK(deconv_back->pads == deconv.pads);
+  CHECK(deconv_back->groups == 4);
+
   PadDescriptor pad;
   pad.pads = {0, 1, 2, 3};
   pad.mode = PadMode::kReflect;
@@ -272,7 +285,7 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
 }
 
 TEST_CASE("op attributes: malformed C attributes are refused by name") {
-  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 29 layer types)");
+  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 30 layer types)");
   CHECK(ErrorOf([] { DescriptorFromC(BP_LAYER_CONVOLUTION_2D, nullptr); }) ==
         "Convolution2d layer without attributes (BpConvolution2dAttributes expected)");
 

@@ -110,6 +110,42 @@ bool DescribeConvolution(const ILayerView& layer, ConvGeometry& g, std::string& 
   return true;
 }
 
+namespace {
+template <typename Extent>
+std::int64_t ProductOf(const std::vector<ConvTransposeAxis>& axes, Extent extent) {
+  std::int64_t product = 1;
+  for (const ConvTransposeAxis& axis : axes) product *= extent(axis);
+  return product;
+}
+}  // namespace
+
+std::int64_t ConvTransposeGeometry::InSpatial() const {
+  return ProductOf(axes, [](const ConvTransposeAxis& a) { return a.size; });
+}
+std::int64_t ConvTransposeGeometry::OutSpatial() const {
+  return ProductOf(axes, [](const ConvTransposeAxis& a) { return a.out; });
+}
+std::int64_t ConvTransposeGeometry::KernelSpatial() const {
+  return ProductOf(axes, [](const ConvTransposeAxis& a) { return a.kernel; });
+}
+
+bool DescribeConvolutionTranspose(const ILayerView& layer, ConvTransposeGeometry& g, std::string& reason) {
+  const auto* d = Checked<ConvolutionTransposeDescriptor>(layer, reason);
+  if (!d) return false;
+  const TensorShape& x = layer.GetInputInfo(0).shape;
+  const TensorShape& w = layer.GetInputInfo(1).shape;
+  const TensorShape& y = layer.GetOutputInfo(0).shape;
+  g = ConvTransposeGeometry{};
+  g.batch = x[0];
+  g.channels = x[1];
+  g.out_channels = y[1];
+  g.groups = d->groups;
+  for (std::size_t a = 0; a + 2 < x.Rank(); ++a) {
+    g.axes.push_back({x[a + 2], w[a + 2], d->strides[a], d->dilations[a], d->pads[a], y[a + 2]});
+  }
+  return true;
+}
+
 bool DescribePooling(const ILayerView& layer, PoolingGeometry& g, std::string& reason) {
   const auto* d = Checked<Pooling2dDescriptor>(layer, reason);
   if (!d) return false;

@@ -84,6 +84,37 @@ TEST_CASE("op geometry: Convolution2d with pads, strides, dilations and groups")
   CHECK(reason == "has no descriptor");
 }
 
+TEST_CASE("op geometry: ConvolutionTranspose per spatial axis") {
+  ConvolutionTransposeDescriptor d;
+  d.strides = {3, 2};
+  d.dilations = {1, 2};
+  d.output_padding = {1, 0};
+  d.pads = {1, 0, 2, 1};
+  d.groups = 2;
+  // H: 3 * 3 + 1 + 2 + 1 - 1 - 2 = 10; W: 2 * 4 + 0 + 2 * 2 + 1 - 0 - 1 = 12; M = 3 * 2.
+  Layer layer(d, {TensorShape({2, 4, 4, 5}), TensorShape({4, 3, 3, 3})}, {TensorShape({2, 6, 10, 12})});
+  ConvTransposeGeometry g;
+  std::string reason;
+  REQUIRE_MESSAGE(DescribeConvolutionTranspose(layer, g, reason), reason);
+  CHECK(g.batch == 2);
+  CHECK(g.out_channels == 6);
+  CHECK(g.GroupChannels() == 2);
+  CHECK(g.GroupOutChannels() == 3);
+  REQUIRE(g.axes.size() == 2);
+  CHECK(g.axes[0].stride == 3);
+  CHECK(g.axes[0].pad_begin == 1);
+  CHECK(g.axes[0].out == 10);
+  CHECK(g.axes[1].dilation == 2);
+  CHECK(g.axes[1].out == 12);
+  CHECK(g.InSpatial() == 20);
+  CHECK(g.OutSpatial() == 120);
+  CHECK(g.KernelSpatial() == 9);
+
+  Layer wrong_output(d, {TensorShape({2, 4, 4, 5}), TensorShape({4, 3, 3, 3})}, {TensorShape({2, 6, 10, 11})});
+  CHECK_FALSE(DescribeConvolutionTranspose(wrong_output, g, reason));
+  CHECK(reason == "output 0 is f32 [2,6,10,11], the op gives f32 [2,6,10,12]");
+}
+
 TEST_CASE("op geometry: Pooling2d, ceil mode and global") {
   Pooling2dDescriptor d;
   d.kernel = {2, 2};

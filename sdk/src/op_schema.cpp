@@ -161,6 +161,62 @@ std::vector<TensorInfo> Convolution2d(const Rules& r) {
   return {{TensorShape{x[0], w[0], ho, wo}, r.In(0).type}};
 }
 
+// One spatial output extent of a transposed convolution:
+// stride * (size - 1) + output_padding + (kernel - 1) * dilation + 1 - pad_begin - pad_end.
+std::int64_t TransposedExtent(const Rules& r, std::size_t axis, std::int64_t size, std::int64_t kernel,
+                              const ConvolutionTransposeDescriptor& d) {
+  const std::size_t rank = d.strides.size();
+  const std::int64_t stride = d.strides[axis], dilation = d.dilations[axis];
+  const std::string where = "spatial axis " + std::to_string(axis);
+  if (size < 1 || kernel < 1 || stride < 1 || dilation < 1) {
+    Rules::Fail("input extent " + std::to_string(size) + ", kernel " + std::to_string(kernel) + ", stride " +
+                std::to_string(stride) + " and dilation " + std::to_string(dilation) + " along " + where +
+                " must be at least 1");
+  }
+  const std::int64_t full = r.Add(r.Add(r.Mul(stride, size - 1), d.output_padding[axis]),
+                                  r.Add(r.Mul(kernel - 1, dilation), 1));
+  const std::int64_t out = full - d.pads[axis] - d.pads[rank + axis];
+  if (out < 1) {
+    Rules::Fail("pads " + std::to_string(d.pads[axis]) + " and " + std::to_string(d.pads[rank + axis]) + " along " +
+                where + " leave nothing of its extent " + std::to_string(full));
+  }
+  return out;
+}
+
+std::vector<TensorInfo> ConvolutionTranspose(const Rules& r) {
+  r.Arity(2, 3);
+  const auto& d = r.Descriptor<ConvolutionTransposeDescriptor>();
+  const Dims& x = r.Shape(0);
+  if (x.size() < 3 || x.size() > 5) {
+    Rules::Fail("x [N, C, D1..DS] must have 1 to 3 spatial axes (rank 3 to 5), has shape " + r.InText(0));
+  }
+  const std::size_t rank = x.size() - 2;
+  r.Rank(1, x.size(), "weights [C, M/groups, k1..kS]");
+  const Dims& w = r.Shape(1);
+  if (d.strides.size() != rank || d.dilations.size() != rank || d.output_padding.size() != rank ||
+      d.pads.size() != 2 * rank) {
+    Rules::Fail("strides " + ListText(d.strides) + ", dilations " + ListText(d.dilations) + " and output_padding " +
+                ListText(d.output_padding) + " need " + std::to_string(rank) + " entries each and pads " +
+                ListText(d.pads) + " " + std::to_string(2 * rank) + ", one per spatial axis of input " + r.InText(0));
+  }
+  if (d.groups == 0) Rules::Fail("groups must be at least 1");
+  const std::int64_t groups = d.groups;
+  if (x[1] % groups != 0) {
+    Rules::Fail("input channels " + std::to_string(x[1]) + " are not divisible by groups " + std::to_string(groups));
+  }
+  if (w[0] != x[1]) {
+    Rules::Fail("weights " + r.InText(1) + " need C = " + std::to_string(x[1]) + " in dimension 0 for input " +
+                r.InText(0));
+  }
+  const std::int64_t m = r.Mul(w[1], groups);
+  if (r.Inputs() == 3 && r.Shape(2) != Dims{m}) {
+    Rules::Fail("bias " + r.InText(2) + " must be [" + std::to_string(m) + "], one per output channel");
+  }
+  Dims out{x[0], m};
+  for (std::size_t a = 0; a < rank; ++a) out.push_back(TransposedExtent(r, a, x[2 + a], w[2 + a], d));
+  return {{TensorShape(out), r.In(0).type}};
+}
+
 std::vector<TensorInfo> FullyConnected(const Rules& r) {
   r.Arity(2, 3);
   r.Rank(0, 2, "A");
@@ -645,6 +701,7 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kArgMinMax: return ArgMinMax(r);
     case LayerType::kTrilu: return Trilu(r);
     case LayerType::kResize: return Resize(r);
+    case LayerType::kConvolutionTranspose: return ConvolutionTranspose(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

@@ -191,6 +191,59 @@ TEST_CASE("op schema: GatherElements, ArgMinMax, Trilu, Resize and arithmetic on
   CHECK(Refusal(add, {flags, flags}) == "arithmetic takes numbers, not bool inputs");
 }
 
+TEST_CASE("op schema: ConvolutionTranspose shapes, channels, groups and lists") {
+  ConvolutionTransposeDescriptor d;  // 2-D: stride 2, output_padding 1 on W, pads 1 and 0 on H
+  d.strides = {2, 2};
+  d.dilations = {1, 1};
+  d.output_padding = {0, 1};
+  d.pads = {1, 0, 0, 0};
+  // H: 2 * 2 + 0 + 3 - 1 = 6; W: 2 * 3 + 1 + 3 = 10; M = 2 * groups 1.
+  CHECK(Infer(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3})})[0] == F32({1, 2, 6, 10}));
+  CHECK(Infer(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3}), F32({2})})[0] == F32({1, 2, 6, 10}));
+  d.groups = 2;  // M = 2 * 2
+  CHECK(Infer(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3}), F32({4})})[0] == F32({1, 4, 6, 10}));
+  CHECK(Refusal(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3}), F32({2})}) ==
+        "bias [2] must be [4], one per output channel");
+  d.groups = 3;
+  CHECK(Refusal(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3})}) == "input channels 4 are not divisible by groups 3");
+  d.groups = 0;
+  CHECK(Refusal(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3})}) == "groups must be at least 1");
+  d.groups = 1;
+  CHECK(Refusal(d, {F32({1, 4, 3, 4}), F32({2, 4, 3, 3})}) ==
+        "weights [2,4,3,3] need C = 4 in dimension 0 for input [1,4,3,4]");
+  CHECK(Refusal(d, {F32({1, 4, 3, 4}), F32({4, 2, 3})}) ==
+        "weights [C, M/groups, k1..kS] (input 1) must have rank 4, has shape [4,2,3]");
+  CHECK(Refusal(d, {F32({4, 3})}) == "takes 2 to 3 inputs, has 1");
+  CHECK(Refusal(d, {F32({4, 3}), F32({4, 3})}) ==
+        "x [N, C, D1..DS] must have 1 to 3 spatial axes (rank 3 to 5), has shape [4,3]");
+  CHECK(Refusal(d, {F32({1, 4, 5}), F32({4, 2, 3})}) ==
+        "strides [2,2], dilations [1,1] and output_padding [0,1] need 1 entries each and pads [1,0,0,0] 2, one per "
+        "spatial axis of input [1,4,5]");
+  d.pads = {5, 0, 2, 0};
+  CHECK(Refusal(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3})}) ==
+        "pads 5 and 2 along spatial axis 0 leave nothing of its extent 7");
+  d.pads = {0, 0, 0, 0};
+  d.strides = {0, 2};
+  CHECK(Refusal(d, {F32({1, 4, 3, 4}), F32({4, 2, 3, 3})}) ==
+        "input extent 3, kernel 3, stride 0 and dilation 1 along spatial axis 0 must be at least 1");
+
+  ConvolutionTransposeDescriptor one;  // 1-D, dilation 2: 1 * 4 + 2 * 2 + 1 = 9
+  one.strides = {1};
+  one.dilations = {2};
+  one.output_padding = {0};
+  one.pads = {0, 0};
+  CHECK(Infer(one, {F32({2, 3, 5}), F32({3, 1, 3})})[0] == F32({2, 1, 9}));
+  ConvolutionTransposeDescriptor three;  // 3-D: 3+2, 4+1, 5+2
+  three.strides = {1, 1, 1};
+  three.dilations = {1, 1, 1};
+  three.output_padding = {0, 0, 0};
+  three.pads = {0, 0, 0, 0, 0, 0};
+  CHECK(Infer(three, {F32({1, 2, 3, 4, 5}), F32({2, 5, 3, 2, 3})})[0] == F32({1, 5, 5, 5, 7}));
+  three.strides = {4, 1, 1};
+  CHECK(Refusal(three, {F32({1, 2, kHuge, 4, 5}), F32({2, 5, 3, 2, 3})}).find("overflows a 64-bit dimension") !=
+        std::string::npos);
+}
+
 TEST_CASE("op schema: hostile windows and slices get a reason, not a wrapped value") {
   Pooling2dDescriptor pool;
   pool.kernel = {std::numeric_limits<std::uint32_t>::max(), 1};

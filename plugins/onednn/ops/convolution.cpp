@@ -231,15 +231,6 @@ std::string Joined(const std::vector<std::string>& lines) {
 }
 }  // namespace
 
-bool IsConvolution2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!AllFloat32(layer, reason)) return false;
-  if (!layer.GetConstantInput(1) || (layer.GetNumInputs() == 3 && !layer.GetConstantInput(2))) {
-    reason = "weights and bias computed at run time are not supported (CpuOneDnn prepacks constant weights)";
-    return false;
-  }
-  return true;
-}
-
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec& spec,
                                                                 const ExecutionSettingsPtr& execution) {
   try {

@@ -63,12 +63,16 @@ inline constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kOneDnnBac
 inline constexpr std::size_t kMaxOneDnnRank = 12;
 // True when `shape` has at most kMaxOneDnnRank dimensions, else false with a reason.
 bool FitsOneDnnRank(const TensorShape& shape, std::string& reason);
+// True when the layer is f32 and its weights (input 1) and bias (input 2, when it has one) are
+// constants, else false with the reason: the whole support check of the convolutions, whose
+// weights are packed once at load.
+bool IsF32WithConstantWeights(const backend::ILayerView& layer, std::string& reason);
 // The SDK's axis normalization (backplane/backend/op_geometry.hpp), used unqualified.
 using backend::NormalizeAxis;
 
 // One pair per op, each defined in ops/<op>.cpp.
-bool IsConvolution2dSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
+std::unique_ptr<backend::IWorkload> CreateConvolutionTransposeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsFullyConnectedSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsMatMulSupported(const backend::ILayerView&, std::string&);

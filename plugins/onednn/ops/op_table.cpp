@@ -11,8 +11,8 @@ namespace {
 using backend::LayerType;
 
 // Type, support check, create, takes post-ops, threads fixed at creation (OpKernel).
-const std::array<OpKernel, 16> kOps{{
-    {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2dWorkload, true, true},
+const std::array<OpKernel, 17> kOps{{
+    {LayerType::kConvolution2d, IsF32WithConstantWeights, CreateConvolution2dWorkload, true, true},
     {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnectedWorkload, true, true},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload, true, true},
     {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2dWorkload, false, true},
@@ -28,6 +28,7 @@ const std::array<OpKernel, 16> kOps{{
     {LayerType::kReshape, AllFloat32, CreateReshapeWorkload, false, true},
     {LayerType::kFlatten, AllFloat32, CreateReshapeWorkload, false, true},
     {LayerType::kSlice, IsSliceSupported, CreateSliceWorkload, false, true},
+    {LayerType::kConvolutionTranspose, IsF32WithConstantWeights, CreateConvolutionTransposeWorkload, false, true},
 }};
 }  // namespace
 

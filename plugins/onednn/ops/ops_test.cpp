@@ -103,6 +103,48 @@ TEST_CASE("ops: Convolution2d variants match CpuRef") {
   }
 }
 
+TEST_CASE("ops: ConvolutionTranspose in 1 to 3 spatial axes matches CpuRef, and run-time weights fall back") {
+  auto runtime = MakeRuntime();
+  struct Case {
+    const char* name;
+    TensorShape x, w;  // w: [C, M/groups, k...]
+    std::vector<std::uint32_t> strides, dilations, output_padding, pads;
+    std::uint32_t groups;
+    bool bias;
+  };
+  const Case cases[] = {
+      {"2-D stride 2, output_padding, pads", {1, 16, 7, 6}, {16, 8, 3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 0, 1, 1}, 1, true},
+      {"2-D blocked channels, stride 3 and 2", {2, 32, 5, 5}, {32, 16, 4, 3}, {3, 2}, {1, 1}, {2, 1}, {0, 1, 1, 0}, 1,
+       false},
+      {"2-D grouped, dilated", {1, 8, 6, 5}, {8, 3, 3, 3}, {1, 2}, {2, 1}, {0, 1}, {1, 1, 0, 0}, 4, true},
+      {"2-D depthwise", {1, 16, 6, 6}, {16, 1, 4, 4}, {2, 2}, {1, 1}, {0, 0}, {1, 1, 1, 1}, 16, true},
+      {"1-D", {2, 4, 9}, {4, 3, 5}, {2}, {1}, {1}, {2, 1}, 1, true},
+      {"3-D grouped", {1, 6, 3, 4, 3}, {6, 2, 2, 3, 2}, {2, 1, 2}, {1, 1, 2}, {1, 0, 0}, {0, 1, 0, 0, 0, 1}, 2, true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    ConvolutionTransposeDescriptor d;
+    d.strides = c.strides;
+    d.dilations = c.dilations;
+    d.output_padding = c.output_padding;
+    d.pads = c.pads;
+    d.groups = c.groups;
+    std::vector<std::pair<TensorShape, bool>> more{{c.w, true}};
+    if (c.bias) more.push_back({TensorShape{c.w[1] * c.groups}, true});
+    CheckOp(*runtime, OneLayer(d, c.x, more));
+  }
+  ConvolutionTransposeDescriptor d;
+  d.strides = {2, 2};
+  d.dilations = {1, 1};
+  d.output_padding = {0, 0};
+  d.pads = {0, 0, 0, 0};
+  const Network net = OneLayer(d, {1, 4, 3, 3}, {{TensorShape{4, 2, 2, 2}, false}});
+  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net));
+  std::string reason;
+  CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+  CHECK(reason.find("weights and bias computed at run time are not supported") != std::string::npos);
+}
+
 TEST_CASE("ops: convolutions in groups of half a channel block match CpuRef between blocked layers") {
   // Groups of 8 channels run paired into 16-channel groups; an odd count pairs its last group
   // with the last channel block's padding, which the next layers read. Between two blocked

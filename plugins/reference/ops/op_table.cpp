@@ -16,7 +16,7 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 25> kOps{{
+const std::array<OpKernel, 26> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, AllFloat32, CreateMatMulWorkload},
@@ -42,6 +42,7 @@ const std::array<OpKernel, 25> kOps{{
     {LayerType::kArgMinMax, IsArgMinMaxSupported, CreateArgMinMaxWorkload},
     {LayerType::kTrilu, backend::NoOwnLimits, CreateTriluWorkload},
     {LayerType::kResize, IsResizeSupported, CreateResizeWorkload},
+    {LayerType::kConvolutionTranspose, AllFloat32, CreateConvolutionTransposeWorkload},
 }};
 }  // namespace
 

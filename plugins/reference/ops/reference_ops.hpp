@@ -58,6 +58,7 @@ std::unique_ptr<backend::IWorkload> CreateArgMinMaxWorkload(const backend::ILaye
 std::unique_ptr<backend::IWorkload> CreateTriluWorkload(const backend::ILayerView&);
 bool IsResizeSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateResizeWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateConvolutionTransposeWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

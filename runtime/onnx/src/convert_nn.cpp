@@ -8,6 +8,8 @@
 
 #include <array>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace backplane::onnx {
 
@@ -123,6 +125,91 @@ void ConvertConv(NodeContext& node) {
   std::vector<OutputSlot> inputs{AsImage(node, 0, "image"), AsImage(node, 1, "weights")};
   if (node.HasInput(2)) inputs.push_back(node.Slot(2));
   SetImageOutput(node, node.Add(descriptor, inputs, spatial == 1 ? "conv" : ""));
+}
+
+// An attribute of one value per spatial axis (`fallback` when absent), each at least `least`.
+std::vector<std::uint32_t> PerAxis(NodeContext& node, const char* name, std::size_t rank, std::int64_t fallback,
+                                   std::int64_t least) {
+  const Dims values = node.Ints(name, Dims(rank, fallback));
+  if (values.size() != rank) {
+    node.Invalid(std::string(name) + " " + Join(values) + " must have " + std::to_string(rank) +
+                 " values, one per spatial axis");
+  }
+  std::vector<std::uint32_t> out;
+  for (const auto v : values) {
+    if (v < least) node.Invalid(std::string(name) + " " + Join(values) + " must be at least " + std::to_string(least));
+    out.push_back(ToU32(node, v, name));
+  }
+  return out;
+}
+
+// ONNX's split of a transposed convolution's total padding: SAME_UPPER puts the odd one at the
+// end, anything else at the begin (Python's floor division: a negative total grows the output).
+std::pair<std::int64_t, std::int64_t> SplitTransposedPadding(std::int64_t total, bool same_upper) {
+  const std::int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+  return same_upper ? std::make_pair(half, total - half) : std::make_pair(total - half, half);
+}
+
+// ConvTranspose's pads (begins, then ends) and output_padding with auto_pad and output_shape
+// resolved, ONNX's formulas: output_shape (or, for SAME_*, input * stride) sets the total
+// padding of each axis, stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - out. A
+// negative end becomes more output_padding; a negative begin is refused.
+void TransposedPads(NodeContext& node, ConvolutionTransposeDescriptor& d, const Dims& x, const Dims& kernel) {
+  const std::size_t rank = kernel.size();
+  const std::string auto_pad = node.String("auto_pad", "NOTSET");
+  if (auto_pad != "NOTSET" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER" && auto_pad != "VALID") {
+    node.Invalid("auto_pad '" + auto_pad + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  }
+  Dims out = node.Ints("output_shape", {});
+  if (out.size() == rank + 2) out.erase(out.begin(), out.begin() + 2);  // given with N and M
+  if (out.empty() && (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")) {
+    for (std::size_t a = 0; a < rank; ++a) out.push_back(x[2 + a] * d.strides[a]);
+  }
+  if (out.empty()) {
+    const Dims pads = auto_pad == "VALID" ? Dims(2 * rank, 0) : node.Ints("pads", Dims(2 * rank, 0));
+    if (pads.size() != 2 * rank) node.Invalid("pads " + Join(pads) + " must have 2 values per spatial axis");
+    for (const auto p : pads) d.pads.push_back(ToU32(node, p, "pads"));
+    return;
+  }
+  if (out.size() != rank) node.Invalid("output_shape " + Join(out) + " must have one value per spatial axis");
+  d.pads.assign(2 * rank, 0);
+  for (std::size_t a = 0; a < rank; ++a) {
+    const std::int64_t full = std::int64_t{d.strides[a]} * (x[2 + a] - 1) + d.output_padding[a] +
+                              (kernel[a] - 1) * std::int64_t{d.dilations[a]} + 1;
+    const auto [begin, end] = SplitTransposedPadding(full - out[a], auto_pad == "SAME_UPPER");
+    if (begin < 0) {
+      node.Unsupported("output_shape " + Join(out) + " needs a negative leading pad along spatial axis " +
+                       std::to_string(a));
+    }
+    d.pads[a] = ToU32(node, begin, "pads");
+    d.pads[rank + a] = ToU32(node, std::max<std::int64_t>(end, 0), "pads");
+    if (end < 0) d.output_padding[a] = ToU32(node, d.output_padding[a] - end, "output_padding");
+  }
+}
+
+// ConvTranspose over 1 to 3 spatial axes: weights [C, M/group, k...] (kernel_shape, when
+// given, must agree with them), optional bias [M].
+void ConvertConvTranspose(NodeContext& node) {
+  const Dims& x = node.InputDims(0);
+  const Dims& w = node.InputDims(1);
+  if (x.size() < 3 || x.size() > 5) {
+    node.Unsupported("the input has shape " + Join(x) + "; ConvTranspose runs over 1 to 3 spatial axes (rank 3 to 5)");
+  }
+  if (w.size() != x.size()) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(x.size()));
+  const std::size_t rank = x.size() - 2;
+  const Dims kernel(w.begin() + 2, w.end());
+  if (node.Ints("kernel_shape", kernel) != kernel) {
+    node.Invalid("kernel_shape " + Join(node.Ints("kernel_shape", kernel)) + " disagrees with the weights " + Join(w));
+  }
+  ConvolutionTransposeDescriptor descriptor;
+  descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
+  descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);
+  descriptor.output_padding = PerAxis(node, "output_padding", rank, 0, 0);
+  descriptor.groups = ToU32(node, node.Int("group", 1), "group");
+  TransposedPads(node, descriptor, x, kernel);
+  std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
+  if (node.HasInput(2)) inputs.push_back(node.Slot(2));
+  node.SetOutput(0, node.Add(descriptor, inputs));
 }
 
 void ConvertPool(NodeContext& node, PoolingType type) {
@@ -298,6 +385,7 @@ void ConvertReduce(NodeContext& node) {
 
 void AddNnConverters(ConverterTable& table) {
   table["Conv"] = {ConvertConv, 2, 3, 1};
+  table["ConvTranspose"] = {ConvertConvTranspose, 2, 3, 1};
   table["MaxPool"] = {ConvertMaxPool, 1, 1, 2};
   table["AveragePool"] = {ConvertAveragePool, 1, 1, 1};
   table["GlobalAveragePool"] = {ConvertGlobalAveragePool, 1, 1, 1};

@@ -360,6 +360,13 @@ void AddInts(::onnx::NodeProto& node, const std::string& name, std::vector<std::
   for (const auto value : values) attribute->add_ints(value);
 }
 
+void AddString(::onnx::NodeProto& node, const std::string& name, const std::string& value) {
+  auto* attribute = node.add_attribute();
+  attribute->set_name(name);
+  attribute->set_type(::onnx::AttributeProto::STRING);
+  attribute->set_s(value);
+}
+
 ImportedModel ImportProto(const ::onnx::ModelProto& model) {
   const std::string bytes = model.SerializeAsString();
   return ImportModelFromMemory(bytes.data(), bytes.size(), "m.onnx");
@@ -655,12 +662,7 @@ TEST_CASE("DepthToSpace CRD and DCR, SpaceToDepth inverts DCR") {
     blocksize->set_name("blocksize");
     blocksize->set_type(::onnx::AttributeProto::INT);
     blocksize->set_i(b);
-    if (!mode.empty()) {
-      auto* attribute = node->add_attribute();
-      attribute->set_name("mode");
-      attribute->set_type(::onnx::AttributeProto::STRING);
-      attribute->set_s(mode);
-    }
+    if (!mode.empty()) AddString(*node, "mode", mode);
     return model;
   };
   for (const std::string mode : {"CRD", "DCR"}) {
@@ -739,4 +741,36 @@ TEST_CASE("EyeLike folds to a constant of its dtype, and another dtype is unsupp
   dtype->set_i(::onnx::TensorProto::COMPLEX64);
   const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
   CHECK(error.nodes().at(0).reason == "dtype COMPLEX64");
+}
+
+TEST_CASE("ConvTranspose: output_shape and auto_pad become pads and output_padding (ONNX's formulas)") {
+  // x [1, 2, 3] through taps [1, 10, 100], stride 2: unpadded, the 7 outputs are
+  // [1, 10, 102, 20, 203, 30, 300] (inputs 1, 2, 3 at 0, 2, 4).
+  ::onnx::NodeProto* node = nullptr;
+  auto model_with = [&](const std::string& auto_pad, const std::vector<std::int64_t>& output_shape) {
+    auto model = OneNode(11, "ConvTranspose", {"x", "w"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 3});
+    AddFloatInitializer(*model.mutable_graph(), "w", {1, 1, 3}, {1, 10, 100});
+    AddInts(*node, "strides", {2});
+    if (!output_shape.empty()) AddInts(*node, "output_shape", output_shape);
+    if (!auto_pad.empty()) AddString(*node, "auto_pad", auto_pad);
+    return model;
+  };
+  const auto run = [&](const ::onnx::ModelProto& model) {
+    return Floats(Run(model, {{"x", Array<float>(DataType::kFloat32, {1, 1, 3}, {1, 2, 3})}}).at("y"));
+  };
+  CHECK(run(model_with("", {})) == std::vector<float>{1, 10, 102, 20, 203, 30, 300});
+  // SAME_*: output = input * stride = 6, the one pad at the end (UPPER) or the begin (LOWER).
+  CHECK(run(model_with("SAME_UPPER", {})) == std::vector<float>{1, 10, 102, 20, 203, 30});
+  CHECK(run(model_with("SAME_LOWER", {})) == std::vector<float>{10, 102, 20, 203, 30, 300});
+  // output_shape 8: total padding -1 puts 0 at the begin and -1 at the end, an output_padding of 1.
+  CHECK(run(model_with("", {8})) == std::vector<float>{1, 10, 102, 20, 203, 30, 300, 0});
+  CHECK(run(model_with("", {1, 1, 5})) == std::vector<float>{10, 102, 20, 203, 30});  // given with N and M
+  // output_shape 9: -2, split -1 and -1; a negative leading pad is not representable.
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model_with("", {9})); });
+  CHECK(error.nodes().at(0).reason == "output_shape [9] needs a negative leading pad along spatial axis 0");
+
+  auto mismatch = model_with("", {});
+  AddInts(*node, "kernel_shape", {2});
+  CHECK(Contains(Thrown([&] { ImportProto(mismatch); }).what(), "kernel_shape [2] disagrees with the weights [1,1,3]"));
 }

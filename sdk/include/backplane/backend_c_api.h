@@ -156,6 +156,7 @@ typedef struct BpStatus {
 #define BP_LAYER_ARG_MIN_MAX 26u     /* index (i64) of the largest / smallest value along an axis */
 #define BP_LAYER_TRILU 27u           /* keeps the upper or lower triangle of the last two axes */
 #define BP_LAYER_RESIZE 28u          /* resampling to a given shape: BpResizeAttributes */
+#define BP_LAYER_CONVOLUTION_TRANSPOSE 29u /* 1-D to 3-D transposed convolution: BpConvolutionTransposeAttributes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
  * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
@@ -168,6 +169,21 @@ typedef struct BpConvolution2dAttributes {
   uint32_t pads[4];      /* top, left, bottom, right */
   uint32_t groups;
 } BpConvolution2dAttributes;
+
+/* ONNX ConvTranspose over S = 1, 2 or 3 spatial axes: x [N, C, D1..DS], weights
+ * [C, M/groups, k1..kS], optional bias [M]; y [N, M, O1..OS] with
+ * Oi = strides[i] * (Di - 1) + output_padding[i] + (ki - 1) * dilations[i] + 1 - pads[i] - pads[S + i].
+ * Added in Backend API 2.3. */
+typedef struct BpConvolutionTransposeAttributes {
+  uint32_t struct_size;
+  const uint32_t* strides;        /* spatial_rank entries each */
+  const uint32_t* dilations;
+  const uint32_t* output_padding; /* added at the end of each output axis */
+  size_t spatial_rank;
+  const uint32_t* pads; /* pad_count = 2 * spatial_rank: the begins, then the ends (ONNX order) */
+  size_t pad_count;
+  uint32_t groups;
+} BpConvolutionTransposeAttributes;
 
 typedef struct BpFullyConnectedAttributes {
   uint32_t struct_size;

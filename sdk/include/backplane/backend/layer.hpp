@@ -42,6 +42,7 @@ enum class LayerType : std::uint32_t {
   kArgMinMax,
   kTrilu,
   kResize,
+  kConvolutionTranspose,
   kCount  // not a layer: the number of layer types above
 };
 

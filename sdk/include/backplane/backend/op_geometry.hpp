@@ -80,6 +80,35 @@ struct ConvGeometry {
 // kernel, bias [M], the dilated kernel fitting the padded input, and the output shape.
 bool DescribeConvolution(const ILayerView& layer, ConvGeometry& out, std::string& reason);
 
+// One spatial axis of a transposed convolution: input position i and kernel tap k write output
+// position i * stride + k * dilation - pad_begin (when inside [0, out)).
+struct ConvTransposeAxis {
+  std::int64_t size = 0;    // input extent
+  std::int64_t kernel = 1;  // taps
+  std::int64_t stride = 1;
+  std::int64_t dilation = 1;
+  std::int64_t pad_begin = 0;  // the end's pad and output_padding only shape `out`
+  std::int64_t out = 0;        // output extent
+};
+
+// ConvolutionTranspose (ONNX ConvTranspose), 1 to 3 spatial axes: x [N, C, D...], weights
+// [C, M/groups, k...], optional bias [M], y [N, M, O...].
+struct ConvTransposeGeometry {
+  std::int64_t batch = 0, channels = 0, out_channels = 0, groups = 1;  // N, C, M
+  std::vector<ConvTransposeAxis> axes;                                 // the spatial axes, in order
+
+  std::int64_t GroupChannels() const { return channels / groups; }         // C/groups
+  std::int64_t GroupOutChannels() const { return out_channels / groups; }  // M/groups
+  std::int64_t InSpatial() const;      // product of the input extents
+  std::int64_t OutSpatial() const;     // product of the output extents
+  std::int64_t KernelSpatial() const;  // product of the kernel extents
+};
+
+// Checks a ConvolutionTranspose layer (2 or 3 inputs, 1 output): 1 to 3 spatial axes, weights
+// of x's rank with C in dimension 0, every list of the spatial rank (pads twice), strides,
+// dilations and groups of at least 1, C divisible by groups, bias [M], and the output shape.
+bool DescribeConvolutionTranspose(const ILayerView& layer, ConvTransposeGeometry& out, std::string& reason);
+
 // One spatial axis of a pooling window.
 struct PoolAxis {
   std::int64_t size = 0;      // input extent along the axis
