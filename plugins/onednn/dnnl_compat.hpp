@@ -186,6 +186,15 @@ inline PoolingPrimitive::primitive_desc Pooling(const engine& eng, algorithm alg
 #endif
 }
 
+inline dnnl::resampling_forward::primitive_desc Resampling(const engine& eng, algorithm alg, const memory::desc& src,
+                                                          const memory::desc& dst, const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, alg, src, dst, attr};
+#else
+  return {dnnl::resampling_forward::desc(kInference, alg, src, dst), attr, eng};
+#endif
+}
+
 inline dnnl::eltwise_forward::primitive_desc Eltwise(const engine& eng, algorithm alg, const memory::desc& data,
                                                      float alpha, float beta, const primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3

@@ -78,6 +78,8 @@ std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const OpSpec&, 
 bool IsMatMulSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsPooling2dSupported(const backend::ILayerView&, std::string&);
+bool IsResizeSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateResizeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsActivationSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const OpSpec&, const ExecutionSettingsPtr&);

@@ -196,6 +196,49 @@ TEST_CASE("ops: convolutions in groups of half a channel block match CpuRef betw
   }
 }
 
+TEST_CASE("ops: Resize where oneDNN's coordinates are ONNX's matches CpuRef; the others fall back with a reason") {
+  auto runtime = MakeRuntime();
+  const auto resize = [](ResizeMode mode, ResizeCoordinates coordinates, ResizeNearest nearest, TensorShape out,
+                         std::vector<double> scales) {
+    ResizeDescriptor d;
+    d.mode = mode;
+    d.coordinate_transformation = coordinates;
+    d.nearest_mode = nearest;
+    d.sizes = out.Dims();
+    d.scales = std::move(scales);
+    return d;
+  };
+  // Bilinear upsampling of a segmentation head (x2 and x8, and by 1.5), nearest x2 of a YOLO neck,
+  // a 3-D and a 1-D one.
+  CheckOp(*runtime, OneLayer(resize(ResizeMode::kLinear, ResizeCoordinates::kHalfPixel, ResizeNearest::kFloor,
+                                    {1, 16, 14, 14}, {1, 1, 2, 2}), {1, 16, 7, 7}));
+  CheckOp(*runtime, OneLayer(resize(ResizeMode::kLinear, ResizeCoordinates::kPytorchHalfPixel, ResizeNearest::kFloor,
+                                    {1, 21, 40, 48}, {1, 1, 8, 8}), {1, 21, 5, 6}));
+  CheckOp(*runtime, OneLayer(resize(ResizeMode::kLinear, ResizeCoordinates::kHalfPixel, ResizeNearest::kFloor,
+                                    {2, 3, 6, 9}, {1, 1, 1.5, 1.5}), {2, 3, 4, 6}));
+  CheckOp(*runtime, OneLayer(resize(ResizeMode::kNearest, ResizeCoordinates::kAsymmetric, ResizeNearest::kFloor,
+                                    {1, 32, 10, 12}, {1, 1, 2, 2}), {1, 32, 5, 6}));
+  CheckOp(*runtime, OneLayer(resize(ResizeMode::kNearest, ResizeCoordinates::kHalfPixel,
+                                    ResizeNearest::kRoundPreferFloor, {1, 8, 4, 9, 6}, {1, 1, 2, 3, 3}), {1, 8, 2, 3, 2}));
+  CheckOp(*runtime, OneLayer(resize(ResizeMode::kLinear, ResizeCoordinates::kHalfPixel, ResizeNearest::kFloor,
+                                    {2, 4, 12}, {1, 1, 3}), {2, 4, 4}));
+  const auto falls_back = [&](const ResizeDescriptor& d, const TensorShape& x, const std::string& why) {
+    const Network net = OneLayer(d, x);
+    const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net));
+    std::string reason;
+    CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+    CHECK_MESSAGE(reason.find(why) != std::string::npos, reason);
+  };
+  falls_back(resize(ResizeMode::kCubic, ResizeCoordinates::kHalfPixel, ResizeNearest::kFloor, {1, 2, 8, 8},
+                    {1, 1, 2, 2}), {1, 2, 4, 4}, "oneDNN has no cubic resampling");
+  falls_back(resize(ResizeMode::kLinear, ResizeCoordinates::kAlignCorners, ResizeNearest::kFloor, {1, 2, 8, 8},
+                    {1, 1, 2, 2}), {1, 2, 4, 4}, "linear resampling other than half_pixel");
+  falls_back(resize(ResizeMode::kNearest, ResizeCoordinates::kAsymmetric, ResizeNearest::kFloor, {1, 2, 2, 2},
+                    {1, 1, 0.5, 0.5}), {1, 2, 4, 4}, "nearest resampling by a non-integer factor");
+  falls_back(resize(ResizeMode::kLinear, ResizeCoordinates::kHalfPixel, ResizeNearest::kFloor, {1, 2, 2, 2},
+                    {1, 1, 0.6, 0.6}), {1, 2, 4, 4}, "not the input length times its scale");
+}
+
 TEST_CASE("ops: Pooling2d variants match CpuRef") {
   auto runtime = MakeRuntime();
   Pooling2dDescriptor max;
