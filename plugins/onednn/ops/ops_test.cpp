@@ -196,7 +196,7 @@ TEST_CASE("ops: convolutions in groups of half a channel block match CpuRef betw
   }
 }
 
-TEST_CASE("ops: Resize where oneDNN's coordinates are ONNX's matches CpuRef; the others fall back with a reason") {
+TEST_CASE("ops: Resize where oneDNN's coordinates are ONNX's matches CpuRef, and the others fall back with a reason") {
   auto runtime = MakeRuntime();
   const auto resize = [](ResizeMode mode, ResizeCoordinates coordinates, ResizeNearest nearest, TensorShape out,
                          std::vector<double> scales) {
