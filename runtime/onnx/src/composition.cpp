@@ -15,6 +15,8 @@ folding::Binary FoldOf(BinaryOperation operation) {
     case BinaryOperation::kSub: return folding::Binary::kSub;
     case BinaryOperation::kMul: return folding::Binary::kMul;
     case BinaryOperation::kDiv: return folding::Binary::kDiv;
+    case BinaryOperation::kMax: return folding::Binary::kMax;
+    case BinaryOperation::kMin: return folding::Binary::kMin;
     case BinaryOperation::kEqual: return folding::Binary::kEqual;
     case BinaryOperation::kLess: return folding::Binary::kLess;
     case BinaryOperation::kGreater: return folding::Binary::kGreater;
@@ -29,6 +31,7 @@ folding::Unary FoldOf(UnaryOperation operation) {
     case UnaryOperation::kReciprocal: return folding::Unary::kReciprocal;
     case UnaryOperation::kNot: return folding::Unary::kNot;
     case UnaryOperation::kNeg: return folding::Unary::kNeg;
+    case UnaryOperation::kRound: return folding::Unary::kRound;
     default: throw Exception(ErrorCode::kInternal, "no folding of this unary operation in composition.cpp");
   }
 }

@@ -11,6 +11,7 @@ ConverterTable BuildTable() {
   AddTensorConverters(table);
   AddLossConverters(table);
   AddResizeConverters(table);
+  AddQuantizationConverters(table);
   AddComposedConverters(table);
   return table;
 }

@@ -41,6 +41,7 @@ void AddTensorConverters(ConverterTable& table);       // shape ops, data moveme
 void AddComposedConverters(ConverterTable& table);     // ops composed from other layers: PRelu, OneHot, norms, ...
 void AddLossConverters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void AddResizeConverters(ConverterTable& table);       // Resize, Upsample
+void AddQuantizationConverters(ConverterTable& table); // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
 
 // LayerNormalization's optional outputs 1 (Mean) and 2 (InvStdDev) of input 0 over the axes from
 // `axis` (validated by the caller) to the last, kept as 1s, in f32 (stash_type 1), composed from
