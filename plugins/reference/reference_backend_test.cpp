@@ -65,7 +65,9 @@ const std::vector<LayerType> kOpSet = {
     LayerType::kSplit,         LayerType::kSlice,              LayerType::kGather,
     LayerType::kPad,           LayerType::kCast,               LayerType::kWhere,
     LayerType::kGatherElements, LayerType::kArgMinMax,         LayerType::kTrilu,
-    LayerType::kResize, LayerType::kConvolutionTranspose};
+    LayerType::kResize, LayerType::kConvolutionTranspose,
+    LayerType::kTopK,          LayerType::kCumSum,             LayerType::kScatterElements,
+    LayerType::kGatherNd};
 
 }  // namespace
 

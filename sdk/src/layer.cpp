@@ -13,7 +13,8 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "Transpose",      "Concat",           "Split",              "Slice",
     "Gather",         "Pad",              "Cast",               "PreCompiled",
     "Where",          "GatherElements",   "ArgMinMax",          "Trilu",
-    "Resize",         "ConvolutionTranspose",
+    "Resize",         "ConvolutionTranspose", "TopK",             "CumSum",
+    "ScatterElements", "GatherNd",
 };
 }  // namespace
 

@@ -285,7 +285,7 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
 }
 
 TEST_CASE("op attributes: malformed C attributes are refused by name") {
-  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 30 layer types)");
+  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 34 layer types)");
   CHECK(ErrorOf([] { DescriptorFromC(BP_LAYER_CONVOLUTION_2D, nullptr); }) ==
         "Convolution2d layer without attributes (BpConvolution2dAttributes expected)");
 

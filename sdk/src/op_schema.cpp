@@ -659,6 +659,76 @@ std::vector<TensorInfo> Resize(const Rules& r) {
   return {{TensorShape(d.sizes), r.In(0).type}};
 }
 
+std::vector<TensorInfo> TopK(const Rules& r) {
+  r.Arity(1, 1, 2);
+  const auto& d = r.Descriptor<TopKDescriptor>();
+  Dims out = r.Shape(0);
+  if (out.empty()) Rules::Fail("input must have rank 1 or more, has shape " + r.InText(0));
+  const std::size_t axis = r.Axis(d.axis, out.size());
+  if (d.k < 0 || d.k > out[axis]) {
+    Rules::Fail("k " + std::to_string(d.k) + " is not in [0, " + std::to_string(out[axis]) + "], axis " +
+                std::to_string(axis) + "'s length in " + r.InText(0));
+  }
+  out[axis] = d.k;
+  return {{TensorShape(out), r.In(0).type}, {TensorShape(out), DataType::kInt64}};
+}
+
+std::vector<TensorInfo> CumSum(const Rules& r) {
+  r.Arity(1, 2);
+  const Dims& x = r.Shape(0);
+  if (x.empty()) Rules::Fail("input must have rank 1 or more, has shape " + r.InText(0));
+  r.Axis(r.Descriptor<CumSumDescriptor>().axis, x.size());
+  if (r.Inputs() == 2) {
+    RequireIndexType(r, 1);
+    if (r.In(1).shape.NumElements() != 1 || r.Shape(1).size() > 1) Rules::Fail("axis (input 1) must be one value, is " + r.InText(1));
+  }
+  return {r.In(0)};
+}
+
+std::vector<TensorInfo> ScatterElements(const Rules& r) {
+  r.Arity(3, 3);
+  const auto& d = r.Descriptor<ScatterElementsDescriptor>();
+  r.Known(d.reduction);
+  const Dims& x = r.Shape(0);
+  if (x.empty()) Rules::Fail("data must have rank 1 or more, has shape " + r.InText(0));
+  const std::size_t axis = r.Axis(d.axis, x.size());
+  RequireIndexType(r, 1);
+  const Dims& indices = r.Shape(1);
+  bool fits = indices.size() == x.size();
+  for (std::size_t a = 0; fits && a < x.size(); ++a) fits = a == axis || indices[a] <= x[a];
+  if (!fits) {
+    Rules::Fail("indices " + r.InText(1) + " must have data's rank and, outside axis " + std::to_string(axis) +
+                ", no dimension longer than data's " + r.InText(0));
+  }
+  if (r.In(2) != TensorInfo{r.In(1).shape, r.In(0).type}) {
+    Rules::Fail("updates " + std::string(ToString(r.In(2).type)) + " " + r.InText(2) + " must have the indices' shape " +
+                r.InText(1) + " and data's type " + ToString(r.In(0).type));
+  }
+  return {r.In(0)};
+}
+
+std::vector<TensorInfo> GatherNd(const Rules& r) {
+  r.Arity(2, 2);
+  const auto batch = static_cast<std::size_t>(std::max(0, r.Descriptor<GatherNdDescriptor>().batch_dims));
+  const Dims& x = r.Shape(0);
+  const Dims& indices = r.Shape(1);
+  if (r.In(1).type != DataType::kInt64) Rules::Fail(std::string("indices must be i64, not ") + ToString(r.In(1).type));
+  if (r.Descriptor<GatherNdDescriptor>().batch_dims < 0 || indices.empty() || batch >= std::min(x.size(), indices.size())) {
+    Rules::Fail("batch_dims " + std::to_string(r.Descriptor<GatherNdDescriptor>().batch_dims) + " must be below the ranks of data " +
+                r.InText(0) + " and indices " + r.InText(1));
+  }
+  const std::int64_t q = indices.back();
+  if (q < 1 || static_cast<std::size_t>(q) > x.size() - batch) {
+    Rules::Fail("the last dimension of indices " + r.InText(1) + " must be in [1, " + std::to_string(x.size() - batch) + "]");
+  }
+  for (std::size_t a = 0; a < batch; ++a) {
+    if (indices[a] != x[a]) Rules::Fail("batch axis " + std::to_string(a) + " differs: data " + r.InText(0) + ", indices " + r.InText(1));
+  }
+  Dims out(indices.begin(), indices.end() - 1);
+  out.insert(out.end(), x.begin() + static_cast<std::ptrdiff_t>(batch + static_cast<std::size_t>(q)), x.end());
+  return {{TensorShape(out), r.In(0).type}};
+}
+
 // Layers whose outputs are given, not inferred: returned as the layer has them.
 std::vector<TensorInfo> Given(const Rules& r) {
   std::vector<TensorInfo> outputs;
@@ -702,6 +772,10 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kTrilu: return Trilu(r);
     case LayerType::kResize: return Resize(r);
     case LayerType::kConvolutionTranspose: return ConvolutionTranspose(r);
+    case LayerType::kTopK: return TopK(r);
+    case LayerType::kCumSum: return CumSum(r);
+    case LayerType::kScatterElements: return ScatterElements(r);
+    case LayerType::kGatherNd: return GatherNd(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

@@ -244,6 +244,34 @@ TEST_CASE("op schema: ConvolutionTranspose shapes, channels, groups and lists") 
         std::string::npos);
 }
 
+TEST_CASE("op schema: TopK, CumSum, ScatterElements and GatherNd") {
+  const auto i64 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kInt64}; };
+  TopKDescriptor top;
+  top.axis = 1;
+  top.k = 2;
+  const auto outputs = Infer(top, {F32({3, 5})}, 2);
+  CHECK(outputs[0] == F32({3, 2}));
+  CHECK(outputs[1] == i64({3, 2}));
+  top.k = 6;
+  CHECK(Refusal(top, {F32({3, 5})}, 2) == "k 6 is not in [0, 5], axis 1's length in [3,5]");
+
+  CumSumDescriptor sum;
+  sum.axis = -1;
+  CHECK(Infer(sum, {i64({2, 3})})[0] == i64({2, 3}));
+
+  ScatterElementsDescriptor scatter;
+  scatter.axis = 0;
+  CHECK(Infer(scatter, {F32({3, 3}), i64({2, 3}), F32({2, 3})})[0] == F32({3, 3}));
+  CHECK(Refusal(scatter, {F32({3, 3}), i64({2, 3}), F32({3, 2})}) ==
+        "updates f32 [3,2] must have the indices' shape [2,3] and data's type f32");
+
+  GatherNdDescriptor gather;
+  CHECK(Infer(gather, {F32({2, 3, 4}), i64({5, 2})})[0] == F32({5, 4}));
+  gather.batch_dims = 1;
+  CHECK(Infer(gather, {F32({2, 3, 4}), i64({2, 1})})[0] == F32({2, 4}));
+  CHECK(Refusal(gather, {F32({2, 3, 4}), i64({2, 3})}) == "the last dimension of indices [2,3] must be in [1, 2]");
+}
+
 TEST_CASE("op schema: hostile windows and slices get a reason, not a wrapped value") {
   Pooling2dDescriptor pool;
   pool.kernel = {std::numeric_limits<std::uint32_t>::max(), 1};

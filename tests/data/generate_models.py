@@ -519,12 +519,11 @@ def bad_models(folder):
     # Two unsupported nodes (one unnamed) around a supported one, and a node of another domain.
     nodes = [helper.make_node("Einsum", ["x", "x"], ["e"], name="einsum1", equation="ij,ij->ij"),
              helper.make_node("Relu", ["e"], ["r"], name="relu1"),
-             helper.make_node("TopK", ["r", "k"], ["y", "indices"], axis=1),
+             helper.make_node("Unique", ["r"], ["y", "indices"], axis=1),
              helper.make_node("Relu", ["x"], ["z"], name="relu2")]
-    k = numpy_helper.from_array(np.array([3], np.int64), "k")
     model = make_model("bad_unsupported_ops", nodes, [x],
-                       [y, value_info("indices", (2, 3), TensorProto.INT64), value_info("z", (2, 3))],
-                       [k], opset=13)
+                       [y, value_info("indices", (3,), TensorProto.INT64), value_info("z", (2, 3))],
+                       [], opset=13)
     save_model_unchecked(folder, "bad_unsupported_ops", model)
 
     # A node of an unknown domain.

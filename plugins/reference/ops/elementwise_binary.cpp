@@ -18,7 +18,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <type_traits>
 
@@ -36,12 +35,6 @@ using Bool = std::uint8_t;  // a bool element
 template <typename T>
 constexpr bool kFloating = std::is_floating_point_v<T>;
 
-// a <op> b modulo 2^bits for integers.
-template <typename T, typename Op>
-T Wrapped(T a, T b, Op op) {
-  return static_cast<T>(op(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)));
-}
-
 template <typename T>
 void RequireNonZeroDivisor(T b, const char* op) {
   if (b == 0) throw Exception(ErrorCode::kInvalidArgument, std::string("integer ") + op + " by zero");
@@ -49,21 +42,21 @@ void RequireNonZeroDivisor(T b, const char* op) {
 
 struct Add {
   template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (kFloating<T>) return a + b; else return Wrapped(a, b, std::plus<>());
-  }
+  T operator()(T a, T b) const { return AddElements(a, b); }
 };
 struct Sub {
   template <typename T>
   T operator()(T a, T b) const {
-    if constexpr (kFloating<T>) return a - b; else return Wrapped(a, b, std::minus<>());
+    if constexpr (kFloating<T>) {
+      return a - b;
+    } else {
+      return static_cast<T>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+    }
   }
 };
 struct Mul {
   template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (kFloating<T>) return a * b; else return Wrapped(a, b, std::multiplies<>());
-  }
+  T operator()(T a, T b) const { return MultiplyElements(a, b); }
 };
 // Integers: truncated toward zero, as C++ and ONNX; the lowest value / -1 wraps to itself.
 struct Div {
@@ -167,17 +160,13 @@ class BinaryWorkload final : public backend::IWorkload {
   StridedLoop<3> loop_;
 };
 
-// Whether T is a number the arithmetic and comparisons compute on (not bool, f16 or bf16).
-template <typename T>
-constexpr bool kNumber = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
-
 // Arithmetic on inputs of `type` (one IsElementwiseBinarySupported accepts): the output has it
 // too. Pow: f32 and f64 only.
 template <typename Op>
 std::unique_ptr<backend::IWorkload> MakeArithmetic(StridedLoop<3> loop, DataType type) {
   return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
     using T = decltype(element);
-    if constexpr (kNumber<T> && (kFloating<T> || !std::is_same_v<Op, Pow>)) {
+    if constexpr (kIsNumberElement<T> && (kFloating<T> || !std::is_same_v<Op, Pow>)) {
       return std::make_unique<BinaryWorkload<Op, T, T>>(std::move(loop));
     } else {
       throw Exception(ErrorCode::kInternal, std::string("CpuRef has no arithmetic on ") + ToString(type));
@@ -190,7 +179,7 @@ template <typename Op>
 std::unique_ptr<backend::IWorkload> MakeComparison(StridedLoop<3> loop, DataType type) {
   return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
     using T = decltype(element);
-    if constexpr (kNumber<T>) {
+    if constexpr (kIsNumberElement<T>) {
       return std::make_unique<BinaryWorkload<Op, T, Bool>>(std::move(loop));
     } else if constexpr (std::is_same_v<T, bool>) {
       return std::make_unique<BinaryWorkload<Op, Bool, Bool>>(std::move(loop));
@@ -211,7 +200,7 @@ bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string&
   const BinaryOperation operation = DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation;
   if (backend::IsLogical(operation)) return true;  // bool inputs: the op schema's rule
   const DataType type = layer.GetInputInfo(0).type;
-  const bool number = type != DataType::kBool && type != DataType::kFloat16 && type != DataType::kBFloat16;
+  const bool number = IsNumberType(type);
   if (backend::GivesBool(operation)) {
     if (number || (type == DataType::kBool && operation == BinaryOperation::kEqual)) return true;
     reason = std::string("CpuRef compares numbers (not f16 or bf16), and bool for equality, not ") + ToString(type);

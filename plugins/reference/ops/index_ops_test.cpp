@@ -1,11 +1,13 @@
-// GatherElements, ArgMinMax and Trilu against hand-worked results: negative indices and
-// out-of-range ones, ties and NaN, triangles with positive, negative and huge k.
+// GatherElements, ArgMinMax, Trilu, TopK, CumSum, ScatterElements and GatherNd against
+// hand-worked results: negative indices and out-of-range ones, ties and NaN, triangles with
+// positive, negative and huge k, duplicates and reductions, batches.
 #include "op_test_harness.hpp"
 
 #include <backplane/exception.hpp>
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -14,6 +16,11 @@
 namespace {
 
 using backplane::ArgMinMaxDescriptor;
+using backplane::CumSumDescriptor;
+using backplane::GatherNdDescriptor;
+using backplane::ScatterElementsDescriptor;
+using backplane::ScatterReduction;
+using backplane::TopKDescriptor;
 using backplane::ArgOperation;
 using backplane::DataType;
 using backplane::GatherElementsDescriptor;
@@ -118,4 +125,82 @@ TEST_CASE("trilu: k from a run-time input overrides the descriptor's") {
   std::string reason;
   CHECK_FALSE(IsSupported(d, {x, HostTensor::I32({}, {1})}, {x.info}, reason));
   CHECK(reason == "k (input 1) must be one i64 value, is i32 []");
+}
+
+TEST_CASE("top_k: largest and smallest along an axis, ties by position, NaN largest, i64 too") {
+  TopKDescriptor d;
+  d.axis = 1;
+  d.k = 3;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto x = HostTensor::F32({2, 5}, {3, 1, 3, nan, 0, 5, 4, 4, 9, -1});
+  const auto largest = RunOp(d, {x}, {{{2, 3}, DataType::kFloat32}, {{2, 3}, DataType::kInt64}});
+  const auto values = largest[0].As<float>();
+  CHECK(std::isnan(values[0]));
+  CHECK(std::vector<float>(values.begin() + 1, values.end()) == std::vector<float>{3, 3, 9, 5, 4});
+  CHECK(largest[1].As<std::int64_t>() == I64s{3, 0, 2, 3, 0, 1});
+  d.largest = false;
+  const auto smallest = RunOp(d, {x}, {{{2, 3}, DataType::kFloat32}, {{2, 3}, DataType::kInt64}});
+  CHECK(smallest[0].As<float>() == std::vector<float>{0, 1, 3, -1, 4, 4});
+  CHECK(smallest[1].As<std::int64_t>() == I64s{4, 1, 0, 4, 1, 2});
+  d.axis = 0;
+  d.k = 1;
+  d.largest = true;
+  const auto ints = RunOp(d, {HostTensor::I64({2, 2}, {7, 1LL << 40, 7, 2})}, {{{1, 2}, DataType::kInt64}, {{1, 2}, DataType::kInt64}});
+  CHECK(ints[0].As<std::int64_t>() == I64s{7, 1LL << 40});
+  CHECK(ints[1].As<std::int64_t>() == I64s{0, 0});
+}
+
+TEST_CASE("cum_sum: inclusive, exclusive and reverse along an axis, integers wrap") {
+  CumSumDescriptor d;
+  d.axis = 1;
+  const auto x = HostTensor::F32({2, 3}, {1, 2, 3, 4, 5, 6});
+  CHECK(RunOp(d, {x}, {x.info})[0].As<float>() == std::vector<float>{1, 3, 6, 4, 9, 15});
+  d.exclusive = true;
+  CHECK(RunOp(d, {x}, {x.info})[0].As<float>() == std::vector<float>{0, 1, 3, 0, 4, 9});
+  d.reverse = true;
+  CHECK(RunOp(d, {x}, {x.info})[0].As<float>() == std::vector<float>{5, 3, 0, 11, 6, 0});
+  d = CumSumDescriptor{};
+  const auto big = HostTensor::I64({2}, {std::numeric_limits<std::int64_t>::max(), 1});
+  CHECK(RunOp(d, {big}, {big.info})[0].As<std::int64_t>() ==
+        I64s{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()});
+}
+
+TEST_CASE("scatter_elements: the last duplicate wins without a reduction, add and max combine, bad indices fail the run") {
+  ScatterElementsDescriptor d;
+  d.axis = 1;
+  const auto data = HostTensor::F32({2, 3}, {1, 2, 3, 4, 5, 6});
+  const auto indices = HostTensor::I64({2, 2}, {2, 2, 0, -1});
+  const auto updates = HostTensor::F32({2, 2}, {10, 20, 30, 40});
+  CHECK(RunOp(d, {data, indices, updates}, {data.info})[0].As<float>() == std::vector<float>{1, 2, 20, 30, 5, 40});
+  d.reduction = ScatterReduction::kAdd;
+  CHECK(RunOp(d, {data, indices, updates}, {data.info})[0].As<float>() == std::vector<float>{1, 2, 33, 34, 5, 46});
+  d.reduction = ScatterReduction::kMax;
+  CHECK(RunOp(d, {data, HostTensor::I64({2, 2}, {0, 0, 1, 1}), HostTensor::F32({2, 2}, {0, 7, 3, 9})}, {data.info})[0]
+            .As<float>() == std::vector<float>{7, 2, 3, 4, 9, 6});
+  d.reduction = ScatterReduction::kNone;
+  CHECK_THROWS_WITH_AS(RunOp(d, {data, HostTensor::I64({2, 2}, {0, 3, 0, 0}), updates}, {data.info}),
+                       doctest::Contains("ScatterElements index 3 (element 1 of the indices) is out of range [-3, 2]"),
+                       backplane::Exception);
+}
+
+TEST_CASE("gather_nd: tuples index the leading axes, slices of the rest, with and without batch axes") {
+  const auto data = HostTensor::I64({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(RunOp(GatherNdDescriptor{}, {data, HostTensor::I64({2, 2}, {0, 1, 1, -2})}, {{{2, 2}, DataType::kInt64}})[0]
+            .As<std::int64_t>() == I64s{2, 3, 4, 5});
+  CHECK(RunOp(GatherNdDescriptor{}, {data, HostTensor::I64({2, 3}, {1, 1, 0, 0, 0, 1})}, {{{2}, DataType::kInt64}})[0]
+            .As<std::int64_t>() == I64s{6, 1});
+  GatherNdDescriptor batched;
+  batched.batch_dims = 1;
+  CHECK(RunOp(batched, {data, HostTensor::I64({2, 1}, {1, 0})}, {{{2, 2}, DataType::kInt64}})[0].As<std::int64_t>() ==
+        I64s{2, 3, 4, 5});
+  CHECK_THROWS_WITH_AS(RunOp(GatherNdDescriptor{}, {data, HostTensor::I64({1, 1}, {2})}, {{{1, 2, 2}, DataType::kInt64}}),
+                       doctest::Contains("GatherND index 2"), backplane::Exception);
+}
+
+TEST_CASE("cum_sum: the axis from a run-time input, and an axis out of range fails the run") {
+  const auto x = HostTensor::F32({2, 2}, {1, 2, 3, 4});
+  CHECK(RunOp(CumSumDescriptor{}, {x, HostTensor::I64({}, {1})}, {x.info})[0].As<float>() == std::vector<float>{1, 3, 3, 7});
+  CHECK(RunOp(CumSumDescriptor{}, {x, HostTensor::I32({1}, {-2})}, {x.info})[0].As<float>() == std::vector<float>{1, 2, 4, 6});
+  CHECK_THROWS_WITH_AS(RunOp(CumSumDescriptor{}, {x, HostTensor::I64({}, {2})}, {x.info}),
+                       "CumSum axis 2 is out of range for [2,2]", backplane::Exception);
 }

@@ -16,7 +16,7 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 26> kOps{{
+const std::array<OpKernel, 30> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, AllFloat32, CreateMatMulWorkload},
@@ -43,6 +43,10 @@ const std::array<OpKernel, 26> kOps{{
     {LayerType::kTrilu, backend::NoOwnLimits, CreateTriluWorkload},
     {LayerType::kResize, IsResizeSupported, CreateResizeWorkload},
     {LayerType::kConvolutionTranspose, AllFloat32, CreateConvolutionTransposeWorkload},
+    {LayerType::kTopK, IsTopKSupported, CreateTopKWorkload},
+    {LayerType::kCumSum, IsCumSumSupported, CreateCumSumWorkload},
+    {LayerType::kScatterElements, IsScatterElementsSupported, CreateScatterElementsWorkload},
+    {LayerType::kGatherNd, backend::NoOwnLimits, CreateGatherNdWorkload},
 }};
 }  // namespace
 

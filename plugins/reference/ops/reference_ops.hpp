@@ -59,6 +59,13 @@ std::unique_ptr<backend::IWorkload> CreateTriluWorkload(const backend::ILayerVie
 bool IsResizeSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateResizeWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateConvolutionTransposeWorkload(const backend::ILayerView&);
+bool IsTopKSupported(const backend::ILayerView&, std::string& reason);
+std::unique_ptr<backend::IWorkload> CreateTopKWorkload(const backend::ILayerView&);
+bool IsCumSumSupported(const backend::ILayerView&, std::string& reason);
+std::unique_ptr<backend::IWorkload> CreateCumSumWorkload(const backend::ILayerView&);
+bool IsScatterElementsSupported(const backend::ILayerView&, std::string& reason);
+std::unique_ptr<backend::IWorkload> CreateScatterElementsWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateGatherNdWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

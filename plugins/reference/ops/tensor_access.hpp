@@ -4,6 +4,7 @@
 #include <backplane/backend/layer.hpp>
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/workload.hpp>
+#include <backplane/element_types.hpp>
 #include <backplane/exception.hpp>
 #include <backplane/types.hpp>
 
@@ -42,6 +43,29 @@ std::unique_ptr<backend::IWorkload> MakeForElementSize(std::size_t element_size,
     case 4: return std::make_unique<Workload<std::uint32_t>>(std::forward<Args>(args)...);
     default: return std::make_unique<Workload<std::uint64_t>>(std::forward<Args>(args)...);
   }
+}
+
+// A Workload<T> for T the element type of `type`, a number (IsNumberType): for kernels written
+// once over the number types. Throws Exception (kInternal) for another type (the op's support
+// check refuses those first).
+template <template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForNumberType(DataType type, Args&&... args) {
+  return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
+    using T = decltype(element);
+    if constexpr (kIsNumberElement<T>) {
+      return std::make_unique<Workload<T>>(std::forward<Args>(args)...);
+    } else {
+      throw Exception(ErrorCode::kInternal, std::string("CpuRef has no kernel for ") + ToString(type) + " here");
+    }
+  });
+}
+
+// True for a number type; else false with `reason` "CpuRef's <op> takes numbers other than f16
+// and bf16, not <type>".
+inline bool TakesNumbers(const char* op, DataType type, std::string& reason) {
+  if (IsNumberType(type)) return true;
+  reason = std::string("CpuRef's ") + op + " takes numbers other than f16 and bf16, not " + ToString(type);
+  return false;
 }
 
 // For the ops that read run-time indices (Gather, GatherElements): throws Exception

@@ -252,6 +252,71 @@ void ConvertTrilu(NodeContext& node) {
   node.SetOutput(0, node.Add(descriptor, inputs));
 }
 
+// TopK: k from the constant input 1 (opset 10+) or the attribute (before); sorted=0 leaves the
+// order free, so the sorted order serves it too.
+void ConvertTopK(NodeContext& node) {
+  TopKDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(folding::NormalizeAxis(node.Int("axis", -1), node.InputRank(0)));
+  descriptor.largest = node.Int("largest", 1) != 0;
+  if (node.opset() >= 10) {
+    const std::vector<std::int64_t> k = node.RequireInts(1, "K");
+    if (k.size() != 1) node.Invalid("K must hold one value, holds " + std::to_string(k.size()));
+    descriptor.k = k[0];
+  } else {
+    descriptor.k = node.Int("k", -1);
+  }
+  const LayerId layer = node.AddLayer(descriptor, {node.Slot(0)}, 2);
+  node.SetOutput(0, OutputSlot{layer, 0});
+  node.SetOutput(1, OutputSlot{layer, 1});
+}
+
+// CumSum: the axis (input 1) into the descriptor when constant, else the layer's second input.
+void ConvertCumSum(NodeContext& node) {
+  if (node.InputInfo(1).shape.NumElements() != 1) node.Invalid("axis must hold one value, is " + ToString(node.InputInfo(1).shape));
+  CumSumDescriptor descriptor;
+  descriptor.exclusive = node.Int("exclusive", 0) != 0;
+  descriptor.reverse = node.Int("reverse", 0) != 0;
+  std::vector<OutputSlot> inputs{node.Slot(0)};
+  if (const ConstantTensor* axis = node.ConstantInput(1)) {
+    descriptor.axis = static_cast<std::int32_t>(folding::NormalizeAxis(axis->ToInt64()[0], node.InputRank(0)));
+  } else {
+    inputs.push_back(node.Slot(1));
+  }
+  node.SetOutput(0, node.Add(descriptor, inputs));
+}
+
+// ScatterElements (and Scatter, its name before opset 11): reduction none, add, mul (16), max,
+// min (18).
+void ConvertScatterElements(NodeContext& node) {
+  if (node.InputRank(0) != node.InputRank(1)) {
+    node.Invalid("indices " + ToString(node.InputInfo(1).shape) + " must have the rank of data " +
+                 ToString(node.InputInfo(0).shape));
+  }
+  ScatterElementsDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(folding::NormalizeAxis(node.Int("axis", 0), node.InputRank(0)));
+  const std::string reduction = node.String("reduction", "none");
+  if (reduction == "none") {
+    descriptor.reduction = ScatterReduction::kNone;
+  } else if (reduction == "add") {
+    descriptor.reduction = ScatterReduction::kAdd;
+  } else if (reduction == "mul") {
+    descriptor.reduction = ScatterReduction::kMul;
+  } else if (reduction == "max") {
+    descriptor.reduction = ScatterReduction::kMax;
+  } else if (reduction == "min") {
+    descriptor.reduction = ScatterReduction::kMin;
+  } else {
+    node.Invalid("reduction '" + reduction + "' is not one of none, add, mul, max and min");
+  }
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0), node.Slot(1), node.Slot(2)}));
+}
+
+void ConvertGatherNd(NodeContext& node) {
+  GatherNdDescriptor descriptor;
+  descriptor.batch_dims = static_cast<std::int32_t>(node.Int("batch_dims", 0));
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0), node.Slot(1)}));
+}
+
 void ConvertGather(NodeContext& node) {
   const std::int64_t axis = node.Int("axis", 0);
   const DataType index_type = node.InputInfo(1).type;
@@ -531,6 +596,11 @@ void AddTensorConverters(ConverterTable& table) {
   table["Gather"] = {ConvertGather, 2, 2, 1};
   table["GatherElements"] = {ConvertGatherElements, 2, 2, 1};
   table["Trilu"] = {ConvertTrilu, 1, 2, 1};
+  table["TopK"] = {ConvertTopK, 1, 2, 2};
+  table["CumSum"] = {ConvertCumSum, 2, 2, 1};
+  table["ScatterElements"] = {ConvertScatterElements, 3, 3, 1};
+  table["Scatter"] = {ConvertScatterElements, 3, 3, 1, 9};
+  table["GatherND"] = {ConvertGatherNd, 2, 2, 1};
   table["Pad"] = {ConvertPad, 1, 4, 1, 2};    // Pad-1 named its pads `paddings`
   table["Cast"] = {ConvertCast, 1, 1, 1, 6};  // `to` a type name before 6
   table["CastLike"] = {ConvertCastLike, 2, 2, 1};

@@ -157,6 +157,10 @@ typedef struct BpStatus {
 #define BP_LAYER_TRILU 27u           /* keeps the upper or lower triangle of the last two axes */
 #define BP_LAYER_RESIZE 28u          /* resampling to a given shape: BpResizeAttributes */
 #define BP_LAYER_CONVOLUTION_TRANSPOSE 29u /* 1-D to 3-D transposed convolution: BpConvolutionTransposeAttributes */
+#define BP_LAYER_TOP_K 30u            /* the k largest or smallest along an axis: outputs values, i64 indices */
+#define BP_LAYER_CUM_SUM 31u          /* running sums along an axis */
+#define BP_LAYER_SCATTER_ELEMENTS 32u /* inputs data, indices, updates: data with updates written at indices */
+#define BP_LAYER_GATHER_ND 33u        /* inputs data, indices (i64): slices at index tuples */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
  * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
@@ -432,6 +436,46 @@ typedef struct BpTriluAttributes {
   uint32_t upper; /* 0 or 1 */
   int64_t k;
 } BpTriluAttributes;
+
+/* ONNX TopK with a constant k: outputs the values and their i64 positions, largest (or smallest)
+ * first; equal values in the order of their positions; NaN counts as larger than every number. */
+typedef struct BpTopKAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+  int64_t k;
+  uint32_t largest; /* 0 or 1 */
+} BpTopKAttributes;
+
+/* ONNX CumSum: out[i] = sum of x[j] for j <= i (j < i when exclusive; counted from the end when
+ * reverse) along `axis`, or along the value of the layer's optional input 1 (one i32 or i64,
+ * read at run time) when it has one. */
+typedef struct BpCumSumAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+  uint32_t exclusive; /* 0 or 1 */
+  uint32_t reverse;   /* 0 or 1 */
+} BpCumSumAttributes;
+
+#define BP_SCATTER_NONE 0u
+#define BP_SCATTER_ADD 1u
+#define BP_SCATTER_MUL 2u
+#define BP_SCATTER_MAX 3u
+#define BP_SCATTER_MIN 4u
+/* ONNX ScatterElements: a copy of data where, for every position p of indices, the element at p
+ * with `axis` replaced by indices[p] becomes updates[p] (or is combined with it); positions are
+ * applied in order, so with BP_SCATTER_NONE the last of duplicates wins. */
+typedef struct BpScatterElementsAttributes {
+  uint32_t struct_size;
+  int32_t axis;
+  uint32_t reduction; /* BP_SCATTER_* */
+} BpScatterElementsAttributes;
+
+/* ONNX GatherND: indices [..., q] (i64, negative from the end) pick slices of data after its
+ * first batch_dims axes. */
+typedef struct BpGatherNdAttributes {
+  uint32_t struct_size;
+  int32_t batch_dims;
+} BpGatherNdAttributes;
 
 #define BP_PAD_CONSTANT 0u
 #define BP_PAD_REFLECT 1u

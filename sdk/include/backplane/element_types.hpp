@@ -107,6 +107,33 @@ decltype(auto) VisitElementType(DataType type, F&& f) {
   throw Exception(ErrorCode::kInternal, "data type " + std::to_string(static_cast<std::uint32_t>(type)) + " is unknown");
 }
 
+// Whether kernels compute on T / `type` directly as numbers (not bool, nor f16 and bf16, which
+// are stored bits).
+template <typename T>
+inline constexpr bool kIsNumberElement = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+inline bool IsNumberType(DataType type) {
+  return type != DataType::kBool && type != DataType::kFloat16 && type != DataType::kBFloat16;
+}
+
+// a + b and a * b of numbers T; integers wrap (two's complement, computed in uint64, so there is
+// no undefined behaviour on overflow).
+template <typename T>
+T AddElements(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a + b;
+  } else {
+    return static_cast<T>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+  }
+}
+template <typename T>
+T MultiplyElements(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a * b;
+  } else {
+    return static_cast<T>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+  }
+}
+
 // Element i of `data`, an array of T (bool: bytes).
 template <typename T>
 T LoadElement(const void* data, std::size_t i) {

@@ -43,6 +43,10 @@ enum class LayerType : std::uint32_t {
   kTrilu,
   kResize,
   kConvolutionTranspose,
+  kTopK,
+  kCumSum,
+  kScatterElements,
+  kGatherNd,
   kCount  // not a layer: the number of layer types above
 };
 
