@@ -535,6 +535,20 @@ void RequireIndexType(const Rules& r, std::size_t i) {
   }
 }
 
+// GatherElements' and ScatterElements' indices (input 1) against data (input 0): an index
+// type, data's rank, and outside `axis` no dimension longer than data's.
+void RequireElementIndices(const Rules& r, std::size_t axis) {
+  RequireIndexType(r, 1);
+  const Dims& x = r.Shape(0);
+  const Dims& indices = r.Shape(1);
+  bool fits = indices.size() == x.size();
+  for (std::size_t a = 0; fits && a < x.size(); ++a) fits = a == axis || indices[a] <= x[a];
+  if (!fits) {
+    Rules::Fail("indices " + r.InText(1) + " must have data's rank and, outside axis " + std::to_string(axis) +
+                ", no dimension longer than data's " + r.InText(0));
+  }
+}
+
 std::vector<TensorInfo> Gather(const Rules& r) {
   r.Arity(2, 2);
   const Dims& x = r.Shape(0);
@@ -594,14 +608,7 @@ std::vector<TensorInfo> GatherElements(const Rules& r) {
   const Dims& x = r.Shape(0);
   if (x.empty()) Rules::Fail("data must have rank 1 or more, has shape " + r.InText(0));
   const std::size_t axis = r.Axis(r.Descriptor<GatherElementsDescriptor>().axis, x.size());
-  RequireIndexType(r, 1);
-  const Dims& indices = r.Shape(1);
-  bool fits = indices.size() == x.size();
-  for (std::size_t a = 0; fits && a < x.size(); ++a) fits = a == axis || indices[a] <= x[a];
-  if (!fits) {
-    Rules::Fail("indices " + r.InText(1) + " must have data's rank and, outside axis " + std::to_string(axis) +
-                ", no dimension longer than data's " + r.InText(0));
-  }
+  RequireElementIndices(r, axis);
   return {{r.In(1).shape, r.In(0).type}};
 }
 
@@ -692,14 +699,7 @@ std::vector<TensorInfo> ScatterElements(const Rules& r) {
   const Dims& x = r.Shape(0);
   if (x.empty()) Rules::Fail("data must have rank 1 or more, has shape " + r.InText(0));
   const std::size_t axis = r.Axis(d.axis, x.size());
-  RequireIndexType(r, 1);
-  const Dims& indices = r.Shape(1);
-  bool fits = indices.size() == x.size();
-  for (std::size_t a = 0; fits && a < x.size(); ++a) fits = a == axis || indices[a] <= x[a];
-  if (!fits) {
-    Rules::Fail("indices " + r.InText(1) + " must have data's rank and, outside axis " + std::to_string(axis) +
-                ", no dimension longer than data's " + r.InText(0));
-  }
+  RequireElementIndices(r, axis);
   if (r.In(2) != TensorInfo{r.In(1).shape, r.In(0).type}) {
     Rules::Fail("updates " + std::string(ToString(r.In(2).type)) + " " + r.InText(2) + " must have the indices' shape " +
                 r.InText(1) + " and data's type " + ToString(r.In(0).type));

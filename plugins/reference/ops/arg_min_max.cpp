@@ -17,15 +17,6 @@ namespace backplane::reference {
 namespace {
 
 template <typename T>
-bool IsNan(T value) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(value);
-  } else {
-    return false;
-  }
-}
-
-template <typename T>
 class ArgMinMaxWorkload final : public backend::IWorkload {
  public:
   ArgMinMaxWorkload(const ArgMinMaxDescriptor& descriptor, backend::AxisExtents extents)
@@ -55,8 +46,8 @@ class ArgMinMaxWorkload final : public backend::IWorkload {
 
   // Whether `value`, later in the row, replaces `best`.
   bool Beats(T value, T best) const {
-    if (IsNan(best)) return last_ && IsNan(value);
-    if (IsNan(value)) return true;
+    if (IsNanElement(best)) return last_ && IsNanElement(value);
+    if (IsNanElement(value)) return true;
     if (value == best) return last_;
     return max_ ? value > best : value < best;
   }

@@ -17,19 +17,10 @@ namespace backplane::reference {
 
 namespace {
 
-template <typename T>
-bool IsNan(T value) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(value);
-  } else {
-    return false;
-  }
-}
-
 // Whether a (at position i) comes before b (at position j) among the largest.
 template <typename T>
 bool Larger(T a, T b) {
-  if (IsNan(a) || IsNan(b)) return IsNan(a) && !IsNan(b);
+  if (IsNanElement(a) || IsNanElement(b)) return IsNanElement(a) && !IsNanElement(b);
   return a > b;
 }
 

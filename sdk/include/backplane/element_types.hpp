@@ -115,6 +115,16 @@ inline bool IsNumberType(DataType type) {
   return type != DataType::kBool && type != DataType::kFloat16 && type != DataType::kBFloat16;
 }
 
+// Whether a number T is NaN (never for integers).
+template <typename T>
+bool IsNanElement(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(value);
+  } else {
+    return false;
+  }
+}
+
 // a + b and a * b of numbers T; integers wrap (two's complement, computed in uint64, so there is
 // no undefined behaviour on overflow).
 template <typename T>
