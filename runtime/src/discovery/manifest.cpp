@@ -291,6 +291,53 @@ std::optional<ManifestProblem> LibraryFileProblem(const fs::path& library, const
   return std::nullopt;
 }
 
+// The manifest_version field: false (with the problem recorded) when this runtime cannot read
+// the format; a newer minor is a warning.
+bool CheckFormatVersion(const json& root, FieldReader& reader, const std::string& name, ManifestCheck& check) {
+  const auto format = reader.String(root, "manifest_version", true,
+                                    [](const std::string& v) {
+                                      BackendApiVersion parsed;
+                                      return ParseFormatVersion(v, parsed);
+                                    },
+                                    "must be MAJOR.MINOR");
+  if (!format) return false;
+  BackendApiVersion format_version;
+  ParseFormatVersion(*format, format_version);
+  if (format_version.major != kManifestFormatMajor) {
+    check.problems.push_back({ReasonCode::kManifestVersionUnsupported,
+                              name + ": manifest format " + *format + " is not supported; this runtime reads format " +
+                                  std::to_string(kManifestFormatMajor) + ".x"});
+    return false;
+  }
+  if (format_version.minor > kManifestFormatMinor) {
+    check.warnings.push_back(name + ": manifest format " + *format + " is newer than this runtime's " +
+                             std::to_string(kManifestFormatMajor) + "." +
+                             std::to_string(kManifestFormatMinor) + "; fields it does not know are ignored");
+  }
+  return true;
+}
+
+// The library field of `file`: its form, then the file beside the manifest. Sets
+// manifest.library_path and check.library_path when both hold; records the problem otherwise.
+void CheckLibrary(const std::string& library, const fs::path& file, FieldReader& reader, Manifest& manifest,
+                  ManifestCheck& check) {
+  if (const auto problem = LibraryNameProblem(library); !problem.empty()) {
+    reader.Add(ReasonCode::kLibraryPathInvalid, "library " + platform::Quoted(library) + " " + problem);
+    return;
+  }
+  if (library.size() > kMaxFileNameBytes) {
+    reader.Add(ReasonCode::kLibraryPathInvalid, "library " + platform::Quoted(library) + " is longer than " +
+                                                    std::to_string(kMaxFileNameBytes) + " bytes, the longest file name");
+    return;
+  }
+  manifest.library_path = file.parent_path() / PathFromUtf8(library);
+  if (auto problem = LibraryFileProblem(manifest.library_path, file.parent_path())) {
+    reader.Add(problem->code, problem->message);
+  } else {
+    check.library_path = manifest.library_path;
+  }
+}
+
 ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& text,
                                        const loading::TargetTags& target) {
   ManifestCheck check;
@@ -320,26 +367,7 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
   FieldReader reader(file, check.problems);
 
   // The format version decides whether the rest can be understood at all.
-  const auto format = reader.String(root, "manifest_version", true,
-                                    [](const std::string& v) {
-                                      BackendApiVersion parsed;
-                                      return ParseFormatVersion(v, parsed);
-                                    },
-                                    "must be MAJOR.MINOR");
-  if (!format) return check;
-  BackendApiVersion format_version;
-  ParseFormatVersion(*format, format_version);
-  if (format_version.major != kManifestFormatMajor) {
-    check.problems.push_back({ReasonCode::kManifestVersionUnsupported,
-                              name + ": manifest format " + *format + " is not supported; this runtime reads format " +
-                                  std::to_string(kManifestFormatMajor) + ".x"});
-    return check;
-  }
-  if (format_version.minor > kManifestFormatMinor) {
-    check.warnings.push_back(name + ": manifest format " + *format + " is newer than this runtime's " +
-                             std::to_string(kManifestFormatMajor) + "." +
-                             std::to_string(kManifestFormatMinor) + "; fields it does not know are ignored");
-  }
+  if (!CheckFormatVersion(root, reader, name, check)) return check;
 
   Manifest manifest;
   manifest.file = file;
@@ -374,22 +402,7 @@ ManifestCheck CheckManifestTextOrThrow(const fs::path& file, const std::string& 
     }
   }
 
-  // The library file: form, then existence.
-  if (library) {
-    if (const auto problem = LibraryNameProblem(*library); !problem.empty()) {
-      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + platform::Quoted(*library) + " " + problem);
-    } else if (library->size() > kMaxFileNameBytes) {
-      reader.Add(ReasonCode::kLibraryPathInvalid, "library " + platform::Quoted(*library) + " is longer than " +
-                                                      std::to_string(kMaxFileNameBytes) + " bytes, the longest file name");
-    } else {
-      manifest.library_path = file.parent_path() / PathFromUtf8(*library);
-      if (auto problem = LibraryFileProblem(manifest.library_path, file.parent_path())) {
-        reader.Add(problem->code, problem->message);
-      } else {
-        check.library_path = manifest.library_path;
-      }
-    }
-  }
+  if (library) CheckLibrary(*library, file, reader, manifest, check);
   if (platform && *platform != target.platform) {
     reader.Add(ReasonCode::kPlatformMismatch, "built for platform " + platform::Bounded(*platform) +
                                                   ", but this runtime is " + target.platform);
