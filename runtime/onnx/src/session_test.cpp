@@ -226,3 +226,31 @@ TEST_CASE("threads running different batch sizes at once on one session each get
   for (auto& thread : threads) thread.join();
   CHECK(session->GetStats().runs == 24);
 }
+
+TEST_CASE("a BERT-style encoder with dynamic batch and sequence runs (1, 16) and padded (2, 40), matching PyTorch") {
+  // bert_dynamic.onnx: int64 token ids and attention mask [batch, sequence] -> hidden [batch, sequence, 32].
+  auto runtime = CpuRefRuntime();
+  for (const char* backends : {"CpuRef", "CpuOneDnn,CpuRef"}) {
+    CAPTURE(backends);
+    SessionOptions options;
+    options.optimize.backends = {"CpuRef"};
+    if (std::string(backends) != "CpuRef") {
+      if (!runtime->HasBackend("CpuOneDnn")) continue;
+      options.optimize.backends = {"CpuOneDnn", "CpuRef"};
+    }
+    auto session = Session::Open(*runtime, DataPath("bert_dynamic.onnx"), options);
+    for (const char* set : {"s16", "s40", "s16"}) {
+      CAPTURE(set);
+      const std::string stem = std::string("bert_dynamic.") + set;
+      const NpyArray ids = ReadNpy(DataPath(stem + ".input_ids.npy"));
+      const NpyArray mask = ReadNpy(DataPath(stem + ".attention_mask.npy"));
+      const NpyArray expected = ReadNpy(DataPath(stem + ".hidden.npy"));
+      const auto outputs = session->Run({{"input_ids", ConstTensorView{TensorInfo{ids.shape, ids.type}, ids.data.data()}},
+                                         {"attention_mask", ConstTensorView{TensorInfo{mask.shape, mask.type}, mask.data.data()}}});
+      REQUIRE(outputs[0].info.shape == expected.shape);
+      const NpyArray actual{outputs[0].info.type, outputs[0].info.shape, outputs[0].data};
+      CHECK(backplane::onnx::testing::MaxRelativeError(expected, actual) < 1e-4);
+    }
+    CHECK(session->GetStats().specializations_made == 2);
+  }
+}
