@@ -143,30 +143,35 @@ struct Session::Impl {
   std::vector<std::string> input_names, output_names;
 
   mutable std::mutex mutex;  // guards what follows
-  std::set<std::string> value_inputs;
+  std::set<std::string> value_inputs;  // learned: inputs specialized on by value
   std::map<std::string, std::shared_ptr<Entry>> entries;
   std::list<std::string> recency;  // most recently used first
   SessionStats stats;
 
-  // The binding of `name` among `inputs`, checked against the model (see Session::Run).
-  static const InputBinding& Find(const std::vector<InputBinding>& inputs, const std::string& name);
-  void CheckBindings(const std::vector<InputBinding>& inputs) const;
+  // The binding of `name` among `inputs`, or null.
+  static const InputBinding* Find(const std::vector<InputBinding>& inputs, const std::string& name);
+  // See Session::CheckInputs.
+  void CheckBindings(const std::vector<InputBinding>& inputs, bool all) const;
   std::string KeyOf(const std::vector<InputBinding>& inputs) const;  // under `mutex`
   std::shared_ptr<Entry> Acquire(const std::string& key);
   void Forget(const std::string& key);
-  std::shared_ptr<Specialization> Build(const std::vector<InputBinding>& inputs);
-  bool LearnValueInputs(const UnsupportedModelError& error, const std::vector<InputBinding>& inputs);
+  ImportedModel Import(const std::vector<InputBinding>& inputs, std::set<std::string>& values) const;
+  bool LearnValueInputs(const UnsupportedModelError& error, const std::vector<InputBinding>& inputs,
+                        std::set<std::string>& values) const;
+  std::set<std::string> ValueInputs() const;
+  bool AddValueInputs(const std::set<std::string>& values);  // true when one was new
+  std::shared_ptr<Specialization> Load(const ImportedModel& imported, std::chrono::steady_clock::time_point start);
   std::shared_ptr<Specialization> Get(const std::vector<InputBinding>& inputs);
 };
 
-const InputBinding& Session::Impl::Find(const std::vector<InputBinding>& inputs, const std::string& name) {
+const InputBinding* Session::Impl::Find(const std::vector<InputBinding>& inputs, const std::string& name) {
   for (const auto& input : inputs) {
-    if (input.name == name) return input;
+    if (input.name == name) return &input;
   }
-  throw Exception(ErrorCode::kInternal, "input " + Quoted(name) + " is not bound");
+  return nullptr;
 }
 
-void Session::Impl::CheckBindings(const std::vector<InputBinding>& inputs) const {
+void Session::Impl::CheckBindings(const std::vector<InputBinding>& inputs, bool all) const {
   auto fail = [](const std::string& why) { throw Exception(ErrorCode::kInvalidArgument, why); };
   std::set<std::string> seen;
   for (const auto& input : inputs) {
@@ -180,8 +185,12 @@ void Session::Impl::CheckBindings(const std::vector<InputBinding>& inputs) const
   }
   std::map<std::string, std::pair<std::string, std::int64_t>> symbols;  // symbol -> (where, value)
   for (const auto& declared : declared) {
-    if (!seen.count(declared.name)) fail("input " + Quoted(declared.name) + " is not bound");
-    const TensorInfo& info = Find(inputs, declared.name).tensor.info;
+    const InputBinding* input = Find(inputs, declared.name);
+    if (!input) {
+      if (all) fail("input " + Quoted(declared.name) + " is not bound");
+      continue;
+    }
+    const TensorInfo& info = input->tensor.info;
     const std::string what = "input " + Quoted(declared.name);
     if (info.type != declared.type) {
       fail(what + " is " + ToString(info.type) + "; the model's input is " + ToString(declared.type));
@@ -215,7 +224,7 @@ void Session::Impl::CheckBindings(const std::vector<InputBinding>& inputs) const
 std::string Session::Impl::KeyOf(const std::vector<InputBinding>& inputs) const {
   std::string key;
   for (const auto& name : input_names) {
-    const ConstTensorView& tensor = Find(inputs, name).tensor;
+    const ConstTensorView& tensor = Find(inputs, name)->tensor;
     key += ToString(tensor.info.shape);
     if (value_inputs.count(name)) {  // (an empty input has one value: its shape says it)
       key += '=';
@@ -253,22 +262,61 @@ void Session::Impl::Forget(const std::string& key) {
   entries.erase(found);
 }
 
-std::shared_ptr<Specialization> Session::Impl::Build(const std::vector<InputBinding>& inputs) {
-  const auto start = std::chrono::steady_clock::now();
-  ImportOptions import = options.import;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (const auto& name : input_names) {
-      const ConstTensorView& tensor = Find(inputs, name).tensor;
-      if (value_inputs.count(name) || tensor.info.shape.NumElements() == 0) {
-        import.input_values[name] = tensor;
+// Imports with each bound input fixed: by value when it is in `values` or has no elements, else
+// by shape. When the import fails only on nodes that need the values of bound inputs, learns
+// them into `values` and imports again (each round adds one at least, so this ends).
+ImportedModel Session::Impl::Import(const std::vector<InputBinding>& inputs, std::set<std::string>& values) const {
+  for (;;) {
+    ImportOptions import = options.import;
+    for (const auto& input : inputs) {
+      if (values.count(input.name) || input.tensor.info.shape.NumElements() == 0) {
+        import.input_values[input.name] = input.tensor;
       } else {
-        import.input_shapes[name] = tensor.info.shape.Dims();
+        import.input_shapes[input.name] = input.tensor.info.shape.Dims();
       }
     }
+    try {
+      return ImportParsedModel(model, path, import, ExternalDataFolder::OfModel(path));
+    } catch (const UnsupportedModelError& error) {
+      if (!LearnValueInputs(error, inputs, values)) throw;
+    }
   }
-  ImportedModel imported =
-      ImportParsedModel(model, path, import, ExternalDataFolder::OfModel(path));
+}
+
+// True when every unsupported node of `error` needs only the values of bound inputs of at most
+// max_value_input_elements elements, and one of them was not in `values` yet (added).
+bool Session::Impl::LearnValueInputs(const UnsupportedModelError& error, const std::vector<InputBinding>& inputs,
+                                     std::set<std::string>& values) const {
+  std::set<std::string> wanted;
+  for (const auto& node : error.nodes()) {
+    if (node.value_inputs.empty()) return false;
+    wanted.insert(node.value_inputs.begin(), node.value_inputs.end());
+  }
+  for (const auto& name : wanted) {
+    const InputBinding* input = Find(inputs, name);
+    if (!input || static_cast<std::uint64_t>(input->tensor.info.shape.NumElements()) > options.max_value_input_elements) {
+      return false;
+    }
+  }
+  const std::size_t before = values.size();
+  values.insert(wanted.begin(), wanted.end());
+  return values.size() > before;
+}
+
+std::set<std::string> Session::Impl::ValueInputs() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return value_inputs;
+}
+
+bool Session::Impl::AddValueInputs(const std::set<std::string>& values) {
+  std::lock_guard<std::mutex> lock(mutex);
+  const std::size_t before = value_inputs.size();
+  value_inputs.insert(values.begin(), values.end());
+  return value_inputs.size() > before;
+}
+
+std::shared_ptr<Specialization> Session::Impl::Load(const ImportedModel& imported,
+                                                    std::chrono::steady_clock::time_point start) {
   const NetworkId id = runtime.LoadNetwork(runtime.Optimize(imported.network, options.optimize));
   auto made = std::make_shared<Specialization>(runtime, id, options.execution, imported.inputs);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -278,47 +326,40 @@ std::shared_ptr<Specialization> Session::Impl::Build(const std::vector<InputBind
   return made;
 }
 
-// After an import that failed only on nodes that need the values of some inputs: adds those
-// inputs to the ones specialized on by value, when each is small enough. True when it added one
-// (then a new import can get further).
-bool Session::Impl::LearnValueInputs(const UnsupportedModelError& error, const std::vector<InputBinding>& inputs) {
-  std::set<std::string> wanted;
-  for (const auto& node : error.nodes()) {
-    if (node.value_inputs.empty()) return false;
-    wanted.insert(node.value_inputs.begin(), node.value_inputs.end());
-  }
-  std::lock_guard<std::mutex> lock(mutex);
-  bool added = false;
-  for (const auto& name : wanted) {
-    const auto elements = static_cast<std::uint64_t>(Find(inputs, name).tensor.info.shape.NumElements());
-    if (elements > options.max_value_input_elements) return false;
-    added = value_inputs.insert(name).second || added;
-  }
-  return added;
-}
-
+// The specialization for `inputs`: cached, or imported and loaded now under its entry's lock
+// (runs of other keys go on meanwhile). When the import learned a new value input, the key
+// (which now includes its value) changes: the specialization is filed under the new one.
 std::shared_ptr<Specialization> Session::Impl::Get(const std::vector<InputBinding>& inputs) {
-  CheckBindings(inputs);
-  for (;;) {
-    std::string key;
+  CheckBindings(inputs, true);
+  std::string key;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    key = KeyOf(inputs);
+  }
+  std::shared_ptr<Entry> entry = Acquire(key);
+  std::unique_lock<std::mutex> build(entry->build);
+  if (entry->ready) return entry->ready;
+  std::set<std::string> values = ValueInputs();
+  std::shared_ptr<Specialization> made;
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    made = Load(Import(inputs, values), start);
+  } catch (...) {
+    Forget(key);
+    throw;
+  }
+  if (AddValueInputs(values)) {
+    Forget(key);
+    build.unlock();
     {
       std::lock_guard<std::mutex> lock(mutex);
       key = KeyOf(inputs);
     }
-    const std::shared_ptr<Entry> entry = Acquire(key);
-    std::lock_guard<std::mutex> build(entry->build);
-    if (entry->ready) return entry->ready;
-    try {
-      entry->ready = Build(inputs);
-      return entry->ready;
-    } catch (const UnsupportedModelError& error) {
-      Forget(key);
-      if (!LearnValueInputs(error, inputs)) throw;
-    } catch (...) {
-      Forget(key);
-      throw;
-    }
+    entry = Acquire(key);
+    build = std::unique_lock<std::mutex>(entry->build);
   }
+  if (!entry->ready) entry->ready = made;
+  return entry->ready;
 }
 
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -355,6 +396,16 @@ std::vector<SessionOutput> Session::Run(const std::vector<InputBinding>& inputs)
 }
 
 NetworkId Session::Specialize(const std::vector<InputBinding>& inputs) { return impl_->Get(inputs)->id(); }
+
+void Session::CheckInputs(const std::vector<InputBinding>& inputs, bool all) const { impl_->CheckBindings(inputs, all); }
+
+ImportedModel Session::Import(const std::vector<InputBinding>& inputs) {
+  impl_->CheckBindings(inputs, false);
+  std::set<std::string> values = impl_->ValueInputs();
+  ImportedModel imported = impl_->Import(inputs, values);
+  impl_->AddValueInputs(values);
+  return imported;
+}
 
 SessionStats Session::GetStats() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);

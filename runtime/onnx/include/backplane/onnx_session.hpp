@@ -93,6 +93,17 @@ class BACKPLANE_ONNX_API Session {
   // is unloaded (max_specializations) or the session is destroyed. Throws as Run.
   NetworkId Specialize(const std::vector<InputBinding>& inputs);
 
+  // Checks `inputs` against the model as Run does, running nothing: each bound input exists,
+  // once, with the model's type and a shape it allows; with `all`, every input is bound.
+  // Throws Exception (kInvalidArgument) as Run.
+  void CheckInputs(const std::vector<InputBinding>& inputs, bool all = true) const;
+
+  // What a new specialization imports for `inputs`, without optimizing or loading it, for tools
+  // that place and load the network themselves (sdk-run): each bound input fixed by its shape
+  // (or value, as Run decides), unbound ones as the model or import.input_shapes fix them.
+  // Throws as CheckInputs(inputs, false), then as ImportModel.
+  ImportedModel Import(const std::vector<InputBinding>& inputs);
+
   SessionStats GetStats() const;
 
   struct Impl;
