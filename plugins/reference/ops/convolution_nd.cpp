@@ -61,22 +61,10 @@ class ConvolutionNdWorkload final : public backend::IWorkload {
  private:
   // The sum over kernel taps of one input channel's window at output position (od, oh, ow).
   double Taps(const float* channel, const float* taps, std::int64_t od, std::int64_t oh, std::int64_t ow) const {
-    const PoolAxis &d = axes_[0], &h = axes_[1], &w = axes_[2];
     double sum = 0.0;
-    for (std::int64_t kd = 0; kd < d.kernel; ++kd) {
-      const std::int64_t id = d.Start(od) + kd * d.dilation;
-      if (!d.InInput(id)) continue;
-      for (std::int64_t kh = 0; kh < h.kernel; ++kh) {
-        const std::int64_t ih = h.Start(oh) + kh * h.dilation;
-        if (!h.InInput(ih)) continue;
-        for (std::int64_t kw = 0; kw < w.kernel; ++kw) {
-          const std::int64_t iw = w.Start(ow) + kw * w.dilation;
-          if (!w.InInput(iw)) continue;
-          sum += static_cast<double>(channel[(id * h.size + ih) * w.size + iw]) *
-                 taps[(kd * h.kernel + kh) * w.kernel + kw];
-        }
-      }
-    }
+    ForEachTapInInput(axes_, od, oh, ow, [&](std::int64_t input, std::int64_t tap) {
+      sum += static_cast<double>(channel[input]) * taps[tap];
+    });
     return sum;
   }
 

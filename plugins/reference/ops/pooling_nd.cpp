@@ -59,22 +59,12 @@ class PoolingNdWorkload final : public backend::IWorkload {
     float max = std::numeric_limits<float>::lowest();
     double sum = 0.0;
     std::int64_t inputs = 0;
-    for (std::int64_t kd = 0; kd < d.kernel; ++kd) {
-      const std::int64_t id = d.Start(od) + kd * d.dilation;
-      if (!d.InInput(id)) continue;
-      for (std::int64_t kh = 0; kh < h.kernel; ++kh) {
-        const std::int64_t ih = h.Start(oh) + kh * h.dilation;
-        if (!h.InInput(ih)) continue;
-        for (std::int64_t kw = 0; kw < w.kernel; ++kw) {
-          const std::int64_t iw = w.Start(ow) + kw * w.dilation;
-          if (!w.InInput(iw)) continue;
-          const float value = in[(id * h.size + ih) * w.size + iw];
-          max = std::max(max, value);
-          sum += value;
-          ++inputs;
-        }
-      }
-    }
+    ForEachTapInInput(axes_, od, oh, ow, [&](std::int64_t input, std::int64_t) {
+      const float value = in[input];
+      max = std::max(max, value);
+      sum += value;
+      ++inputs;
+    });
     if (type_ == PoolingType::kMax) return max;
     const std::int64_t count =
         count_include_pad_ ? PaddedTaps(d, od) * PaddedTaps(h, oh) * PaddedTaps(w, ow) : inputs;

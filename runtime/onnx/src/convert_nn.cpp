@@ -168,16 +168,24 @@ Dims SpatialExtents(NodeContext& node) {
   return Dims(x.begin() + 2, x.end());
 }
 
-// Conv over 3 spatial axes: ConvolutionNd, weights [M, C/group, k...] (kernel_shape, when
-// given, must agree with them), optional bias [M].
-void ConvertConvNd(NodeContext& node) {
-  const std::size_t rank = SpatialRank(node);
+// The kernel extents of an N-D convolution's weights (input 1, of input 0's rank: [M or C,
+// ..., k...]); kernel_shape, when given, must agree with them.
+Dims KernelOfWeights(NodeContext& node) {
   const Dims& w = node.InputDims(1);
-  if (w.size() != rank + 2) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(rank + 2));
+  const std::size_t rank = node.InputRank(0);
+  if (w.size() != rank) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(rank));
   const Dims kernel(w.begin() + 2, w.end());
   if (node.Ints("kernel_shape", kernel) != kernel) {
     node.Invalid("kernel_shape " + Join(node.Ints("kernel_shape", kernel)) + " disagrees with the weights " + Join(w));
   }
+  return kernel;
+}
+
+// Conv over 3 spatial axes: ConvolutionNd, weights [M, C/group, k...] (kernel_shape, when
+// given, must agree with them), optional bias [M].
+void ConvertConvNd(NodeContext& node) {
+  const std::size_t rank = SpatialRank(node);
+  const Dims kernel = KernelOfWeights(node);
   ConvolutionNdDescriptor descriptor;
   descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
   descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);
@@ -238,16 +246,11 @@ void TransposedPads(NodeContext& node, ConvolutionTransposeDescriptor& d, const 
 // given, must agree with them), optional bias [M].
 void ConvertConvTranspose(NodeContext& node) {
   const Dims& x = node.InputDims(0);
-  const Dims& w = node.InputDims(1);
   if (x.size() < 3 || x.size() > 5) {
     node.Unsupported("the input has shape " + Join(x) + "; ConvTranspose runs over 1 to 3 spatial axes (rank 3 to 5)");
   }
-  if (w.size() != x.size()) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(x.size()));
   const std::size_t rank = x.size() - 2;
-  const Dims kernel(w.begin() + 2, w.end());
-  if (node.Ints("kernel_shape", kernel) != kernel) {
-    node.Invalid("kernel_shape " + Join(node.Ints("kernel_shape", kernel)) + " disagrees with the weights " + Join(w));
-  }
+  const Dims kernel = KernelOfWeights(node);
   ConvolutionTransposeDescriptor descriptor;
   descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
   descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);
