@@ -781,3 +781,41 @@ TEST_CASE("ConvTranspose: output_shape and auto_pad become pads and output_paddi
   AddInts(*node, "kernel_shape", {2});
   CHECK(Contains(Thrown([&] { ImportProto(mismatch); }).what(), "kernel_shape [2] disagrees with the weights [1,1,3]"));
 }
+
+TEST_CASE("Conv, MaxPool and the global pools over 3 spatial axes: auto_pad and values") {
+  // x [1, 1, 2, 1, 3] holds rows [1, 2, 3] and [4, 5, 6] (D = 2, H = 1, W = 3).
+  const auto x = Array<float>(DataType::kFloat32, {1, 1, 2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  ::onnx::NodeProto* node = nullptr;
+  // Taps [1, 10] along W; SAME_* keeps W = 3 with one pad, at the end (UPPER) or the begin (LOWER).
+  auto conv = [&](const std::string& auto_pad) {
+    auto model = OneNode(13, "Conv", {"x", "w"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3});
+    AddFloatInitializer(*model.mutable_graph(), "w", {1, 1, 1, 1, 2}, {1, 10});
+    AddString(*node, "auto_pad", auto_pad);
+    return model;
+  };
+  const auto run = [&](const ::onnx::ModelProto& model) { return Floats(Run(model, {{"x", x}}).at("y")); };
+  CHECK(run(conv("SAME_UPPER")) == std::vector<float>{21, 32, 3, 54, 65, 6});
+  CHECK(run(conv("SAME_LOWER")) == std::vector<float>{10, 21, 32, 40, 54, 65});
+  CHECK(run(conv("VALID")) == std::vector<float>{21, 32, 54, 65});
+
+  // MaxPool 2 x 1 x 2 with strides 1 and explicit pads: one leading pad on W.
+  auto pool = OneNode(12, "MaxPool", {"x"}, {"y"}, node);
+  SetTensorType(*pool.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3});
+  AddInts(*node, "kernel_shape", {2, 1, 2});
+  AddInts(*node, "pads", {0, 0, 1, 0, 0, 0});
+  CHECK(run(pool) == std::vector<float>{4, 5, 6});
+
+  auto global = OneNode(13, "GlobalAveragePool", {"x"}, {"y"}, node);
+  SetTensorType(*global.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3});
+  const auto averaged = Run(global, {{"x", x}}).at("y");
+  CHECK(averaged.shape == TensorShape{1, 1, 1, 1, 1});
+  CHECK(Floats(averaged) == std::vector<float>{3.5f});
+
+  auto four = OneNode(13, "GlobalMaxPool", {"x"}, {"y"}, node);
+  SetTensorType(*four.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3, 1});
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(four); });
+  CHECK(error.nodes().at(0).reason ==
+        "the input has shape [1,1,2,1,3,1]; GlobalMaxPool runs over 1 to 3 spatial dimensions ([N, C, L], "
+        "[N, C, H, W] or [N, C, D, H, W])");
+}
