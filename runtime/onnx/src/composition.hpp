@@ -64,6 +64,16 @@ Term Mean(NodeContext& node, Term x, const Dims& axes, const std::string& suffix
 Term Reshape(NodeContext& node, Term x, const Dims& dims, const std::string& suffix);
 Term Transpose(NodeContext& node, Term x, const Dims& permutation, const std::string& suffix);
 Term Cast(NodeContext& node, Term x, DataType to, const std::string& suffix);
+// x[starts:ends] along `axes` (step 1; ONNX Slice clamping).
+Term Slice(NodeContext& node, Term x, const Dims& starts, const Dims& ends, const Dims& axes,
+           const std::string& suffix);
+// The terms joined along `axis` (one term is returned as it is).
+Term Concat(NodeContext& node, std::vector<Term> parts, std::int64_t axis, const std::string& suffix);
+// numpy.matmul(a, b) as a MatMul layer (never folded: the network's constant folding may).
+Term MatMul(NodeContext& node, Term a, Term b, const std::string& suffix);
+// An Activation layer (never folded).
+Term Activation(NodeContext& node, ActivationFunction function, Term x, const std::string& suffix,
+                float alpha = 0.0f, float beta = 0.0f);
 // Output i of the node is the term.
 void SetOutput(NodeContext& node, std::size_t i, Term term);
 
