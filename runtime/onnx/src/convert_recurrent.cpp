@@ -340,6 +340,26 @@ State RnnStep(NodeContext& node, const Recurrence& r, const Weights& w, const Fu
   return {Activate(node, r, fs[0], WithRecurrence(node, x_t, s.h, w.recurrence, at), at + "h"), std::nullopt};
 }
 
+// The input of GRU's h~: x_h + r (.) (H Rh^T + Rbh) with linear_before_reset, else
+// x_h + (r (.) H) Rh^T (Rbh is in x_h then); `hr` is H R^T (nothing for a zero H).
+Term CandidateInput(NodeContext& node, const Recurrence& r, const Weights& w, const Term& x_t,
+                    const std::optional<Term>& hr, const Term& reset, const std::optional<Term>& h,
+                    const std::string& at) {
+  Term h_pre = Gate(node, r, x_t, 2, at + "h_input");
+  if (r.linear_before_reset) {
+    std::optional<Term> recurrent = w.hidden_bias;
+    if (hr) {
+      const Term rh = Gate(node, r, *hr, 2, at + "h_recurrence");
+      recurrent = w.hidden_bias ? Add(node, rh, *w.hidden_bias, at + "h_recurrence_bias") : rh;
+    }
+    if (recurrent) h_pre = Add(node, h_pre, Mul(node, reset, *recurrent, at + "h_reset"), at + "h_pre");
+  } else if (h) {
+    const Term reset_h = Mul(node, reset, *h, at + "h_reset");
+    h_pre = Add(node, MatMul(node, reset_h, *w.recurrence_h, at + "h_recurrence"), h_pre, at + "h_pre");
+  }
+  return h_pre;
+}
+
 // GRU (gates z, r, h): H = (1 - z) h~ + z H.
 State GruStep(NodeContext& node, const Recurrence& r, const Weights& w, const Function* fs, const Term& x_t,
               const State& s, const std::string& at) {
@@ -351,23 +371,12 @@ State GruStep(NodeContext& node, const Recurrence& r, const Weights& w, const Fu
   };
   const Term z = Activate(node, r, fs[0], pre(0, "z"), at + "z");
   const Term reset = Activate(node, r, fs[0], pre(1, "r"), at + "r");
-  Term h_pre = Gate(node, r, x_t, 2, at + "h_input");
-  if (r.linear_before_reset) {
-    std::optional<Term> recurrent = w.hidden_bias;
-    if (hr) {
-      const Term rh = Gate(node, r, *hr, 2, at + "h_recurrence");
-      recurrent = w.hidden_bias ? Add(node, rh, *w.hidden_bias, at + "h_recurrence_bias") : rh;
-    }
-    if (recurrent) h_pre = Add(node, h_pre, Mul(node, reset, *recurrent, at + "h_reset"), at + "h_pre");
-  } else if (s.h) {
-    const Term reset_h = Mul(node, reset, *s.h, at + "h_reset");
-    h_pre = Add(node, MatMul(node, reset_h, *w.recurrence_h, at + "h_recurrence"), h_pre, at + "h_pre");
-  }
-  const Term candidate = Activate(node, r, fs[1], h_pre, at + "h_candidate");
-  const Term keep = Binary(node, BinaryOperation::kSub, Scalar(1, r.type), z, at + "one_minus_z");
-  Term h = Mul(node, keep, candidate, at + "h_new");
-  if (s.h) h = Add(node, h, Mul(node, z, *s.h, at + "h_kept"), at + "h");
-  return {h, std::nullopt};
+  const Term candidate = Activate(node, r, fs[1], CandidateInput(node, r, w, x_t, hr, reset, s.h, at), at + "h_candidate");
+  // (1 - z) h~ + z H as h~ + z (H - h~) (h~ - z h~ for a zero H): no operand broadcast first,
+  // which CpuOneDnn's binary ops take only second.
+  if (!s.h) return {Binary(node, BinaryOperation::kSub, candidate, Mul(node, z, candidate, at + "h_kept"), at + "h"), std::nullopt};
+  const Term change = Binary(node, BinaryOperation::kSub, *s.h, candidate, at + "h_change");
+  return {Add(node, candidate, Mul(node, z, change, at + "h_kept"), at + "h"), std::nullopt};
 }
 
 // LSTM (gates i, o, f, c): C = f C + i c~, H = o h(C); peepholes add P (.) C to i, f (the old
@@ -381,7 +390,8 @@ State LstmStep(NodeContext& node, const Recurrence& r, const Weights& w, const F
     return x;
   };
   const Term i = Activate(node, r, fs[0], pre(0, "i", s.c, w.peephole[0]), at + "i");
-  const Term f = r.input_forget ? Binary(node, BinaryOperation::kSub, Scalar(1, r.type), i, at + "f")
+  // input_forget: f = 1 - i, written -i + 1 (the constant second, as backends broadcast it).
+  const Term f = r.input_forget ? Add(node, Unary(node, UnaryOperation::kNeg, i, at + "i_negated"), Scalar(1, r.type), at + "f")
                                 : Activate(node, r, fs[0], pre(2, "f", s.c, w.peephole[2]), at + "f");
   const Term candidate = Activate(node, r, fs[1], pre(3, "c", std::nullopt, std::nullopt), at + "c_candidate");
   Term c = Mul(node, i, candidate, at + "c_new");
