@@ -92,6 +92,10 @@ TEST_CASE("transformer encoder layer, opset 13 (layer norm as ReduceMean/Pow/Sqr
   CheckMatchesExpected(kData, "transformer_opset13");
 }
 
+TEST_CASE("rnn tagger (two bidirectional LSTM layers batch_first, a GRU, opset 14) matches PyTorch on CpuRef") {
+  CheckMatchesExpected(kData, "rnn_tagger");
+}
+
 TEST_CASE("a dynamic batch is fixed by input_shapes, shape subgraphs are folded") {
   ImportOptions options;
   options.input_shapes["input"] = {2, 3, 4};
