@@ -109,7 +109,8 @@ Equation ParseEquation(NodeContext& node) {
     const std::size_t rank = node.InputRank(i), letters = subscripts[i].letters.size();
     const bool has_ellipsis = subscripts[i].ellipsis != std::string::npos;
     if (has_ellipsis ? rank < letters : rank != letters) {
-      node.Invalid("term '" + terms[i] + "' does not fit input " + std::to_string(i) + " of rank " + std::to_string(rank));
+      node.Invalid("term '" + terms[i] + "' does not fit input " + std::to_string(i) + " of rank " +
+                   std::to_string(rank));
     }
     if (has_ellipsis) widest = std::max(widest, rank - letters);
   }
@@ -197,7 +198,9 @@ void TakeDiagonal(NodeContext& node, Operand& x, Label l, const std::string& suf
   const std::size_t first = IndexOf(x.labels, l);
   const std::size_t second = first + 1 + IndexOf(Labels(x.labels.begin() + first + 1, x.labels.end()), l);
   const std::int64_t n = x.dims[first];
-  if (x.dims[second] != n) node.Invalid("a repeated letter names axes of lengths " + std::to_string(n) + " and " + std::to_string(x.dims[second]));
+  if (x.dims[second] != n)
+    node.Invalid("a repeated letter names axes of lengths " + std::to_string(n) + " and " +
+                 std::to_string(x.dims[second]));
   Labels order;
   for (std::size_t a = 0; a < x.labels.size(); ++a) {
     if (a != first && a != second) order.push_back(x.labels[a]);
@@ -277,8 +280,10 @@ std::vector<T> Joined(std::vector<T> x, const std::vector<T>& y, const std::vect
 
 // a [batch, M, K] x b [batch, K, N] as one MatMul; the result's labels are batch, M's, N's.
 Operand Contract(NodeContext& node, Operand a, Operand b, const std::set<Label>& needed, const std::string& suffix) {
-  SumOut(node, a, [&](Label l) { return Has(b.labels, l) || needed.count(l); }, suffix + "_sum_a");
-  SumOut(node, b, [&](Label l) { return Has(a.labels, l) || needed.count(l); }, suffix + "_sum_b");
+  SumOut(
+      node, a, [&](Label l) { return Has(b.labels, l) || needed.count(l); }, suffix + "_sum_a");
+  SumOut(
+      node, b, [&](Label l) { return Has(a.labels, l) || needed.count(l); }, suffix + "_sum_b");
   Labels batch, free_a, free_b, contracted;
   for (const Label l : a.labels) (Has(b.labels, l) ? (needed.count(l) ? batch : contracted) : free_a).push_back(l);
   for (const Label l : b.labels) {
@@ -289,7 +294,12 @@ Operand Contract(NodeContext& node, Operand a, Operand b, const std::set<Label>&
   Permute(node, a, Joined(batch, free_a, contracted), suffix + "_a");
   Permute(node, b, Joined(batch, contracted, free_b), suffix + "_b");
   Dims lead = batch.empty() ? Dims{} : Dims{Product(batch_dims)};
-  auto with = [&](std::int64_t x, std::int64_t y) { Dims d = lead; d.push_back(x); d.push_back(y); return d; };
+  auto with = [&](std::int64_t x, std::int64_t y) {
+    Dims d = lead;
+    d.push_back(x);
+    d.push_back(y);
+    return d;
+  };
   ReshapeTo(node, a, with(Product(m), Product(k)), suffix + "_a_matrix");
   ReshapeTo(node, b, with(Product(k), Product(n)), suffix + "_b_matrix");
   Operand result{MatMul(node, a.term, b.term, suffix), Joined(batch, free_a, free_b), with(Product(m), Product(n))};
@@ -306,7 +316,8 @@ void ConvertEinsum(NodeContext& node) {
     for (std::size_t j = i + 1; j < e.inputs.size(); ++j) needed.insert(e.inputs[j].begin(), e.inputs[j].end());
     state = Contract(node, state, Prepare(node, i, e.inputs[i], lengths), needed, "contract" + std::to_string(i));
   }
-  SumOut(node, state, [&](Label l) { return Has(e.output, l); }, "sum");
+  SumOut(
+      node, state, [&](Label l) { return Has(e.output, l); }, "sum");
   // An output label that broadcast away in every input has length 1 (numpy).
   Labels present;
   for (const Label l : e.output) {

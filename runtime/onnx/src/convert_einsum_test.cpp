@@ -28,12 +28,6 @@ std::vector<float> Values(std::int64_t n, int seed) {
   return values;
 }
 
-std::int64_t Count(const Dims& dims) {
-  std::int64_t n = 1;
-  for (const auto d : dims) n *= d;
-  return n;
-}
-
 // One operand as the reference reads it: a letter per axis (ellipsis written out), its shape.
 struct Operand {
   std::string letters;
@@ -45,13 +39,14 @@ struct Operand {
 std::vector<float> Reference(const std::vector<Operand>& operands, const std::string& output) {
   std::map<char, std::int64_t> lengths;
   for (const auto& o : operands) {
-    for (std::size_t a = 0; a < o.letters.size(); ++a) lengths[o.letters[a]] = std::max(lengths[o.letters[a]], o.dims[a]);
+    for (std::size_t a = 0; a < o.letters.size(); ++a)
+      lengths[o.letters[a]] = std::max(lengths[o.letters[a]], o.dims[a]);
   }
   std::vector<char> letters;
   for (const auto& [l, n] : lengths) letters.push_back(l);
   Dims out_dims;
   for (const char l : output) out_dims.push_back(lengths[l]);
-  std::vector<float> out(static_cast<std::size_t>(Count(out_dims)), 0.0f);
+  std::vector<float> out(static_cast<std::size_t>(TensorShape(out_dims).NumElements()), 0.0f);
   std::map<char, std::int64_t> at;
   for (const char l : letters) at[l] = 0;
   for (bool more = true; more;) {
@@ -62,7 +57,8 @@ std::vector<float> Reference(const std::vector<Operand>& operands, const std::st
         const std::int64_t n = operands[i].dims[a];
         offset = offset * n + (n == 1 ? 0 : at[operands[i].letters[a]]);
       }
-      product *= Values(Count(operands[i].dims), static_cast<int>(i))[static_cast<std::size_t>(offset)];
+      product *=
+          Values(TensorShape(operands[i].dims).NumElements(), static_cast<int>(i))[static_cast<std::size_t>(offset)];
     }
     std::int64_t position = 0;
     for (const char l : output) position = position * lengths[l] + at[l];
@@ -88,7 +84,7 @@ NpyArray RunEinsum(const std::string& equation, const std::vector<Operand>& oper
   for (std::size_t i = 0; i < operands.size(); ++i) {
     SetTensorType(*model.mutable_graph()->add_input(), names[i], ::onnx::TensorProto::FLOAT, operands[i].dims);
     inputs[names[i]] = Array<float>(DataType::kFloat32, TensorShape(operands[i].dims),
-                                    Values(Count(operands[i].dims), static_cast<int>(i)));
+                                    Values(TensorShape(operands[i].dims).NumElements(), static_cast<int>(i)));
   }
   return Run(model, inputs).at("y");
 }

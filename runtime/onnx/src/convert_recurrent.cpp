@@ -46,12 +46,12 @@ struct Function {
 
 // What every step of one node reads.
 struct Recurrence {
-  Cell cell;
-  std::int64_t steps, batch, input, hidden;
-  std::size_t directions;
-  bool reverse_only;  // direction "reverse"
-  bool batchwise;     // layout 1
-  DataType type;
+  Cell cell = Cell::kRnn;
+  std::int64_t steps = 0, batch = 0, input = 0, hidden = 0;
+  std::size_t directions = 1;
+  bool reverse_only = false;  // direction "reverse"
+  bool batchwise = false;     // layout 1
+  DataType type = DataType::kFloat32;
   std::optional<float> clip;
   bool input_forget = false;
   bool linear_before_reset = false;
@@ -74,11 +74,16 @@ struct FunctionSpec {
   float alpha, beta;
 };
 constexpr FunctionSpec kFunctions[] = {
-    {"relu", false, false, 0, 0},        {"tanh", false, false, 0, 0},
-    {"sigmoid", false, false, 0, 0},     {"softsign", false, false, 0, 0},
-    {"softplus", false, false, 0, 0},    {"leakyrelu", true, false, 0.01f, 0},
-    {"thresholdedrelu", true, false, 1.0f, 0}, {"elu", true, false, 1.0f, 0},
-    {"hardsigmoid", true, true, 0.2f, 0.5f},   {"scaledtanh", true, true, 1.0f, 1.0f},
+    {"relu", false, false, 0, 0},
+    {"tanh", false, false, 0, 0},
+    {"sigmoid", false, false, 0, 0},
+    {"softsign", false, false, 0, 0},
+    {"softplus", false, false, 0, 0},
+    {"leakyrelu", true, false, 0.01f, 0},
+    {"thresholdedrelu", true, false, 1.0f, 0},
+    {"elu", true, false, 1.0f, 0},
+    {"hardsigmoid", true, true, 0.2f, 0.5f},
+    {"scaledtanh", true, true, 1.0f, 1.0f},
     {"affine", true, true, 1.0f, 0.0f},
 };
 
@@ -108,7 +113,8 @@ std::vector<Function> ReadFunctions(NodeContext& node, const std::vector<std::st
     const auto* spec = std::find_if(std::begin(kFunctions), std::end(kFunctions),
                                     [&](const FunctionSpec& s) { return lower == s.name; });
     if (spec == std::end(kFunctions)) {
-      node.Unsupported("activation '" + name + "' (composed: Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, "
+      node.Unsupported("activation '" + name +
+                       "' (composed: Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, "
                        "ScaledTanh, HardSigmoid, Elu, Softsign, Softplus)");
     }
     Function f{lower, spec->alpha, spec->beta};
@@ -132,10 +138,14 @@ Term Apply(NodeContext& node, const Function& f, Term x, const std::string& suff
     return Binary(node, BinaryOperation::kMul, tanh, Scalar(f.alpha, type), suffix);
   }
   static const std::pair<const char*, ActivationFunction> kLayers[] = {
-      {"relu", ActivationFunction::kRelu},         {"tanh", ActivationFunction::kTanh},
-      {"sigmoid", ActivationFunction::kSigmoid},   {"softsign", ActivationFunction::kSoftsign},
-      {"softplus", ActivationFunction::kSoftplus}, {"leakyrelu", ActivationFunction::kLeakyRelu},
-      {"thresholdedrelu", ActivationFunction::kThresholdedRelu}, {"elu", ActivationFunction::kElu},
+      {"relu", ActivationFunction::kRelu},
+      {"tanh", ActivationFunction::kTanh},
+      {"sigmoid", ActivationFunction::kSigmoid},
+      {"softsign", ActivationFunction::kSoftsign},
+      {"softplus", ActivationFunction::kSoftplus},
+      {"leakyrelu", ActivationFunction::kLeakyRelu},
+      {"thresholdedrelu", ActivationFunction::kThresholdedRelu},
+      {"elu", ActivationFunction::kElu},
       {"hardsigmoid", ActivationFunction::kHardSigmoid},
   };
   for (const auto& [name, function] : kLayers) {
@@ -151,6 +161,28 @@ std::string Str(const Dims& dims) { return ToString(TensorShape(dims)); }
 void RequireShape(NodeContext& node, std::size_t i, const Dims& expected, const char* what) {
   if (node.HasInput(i) && node.InputDims(i) != expected) {
     node.Invalid(std::string(what) + " has shape " + Str(node.InputDims(i)) + ", expected " + Str(expected));
+  }
+}
+
+// Every input's shape against X's and R's, and its type (X's).
+void CheckInputs(NodeContext& node, const Recurrence& r) {
+  const auto nd = static_cast<std::int64_t>(r.directions);
+  const std::int64_t gh = GateCount(r.cell) * r.hidden;
+  const Dims state = r.batchwise ? Dims{r.batch, nd, r.hidden} : Dims{nd, r.batch, r.hidden};
+  RequireShape(node, kW, {nd, gh, r.input}, "W");
+  RequireShape(node, kR, {nd, gh, r.hidden}, "R");
+  RequireShape(node, kB, {nd, 2 * gh}, "B");
+  RequireShape(node, kSequenceLens, {r.batch}, "sequence_lens");
+  RequireShape(node, kInitialH, state, "initial_h");
+  if (r.cell == Cell::kLstm) {
+    RequireShape(node, kInitialC, state, "initial_c");
+    RequireShape(node, kPeephole, {nd, 3 * r.hidden}, "P");
+  }
+  for (std::size_t i : {kW, kR, kB, kInitialH, kInitialC, kPeephole}) {
+    if (node.HasInput(i) && node.InputInfo(i).type != r.type) {
+      node.Invalid("input " + std::to_string(i) + " is " + ToString(node.InputInfo(i).type) + ", X is " +
+                   ToString(r.type));
+    }
   }
 }
 
@@ -175,25 +207,8 @@ void ReadGeometry(NodeContext& node, Recurrence& r) {
   r.directions = direction == "bidirectional" ? 2 : 1;
   r.reverse_only = direction == "reverse";
   if (r.steps <= 0 || r.batch <= 0 || r.hidden <= 0) node.Unsupported("an empty sequence, batch or hidden state");
-  const auto nd = static_cast<std::int64_t>(r.directions);
-  const std::int64_t gh = GateCount(r.cell) * r.hidden;
-  const Dims state = r.batchwise ? Dims{r.batch, nd, r.hidden} : Dims{nd, r.batch, r.hidden};
-  RequireShape(node, kW, {nd, gh, r.input}, "W");
-  RequireShape(node, kR, {nd, gh, r.hidden}, "R");
-  RequireShape(node, kB, {nd, 2 * gh}, "B");
-  RequireShape(node, kSequenceLens, {r.batch}, "sequence_lens");
-  RequireShape(node, kInitialH, state, "initial_h");
-  if (r.cell == Cell::kLstm) {
-    RequireShape(node, kInitialC, state, "initial_c");
-    RequireShape(node, kPeephole, {nd, 3 * r.hidden}, "P");
-  }
   r.type = node.InputInfo(kX).type;
-  for (std::size_t i : {kW, kR, kB, kInitialH, kInitialC, kPeephole}) {
-    if (i < node.NumInputs() && node.HasInput(i) && node.InputInfo(i).type != r.type) {
-      node.Invalid("input " + std::to_string(i) + " is " + ToString(node.InputInfo(i).type) + ", X is " +
-                   ToString(r.type));
-    }
-  }
+  CheckInputs(node, r);
 }
 
 // sequence_lens as [B, 1]; nothing when every length is T (a constant). A constant length
@@ -204,7 +219,8 @@ std::optional<Term> ReadLengths(NodeContext& node, const Recurrence& r) {
     const auto values = lengths->ToInt64();
     for (const auto length : values) {
       if (length < 0 || length > r.steps) {
-        node.Invalid("sequence_lens holds " + std::to_string(length) + ", outside [0, " + std::to_string(r.steps) + "]");
+        node.Invalid("sequence_lens holds " + std::to_string(length) + ", outside [0, " + std::to_string(r.steps) +
+                     "]");
       }
     }
     if (std::all_of(values.begin(), values.end(), [&](std::int64_t v) { return v == r.steps; })) return std::nullopt;
@@ -255,7 +271,8 @@ Term ProjectionBias(NodeContext& node, const Recurrence& r, std::size_t d, const
   Term rb = Part(node, b, gh, 2 * gh, at + "recurrence_bias");
   if (r.cell == Cell::kGru && r.linear_before_reset) {
     w.hidden_bias = Shared(node, Part(node, rb, 2 * r.hidden, gh, at + "hidden_bias"), at + "hidden_bias");
-    const Term zero = Known(ConstantTensor::FromDouble(TensorShape{r.hidden}, std::vector<double>(r.hidden, 0.0), r.type));
+    const Term zero =
+        Known(ConstantTensor::FromDouble(TensorShape{r.hidden}, std::vector<double>(r.hidden, 0.0), r.type));
     rb = Concat(node, {Part(node, rb, 0, 2 * r.hidden, at + "gate_bias"), zero}, 0, at + "recurrence_bias_zr");
   }
   return Binary(node, BinaryOperation::kAdd, wb, rb, at + "bias_sum");
@@ -300,7 +317,7 @@ bool IsZero(const Term& term) {
 
 std::optional<Term> InitialOf(NodeContext& node, const Recurrence& r, std::size_t i, std::size_t d,
                               const std::string& suffix) {
-  if (i >= node.NumInputs() || !node.HasInput(i)) return std::nullopt;
+  if (!node.HasInput(i)) return std::nullopt;
   Term state = OfDirection(node, i, d, r.batchwise ? 1 : 0, {r.batch, r.hidden}, suffix);
   if (IsZero(state)) return std::nullopt;
   return state;
@@ -371,10 +388,13 @@ State GruStep(NodeContext& node, const Recurrence& r, const Weights& w, const Fu
   };
   const Term z = Activate(node, r, fs[0], pre(0, "z"), at + "z");
   const Term reset = Activate(node, r, fs[0], pre(1, "r"), at + "r");
-  const Term candidate = Activate(node, r, fs[1], CandidateInput(node, r, w, x_t, hr, reset, s.h, at), at + "h_candidate");
+  const Term candidate =
+      Activate(node, r, fs[1], CandidateInput(node, r, w, x_t, hr, reset, s.h, at), at + "h_candidate");
   // (1 - z) h~ + z H as h~ + z (H - h~) (h~ - z h~ for a zero H): no operand broadcast first,
   // which CpuOneDnn's binary ops take only second.
-  if (!s.h) return {Binary(node, BinaryOperation::kSub, candidate, Mul(node, z, candidate, at + "h_kept"), at + "h"), std::nullopt};
+  if (!s.h)
+    return {Binary(node, BinaryOperation::kSub, candidate, Mul(node, z, candidate, at + "h_kept"), at + "h"),
+            std::nullopt};
   const Term change = Binary(node, BinaryOperation::kSub, *s.h, candidate, at + "h_change");
   return {Add(node, candidate, Mul(node, z, change, at + "h_kept"), at + "h"), std::nullopt};
 }
@@ -391,8 +411,9 @@ State LstmStep(NodeContext& node, const Recurrence& r, const Weights& w, const F
   };
   const Term i = Activate(node, r, fs[0], pre(0, "i", s.c, w.peephole[0]), at + "i");
   // input_forget: f = 1 - i, written -i + 1 (the constant second, as backends broadcast it).
-  const Term f = r.input_forget ? Add(node, Unary(node, UnaryOperation::kNeg, i, at + "i_negated"), Scalar(1, r.type), at + "f")
-                                : Activate(node, r, fs[0], pre(2, "f", s.c, w.peephole[2]), at + "f");
+  const Term f = r.input_forget
+                     ? Add(node, Unary(node, UnaryOperation::kNeg, i, at + "i_negated"), Scalar(1, r.type), at + "f")
+                     : Activate(node, r, fs[0], pre(2, "f", s.c, w.peephole[2]), at + "f");
   const Term candidate = Activate(node, r, fs[1], pre(3, "c", std::nullopt, std::nullopt), at + "c_candidate");
   Term c = Mul(node, i, candidate, at + "c_new");
   if (s.c) c = Add(node, Mul(node, f, *s.c, at + "c_kept"), c, at + "c");
@@ -458,8 +479,8 @@ Term StackY(NodeContext& node, const Recurrence& r, std::vector<Unrolled>& runs)
 // Y_h or Y_c [D, B, H] (layout 1: [B, D, H]).
 Term StackState(NodeContext& node, const Recurrence& r, std::vector<Term> states, const std::string& name) {
   const auto nd = static_cast<std::int64_t>(r.directions);
-  const Term stacked = Reshape(node, Concat(node, std::move(states), 0, name + "_rows"), {nd, r.batch, r.hidden},
-                               name + "_stacked");
+  const Term stacked =
+      Reshape(node, Concat(node, std::move(states), 0, name + "_rows"), {nd, r.batch, r.hidden}, name + "_stacked");
   return r.batchwise ? Transpose(node, stacked, {1, 0, 2}, name + "_batchwise") : stacked;
 }
 

@@ -29,14 +29,7 @@ std::vector<float> Pattern(std::int64_t n, double seed, float scale = 1.0f) {
   return values;
 }
 
-std::int64_t Count(const Dims& dims) {
-  std::int64_t n = 1;
-  for (const auto d : dims) n *= d;
-  return n;
-}
-
-// A constant input of the node: an initializer of Pattern(seed) values (a graph input instead
-// when `run_time`).
+// A constant input of the node: an initializer of Pattern(seed) values.
 struct Parameter {
   std::string name;
   Dims dims;
@@ -51,7 +44,7 @@ struct Parameter {
   auto model = OneNode(14, op, inputs, outputs, node);
   SetTensorType(*model.mutable_graph()->add_input(), "X", ::onnx::TensorProto::FLOAT, x);
   for (const auto& p : parameters) {
-    AddFloatInitializer(*model.mutable_graph(), p.name, p.dims, Pattern(Count(p.dims), p.seed));
+    AddFloatInitializer(*model.mutable_graph(), p.name, p.dims, Pattern(TensorShape(p.dims).NumElements(), p.seed));
   }
   return model;
 }
@@ -86,7 +79,7 @@ void AddStrings(::onnx::NodeProto& node, const std::string& name, const std::vec
 }
 
 NpyArray PatternInput(const Dims& dims, double seed, float scale = 1.0f) {
-  return Array<float>(DataType::kFloat32, TensorShape(dims), Pattern(Count(dims), seed, scale));
+  return Array<float>(DataType::kFloat32, TensorShape(dims), Pattern(TensorShape(dims).NumElements(), seed, scale));
 }
 
 void CheckNear(const NpyArray& actual, const Dims& dims, const std::vector<float>& expected) {
@@ -101,54 +94,52 @@ void CheckNear(const NpyArray& actual, const Dims& dims, const std::vector<float
 
 // ---- numpy's values (see the generator at the end) ------------------------------------------
 
-const std::vector<float> kLstmY{
-    0.04670655f, 0.068703122f, 0.18728796f, 0.15243706f, 0.113052f, 0.19266927f, -0.16792691f, -0.16978908f,
-    -0.12859794f, -0.11881675f, -0.21843624f, -0.23310991f, 0.1473055f, 0.17379957f, 0.17215547f,
-    0.15984024f, 0.12604611f, 0.14428605f, -0.16450325f, -0.1696886f, -0.12723707f, -0.055688262f,
-    -0.20452131f, -0.21041028f, 0.072140217f, 0.041506656f, 0.043324236f, 0.0f, 0.0f, 0.0f, -0.11668951f,
-    -0.085241295f, -0.035264105f, 0.0f, 0.0f, 0.0f};
-const std::vector<float> kLstmYh{
-    0.072140217f, 0.041506656f, 0.043324236f, 0.15984024f, 0.12604611f, 0.14428605f, -0.16792691f,
-    -0.16978908f, -0.12859794f, -0.11881675f, -0.21843624f, -0.23310991f};
-const std::vector<float> kLstmYc{
-    0.13154441f, 0.071324363f, 0.066147387f, 0.26748329f, 0.21900189f, 0.24342687f, -0.31185678f,
-    -0.3635104f, -0.33825549f, -0.24854767f, -0.50631887f, -0.61659485f};
+const std::vector<float> kLstmY{0.04670655f,  0.068703122f,  0.18728796f,   0.15243706f,   0.113052f,    0.19266927f,
+                                -0.16792691f, -0.16978908f,  -0.12859794f,  -0.11881675f,  -0.21843624f, -0.23310991f,
+                                0.1473055f,   0.17379957f,   0.17215547f,   0.15984024f,   0.12604611f,  0.14428605f,
+                                -0.16450325f, -0.1696886f,   -0.12723707f,  -0.055688262f, -0.20452131f, -0.21041028f,
+                                0.072140217f, 0.041506656f,  0.043324236f,  0.0f,          0.0f,         0.0f,
+                                -0.11668951f, -0.085241295f, -0.035264105f, 0.0f,          0.0f,         0.0f};
+const std::vector<float> kLstmYh{0.072140217f, 0.041506656f, 0.043324236f, 0.15984024f,  0.12604611f,  0.14428605f,
+                                 -0.16792691f, -0.16978908f, -0.12859794f, -0.11881675f, -0.21843624f, -0.23310991f};
+const std::vector<float> kLstmYc{0.13154441f,  0.071324363f, 0.066147387f, 0.26748329f,  0.21900189f,  0.24342687f,
+                                 -0.31185678f, -0.3635104f,  -0.33825549f, -0.24854767f, -0.50631887f, -0.61659485f};
 const std::vector<float> kGruY{
-    0.20642303f, 0.31288531f, 0.28373733f, 0.26098359f, 0.34180847f, 0.25754219f, -0.041098293f,
-    0.023565544f, 0.10383058f, -0.083191425f, -0.047950637f, -0.00081425422f, 0.022378307f, 0.18435758f,
-    0.20429708f, 0.12799008f, 0.23631053f, 0.17606659f, -0.068991683f, -0.019455694f, 0.067415386f,
-    0.017284771f, -0.055151425f, -0.15637477f, 0.12173293f, 0.18452613f, 0.12056342f, 0.32319158f,
-    0.32426038f, 0.10030458f, 0.15527411f, 0.039741196f, -0.064031579f, 0.090392761f, -0.078611106f,
-    -0.37466455f};
-const std::vector<float> kGruYh{
-    0.12173293f, 0.18452613f, 0.12056342f, 0.32319158f, 0.32426038f, 0.10030458f, -0.041098293f,
-    0.023565544f, 0.10383058f, -0.083191425f, -0.047950637f, -0.00081425422f};
+    0.20642303f,   0.31288531f,   0.28373733f,   0.26098359f,   0.34180847f,   0.25754219f,
+    -0.041098293f, 0.023565544f,  0.10383058f,   -0.083191425f, -0.047950637f, -0.00081425422f,
+    0.022378307f,  0.18435758f,   0.20429708f,   0.12799008f,   0.23631053f,   0.17606659f,
+    -0.068991683f, -0.019455694f, 0.067415386f,  0.017284771f,  -0.055151425f, -0.15637477f,
+    0.12173293f,   0.18452613f,   0.12056342f,   0.32319158f,   0.32426038f,   0.10030458f,
+    0.15527411f,   0.039741196f,  -0.064031579f, 0.090392761f,  -0.078611106f, -0.37466455f};
+const std::vector<float> kGruYh{0.12173293f, 0.18452613f,   0.12056342f,   0.32319158f,
+                                0.32426038f, 0.10030458f,   -0.041098293f, 0.023565544f,
+                                0.10383058f, -0.083191425f, -0.047950637f, -0.00081425422f};
 const std::vector<float> kGruLinearY{
-    0.23924665f, 0.30287108f, 0.23774837f, 0.30528095f, 0.32993591f, 0.21394004f, -0.019551706f,
-    -0.058987588f, -0.071028076f, -0.068520613f, -0.12728043f, -0.17442845f, 0.078975409f, 0.16996992f,
-    0.13462667f, 0.19208293f, 0.22121927f, 0.10901576f, -0.0536515f, -0.085980803f, -0.072340325f,
-    0.0070755961f, -0.12005225f, -0.29435787f, 0.18366787f, 0.17139527f, 0.046116423f, 0.38119173f,
-    0.31331098f, 0.034016181f, 0.14894961f, -0.010459188f, -0.14656138f, 0.056274187f, -0.12046418f,
-    -0.45779511f};
-const std::vector<float> kGruLinearYh{
-    0.18366787f, 0.17139527f, 0.046116423f, 0.38119173f, 0.31331098f, 0.034016181f, -0.019551706f,
-    -0.058987588f, -0.071028076f, -0.068520613f, -0.12728043f, -0.17442845f};
-const std::vector<float> kRnnY{
-    -0.1730589f, -0.23526843f, 0.24234568f, -0.26134425f, 0.35120413f, -0.2616016f, -0.06996543f,
-    -0.24782979f, -0.30000001f, -0.20894766f, -0.30000001f, -0.23042186f};
-const std::vector<float> kRnnYh{
-    -0.1730589f, -0.23526843f, 0.24234568f, -0.26134425f};
-const std::vector<float> kCoupledY{
-    0.0041731396f, 0.0021893592f, 0.021086412f, 0.011181909f};
-const std::vector<float> kCoupledYc{
-    0.040295318f, 0.0211934f};
+    0.23924665f,   0.30287108f,   0.23774837f,   0.30528095f,   0.32993591f,  0.21394004f,
+    -0.019551706f, -0.058987588f, -0.071028076f, -0.068520613f, -0.12728043f, -0.17442845f,
+    0.078975409f,  0.16996992f,   0.13462667f,   0.19208293f,   0.22121927f,  0.10901576f,
+    -0.0536515f,   -0.085980803f, -0.072340325f, 0.0070755961f, -0.12005225f, -0.29435787f,
+    0.18366787f,   0.17139527f,   0.046116423f,  0.38119173f,   0.31331098f,  0.034016181f,
+    0.14894961f,   -0.010459188f, -0.14656138f,  0.056274187f,  -0.12046418f, -0.45779511f};
+const std::vector<float> kGruLinearYh{0.18366787f,   0.17139527f,   0.046116423f,  0.38119173f,
+                                      0.31331098f,   0.034016181f,  -0.019551706f, -0.058987588f,
+                                      -0.071028076f, -0.068520613f, -0.12728043f,  -0.17442845f};
+const std::vector<float> kRnnY{-0.1730589f,  -0.23526843f, 0.24234568f,  -0.26134425f, 0.35120413f,  -0.2616016f,
+                               -0.06996543f, -0.24782979f, -0.30000001f, -0.20894766f, -0.30000001f, -0.23042186f};
+const std::vector<float> kRnnYh{-0.1730589f, -0.23526843f, 0.24234568f, -0.26134425f};
+const std::vector<float> kCoupledY{0.0041731396f, 0.0021893592f, 0.021086412f, 0.011181909f};
+const std::vector<float> kCoupledYc{0.040295318f, 0.0211934f};
 
 // The bidirectional LSTM of the numpy case A: T 3, B 2, I 2, H 3, every optional input.
 ::onnx::ModelProto BidirectionalLstm(::onnx::NodeProto*& node, bool run_time_lengths) {
   const std::int64_t h = 3;
   auto model = RecurrentModel("LSTM", {3, 2, 2}, {"X", "W", "R", "B", "lengths", "h0", "c0", "P"},
-                              {{"W", {2, 4 * h, 2}, 0.2}, {"R", {2, 4 * h, h}, 0.3}, {"B", {2, 8 * h}, 0.4},
-                               {"h0", {2, 2, h}, 0.5}, {"c0", {2, 2, h}, 0.6}, {"P", {2, 3 * h}, 0.7}},
+                              {{"W", {2, 4 * h, 2}, 0.2},
+                               {"R", {2, 4 * h, h}, 0.3},
+                               {"B", {2, 8 * h}, 0.4},
+                               {"h0", {2, 2, h}, 0.5},
+                               {"c0", {2, 2, h}, 0.6},
+                               {"P", {2, 3 * h}, 0.7}},
                               {"Y", "Y_h", "Y_c"}, node);
   AddString(*node, "direction", "bidirectional");
   AddInt(*node, "hidden_size", h);
@@ -203,8 +194,20 @@ TEST_CASE("LSTM layout 1 (batchwise) gives the transposes of layout 0") {
   ::onnx::NodeProto* node = nullptr;
   auto model = BidirectionalLstm(node, false);
   AddInt(*node, "layout", 1);
-  model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(2);
-  model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->set_dim_value(3);
+  model.mutable_graph()
+      ->mutable_input(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(0)
+      ->set_dim_value(2);
+  model.mutable_graph()
+      ->mutable_input(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(1)
+      ->set_dim_value(3);
   for (auto& tensor : *model.mutable_graph()->mutable_initializer()) {
     if (tensor.name() == "h0" || tensor.name() == "c0") {  // [D, B, H] -> [B, D, H]: the same values, transposed
       const std::vector<float> v(tensor.float_data().begin(), tensor.float_data().end());
@@ -220,7 +223,8 @@ TEST_CASE("LSTM layout 1 (batchwise) gives the transposes of layout 0") {
   const std::vector<float> x = Pattern(12, 0.1);  // [T, B, I] -> [B, T, I]
   std::vector<float> batchwise;
   for (int b = 0; b < 2; ++b) {
-    for (int t = 0; t < 3; ++t) batchwise.insert(batchwise.end(), x.begin() + (t * 2 + b) * 2, x.begin() + (t * 2 + b) * 2 + 2);
+    for (int t = 0; t < 3; ++t)
+      batchwise.insert(batchwise.end(), x.begin() + (t * 2 + b) * 2, x.begin() + (t * 2 + b) * 2 + 2);
   }
   const auto outputs = Run(model, {{"X", Array<float>(DataType::kFloat32, {2, 3, 2}, batchwise)}});
   std::vector<float> y, y_h;  // Y [T, D, B, H] -> [B, T, D, H]; Y_h [D, B, H] -> [B, D, H]
@@ -231,7 +235,8 @@ TEST_CASE("LSTM layout 1 (batchwise) gives the transposes of layout 0") {
         y.insert(y.end(), at, at + 3);
       }
     }
-    for (int d = 0; d < 2; ++d) y_h.insert(y_h.end(), kLstmYh.begin() + (d * 2 + b) * 3, kLstmYh.begin() + (d * 2 + b) * 3 + 3);
+    for (int d = 0; d < 2; ++d)
+      y_h.insert(y_h.end(), kLstmYh.begin() + (d * 2 + b) * 3, kLstmYh.begin() + (d * 2 + b) * 3 + 3);
   }
   CheckNear(outputs.at("Y"), {2, 3, 2, 3}, y);
   CheckNear(outputs.at("Y_h"), {2, 2, 3}, y_h);
@@ -250,10 +255,10 @@ TEST_CASE("LSTM input_forget couples the forget gate to 1 - i") {
 TEST_CASE("GRU bidirectional, linear_before_reset 0 and 1, matches numpy") {
   ::onnx::NodeProto* node = nullptr;
   const std::int64_t h = 3;
-  auto model = RecurrentModel("GRU", {3, 2, 2}, {"X", "W", "R", "B", "", "h0"},
-                              {{"W", {2, 3 * h, 2}, 0.2}, {"R", {2, 3 * h, h}, 0.3}, {"B", {2, 6 * h}, 0.4},
-                               {"h0", {2, 2, h}, 0.5}},
-                              {"Y", "Y_h"}, node);
+  auto model = RecurrentModel(
+      "GRU", {3, 2, 2}, {"X", "W", "R", "B", "", "h0"},
+      {{"W", {2, 3 * h, 2}, 0.2}, {"R", {2, 3 * h, h}, 0.3}, {"B", {2, 6 * h}, 0.4}, {"h0", {2, 2, h}, 0.5}},
+      {"Y", "Y_h"}, node);
   AddString(*node, "direction", "bidirectional");
   const NpyArray x = PatternInput({3, 2, 2}, 0.1);
   SUBCASE("linear_before_reset 0: the reset gate scales H before R_h") {
@@ -288,8 +293,8 @@ TEST_CASE("RNN reverse with LeakyRelu (activation_alpha) and clip matches numpy"
 TEST_CASE("recurrent ops: an activation without a layer and a bad sequence_lens are named") {
   ::onnx::NodeProto* node = nullptr;
   SUBCASE("an unknown activation is unsupported, naming it") {
-    auto model = RecurrentModel("RNN", {1, 1, 1}, {"X", "W", "R"}, {{"W", {1, 1, 1}, 0}, {"R", {1, 1, 1}, 0}},
-                                {"Y"}, node);
+    auto model =
+        RecurrentModel("RNN", {1, 1, 1}, {"X", "W", "R"}, {{"W", {1, 1, 1}, 0}, {"R", {1, 1, 1}, 0}}, {"Y"}, node);
     AddStrings(*node, "activations", {"Gelu"});
     CHECK_THROWS_WITH_AS(ImportProto(model), doctest::Contains("activation 'Gelu'"), UnsupportedModelError);
   }
@@ -300,8 +305,8 @@ TEST_CASE("recurrent ops: an activation without a layer and a bad sequence_lens 
     CHECK_THROWS_WITH_AS(ImportProto(model), doctest::Contains("sequence_lens holds 5, outside [0, 2]"), Exception);
   }
   SUBCASE("W of the wrong shape is a model error naming both shapes") {
-    auto model = RecurrentModel("LSTM", {2, 1, 3}, {"X", "W", "R"}, {{"W", {1, 8, 2}, 0}, {"R", {1, 8, 2}, 0}},
-                                {"Y"}, node);
+    auto model =
+        RecurrentModel("LSTM", {2, 1, 3}, {"X", "W", "R"}, {{"W", {1, 8, 2}, 0}, {"R", {1, 8, 2}, 0}}, {"Y"}, node);
     CHECK_THROWS_WITH_AS(ImportProto(model), doctest::Contains("W has shape [1,8,2], expected [1,8,3]"), Exception);
   }
 }
@@ -337,7 +342,7 @@ def run(cell, X, W, R, B, lens, h0, c0, P, directions, fs, clip=None, input_forg
                 o=f[0](cl(o_)); hn=o*f[2](cn)
             elif cell=='gru':
                 gx=x@W[d].T+(Wb if B is not None else 0)
-                Rz,Rr,Rh=np.split(R[d],3); 
+                Rz,Rr,Rh=np.split(R[d],3);
                 rb=np.split(Rb,3) if B is not None else (0,0,0)
                 xz,xr,xh=np.split(gx,3,axis=1)
                 z=f[0](cl(xz+h@Rz.T+rb[0])); r=f[0](cl(xr+h@Rr.T+rb[1]))
