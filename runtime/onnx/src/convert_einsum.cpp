@@ -129,6 +129,9 @@ Equation ParseEquation(NodeContext& node) {
     return e;
   }
   const Subscript out = ParseSubscript(node, text.substr(arrow + 2));
+  if (widest > 0 && out.ellipsis == std::string::npos) {
+    node.Invalid("output '" + text.substr(arrow + 2) + "' has no '...' for the inputs' ellipsis axes (numpy's rule)");
+  }
   e.output = LabelsOf(out, out.ellipsis == std::string::npos ? 0 : widest, widest);
   for (std::size_t i = 0; i < e.output.size(); ++i) {
     if (!counts.count(e.output[i]) || std::count(e.output.begin(), e.output.end(), e.output[i]) > 1) {
@@ -151,18 +154,26 @@ void ReshapeTo(NodeContext& node, Operand& x, const Dims& dims, const std::strin
   x.dims = dims;
 }
 
-// Reorders x's axes to `order` (labels of x).
-void Permute(NodeContext& node, Operand& x, const Labels& order, const std::string& suffix) {
-  Dims permutation, dims;
-  for (const Label l : order) {
-    permutation.push_back(static_cast<std::int64_t>(IndexOf(x.labels, l)));
-    dims.push_back(x.dims[static_cast<std::size_t>(permutation.back())]);
+// Reorders x's axes: axis a of the result is axis permutation[a] of x.
+void PermuteAxes(NodeContext& node, Operand& x, const Dims& permutation, const std::string& suffix) {
+  Labels labels;
+  Dims dims;
+  for (const auto p : permutation) {
+    labels.push_back(x.labels[static_cast<std::size_t>(p)]);
+    dims.push_back(x.dims[static_cast<std::size_t>(p)]);
   }
-  Dims identity(order.size());
+  Dims identity(permutation.size());
   std::iota(identity.begin(), identity.end(), 0);
   if (permutation != identity) x.term = Transpose(node, x.term, permutation, suffix);
-  x.labels = order;
+  x.labels = labels;
   x.dims = dims;
+}
+
+// Reorders x's axes to `order` (labels of x, each once).
+void Permute(NodeContext& node, Operand& x, const Labels& order, const std::string& suffix) {
+  Dims permutation;
+  for (const Label l : order) permutation.push_back(static_cast<std::int64_t>(IndexOf(x.labels, l)));
+  PermuteAxes(node, x, permutation, suffix);
 }
 
 // Sums the axes whose labels `keep` rejects.
@@ -179,9 +190,14 @@ void SumOut(NodeContext& node, Operand& x, Keep keep, const std::string& suffix)
     }
   }
   if (axes.empty()) return;
-  x.term = Reduce(node, ReduceOperation::kSum, x.term, axes, false, suffix);
+  // Axes of length 1 only: their sum is the tensor itself, reshaped.
+  if (TensorShape(dims).NumElements() == TensorShape(x.dims).NumElements()) {
+    ReshapeTo(node, x, dims, suffix);
+  } else {
+    x.term = Reduce(node, ReduceOperation::kSum, x.term, axes, false, suffix);
+    x.dims = dims;
+  }
   x.labels = labels;
-  x.dims = dims;
 }
 
 // The first label x holds twice, or -1.
@@ -198,17 +214,17 @@ void TakeDiagonal(NodeContext& node, Operand& x, Label l, const std::string& suf
   const std::size_t first = IndexOf(x.labels, l);
   const std::size_t second = first + 1 + IndexOf(Labels(x.labels.begin() + first + 1, x.labels.end()), l);
   const std::int64_t n = x.dims[first];
-  if (x.dims[second] != n)
+  if (x.dims[second] != n) {
     node.Invalid("a repeated letter names axes of lengths " + std::to_string(n) + " and " +
                  std::to_string(x.dims[second]));
-  Labels order;
-  for (std::size_t a = 0; a < x.labels.size(); ++a) {
-    if (a != first && a != second) order.push_back(x.labels[a]);
   }
-  x.labels[second] = -2;  // tells the two apart for Permute
-  order.push_back(l);
-  order.push_back(-2);
-  Permute(node, x, order, suffix + "_transpose");
+  Dims permutation;
+  for (std::size_t a = 0; a < x.labels.size(); ++a) {
+    if (a != first && a != second) permutation.push_back(static_cast<std::int64_t>(a));
+  }
+  permutation.push_back(static_cast<std::int64_t>(first));
+  permutation.push_back(static_cast<std::int64_t>(second));
+  PermuteAxes(node, x, permutation, suffix + "_transpose");
   Dims flat(x.dims.begin(), x.dims.end() - 2);
   flat.push_back(n * n);
   ReshapeTo(node, x, flat, suffix + "_flat");

@@ -107,6 +107,7 @@ TEST_CASE("Einsum: one operand (transpose, sums, trace, diagonals)") {
   CheckEinsum("ii", {{"ii", {3, 3}}}, "", {});  // a letter used twice is summed: the trace
   CheckEinsum("...ii->...i", {{"aii", {2, 3, 3}}}, "ai", {2, 3});
   CheckEinsum("iji->ij", {{"iji", {3, 2, 3}}}, "ij", {3, 2});
+  CheckEinsum("ijji->ij", {{"ijji", {2, 3, 3, 2}}}, "ij", {2, 3});  // two letters repeated
 }
 
 TEST_CASE("Einsum: two operands (products, batch axes, outer product, diagonal with a product)") {
@@ -135,6 +136,7 @@ TEST_CASE("Einsum: a malformed equation is a model error naming it") {
   };
   CHECK(refused("ij,jk->ik", {{"ij", {2, 3}}}).find("has 2 input terms for 1 inputs") != std::string::npos);
   CHECK(refused("ijk->i", {{"ij", {2, 3}}}).find("does not fit input 0 of rank 2") != std::string::npos);
+  CHECK(refused("...->", {{"ij", {2, 3}}}).find("has no '...' for the inputs' ellipsis axes") != std::string::npos);
   CHECK(refused("ij->iz", {{"ij", {2, 3}}}).find("names a letter twice or one no input has") != std::string::npos);
   CHECK(refused("ij,jk->ik", {{"ij", {2, 3}}, {"jk", {4, 2}}}).find("has length 4, another use of its letter 3") !=
         std::string::npos);
