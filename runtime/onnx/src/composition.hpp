@@ -3,7 +3,8 @@
 // when its result fits the fold limit; any other becomes a layer named "<node>/<suffix>". So a
 // node on constants folds whole, and one converter serves both cases.
 //
-// Used by convert_composed.cpp (PRelu, OneHot, normalizations, ...) and convert_losses.cpp. All
+// Used by convert_composed.cpp (PRelu, OneHot, normalizations, ...), convert_losses.cpp,
+// convert_recurrent.cpp, convert_einsum.cpp and Clip's run-time bounds. All
 // functions throw as NodeContext does (NodeUnsupported, Exception for malformed nodes).
 #pragma once
 

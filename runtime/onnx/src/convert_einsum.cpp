@@ -93,6 +93,34 @@ struct Equation {
   Labels output;
 };
 
+// Implicit output: the ellipsis axes, then the letters used once, in ASCII order (`counts` is
+// sorted).
+Labels ImplicitOutput(const std::map<Label, int>& counts, std::size_t widest) {
+  Labels output;
+  for (std::size_t k = 0; k < widest; ++k) output.push_back(kEllipsis + static_cast<Label>(k));
+  for (const auto& [label, count] : counts) {
+    if (label < kEllipsis && count == 1) output.push_back(label);
+  }
+  return output;
+}
+
+// The output term after "->": each letter once, each used by an input; "..." required when the
+// inputs' ellipses stand for axes (numpy's rule).
+Labels ExplicitOutput(NodeContext& node, const std::string& text, const std::map<Label, int>& counts,
+                      std::size_t widest) {
+  const Subscript out = ParseSubscript(node, text);
+  if (widest > 0 && out.ellipsis == std::string::npos) {
+    node.Invalid("output '" + text + "' has no '...' for the inputs' ellipsis axes (numpy's rule)");
+  }
+  const Labels output = LabelsOf(out, out.ellipsis == std::string::npos ? 0 : widest, widest);
+  for (const Label l : output) {
+    if (!counts.count(l) || std::count(output.begin(), output.end(), l) > 1) {
+      node.Invalid("output '" + text + "' names a letter twice or one no input has");
+    }
+  }
+  return output;
+}
+
 Equation ParseEquation(NodeContext& node) {
   std::string text = node.String("equation", "");
   text.erase(std::remove_if(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); }), text.end());
@@ -120,24 +148,8 @@ Equation ParseEquation(NodeContext& node) {
     e.inputs.push_back(LabelsOf(subscripts[i], node.InputRank(i) - subscripts[i].letters.size(), widest));
     for (const Label l : e.inputs.back()) ++counts[l];
   }
-  if (arrow == std::string::npos) {
-    // Implicit: the ellipsis axes, then the letters used once, in ASCII order (`counts` is sorted).
-    for (std::size_t k = 0; k < widest; ++k) e.output.push_back(kEllipsis + static_cast<Label>(k));
-    for (const auto& [label, count] : counts) {
-      if (label < kEllipsis && count == 1) e.output.push_back(label);
-    }
-    return e;
-  }
-  const Subscript out = ParseSubscript(node, text.substr(arrow + 2));
-  if (widest > 0 && out.ellipsis == std::string::npos) {
-    node.Invalid("output '" + text.substr(arrow + 2) + "' has no '...' for the inputs' ellipsis axes (numpy's rule)");
-  }
-  e.output = LabelsOf(out, out.ellipsis == std::string::npos ? 0 : widest, widest);
-  for (std::size_t i = 0; i < e.output.size(); ++i) {
-    if (!counts.count(e.output[i]) || std::count(e.output.begin(), e.output.end(), e.output[i]) > 1) {
-      node.Invalid("output '" + text.substr(arrow + 2) + "' names a letter twice or one no input has");
-    }
-  }
+  e.output = arrow == std::string::npos ? ImplicitOutput(counts, widest)
+                                        : ExplicitOutput(node, text.substr(arrow + 2), counts, widest);
   return e;
 }
 
