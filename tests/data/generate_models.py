@@ -137,6 +137,22 @@ class Mlp(torch.nn.Module if torch else object):
         return torch.softmax(self.fc3(x), dim=-1)
 
 
+class RnnTagger(torch.nn.Module if torch else object):
+    """A sequence tagger as PyTorch exports it: two bidirectional LSTM layers (batch_first), a
+    bidirectional GRU (linear_before_reset 1), a Linear per step."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(6, 8, num_layers=2, bidirectional=True, batch_first=True)
+        self.gru = torch.nn.GRU(16, 5, bidirectional=True, batch_first=True)
+        self.head = torch.nn.Linear(10, 4)
+
+    def forward(self, x):
+        x, _ = self.lstm(x)
+        x, _ = self.gru(x)
+        return self.head(x)
+
+
 class TinyCnn(torch.nn.Module if torch else object):
     def __init__(self):
         super().__init__()
@@ -272,6 +288,10 @@ def committed_torch_models(folder):
     # Opset 13: layer norm as ReduceMean/Sub/Pow/Sqrt/Div.
     sizes["transformer_opset13"] = export_torch(folder, "transformer_opset13",
                                                 transformer_layer(32, 4, 64, "relu", 5), [x], 13)
+
+    torch.manual_seed(8)
+    x = torch.randn(2, 7, 6, generator=torch.Generator().manual_seed(18))
+    sizes["rnn_tagger"] = export_torch(folder, "rnn_tagger", randomize(RnnTagger(), 8), [x], 14)
     sizes.update(family_block_models(folder))
     sizes["bert_dynamic"] = bert_dynamic_model(folder)
     return sizes
@@ -580,7 +600,7 @@ def bad_models(folder):
     save_model_unchecked(folder, "bad_external_data", model)
 
     # Two unsupported nodes (one unnamed) around a supported one, and a node of another domain.
-    nodes = [helper.make_node("Einsum", ["x", "x"], ["e"], name="einsum1", equation="ij,ij->ij"),
+    nodes = [helper.make_node("Det", ["x"], ["e"], name="det1"),
              helper.make_node("Relu", ["e"], ["r"], name="relu1"),
              helper.make_node("Unique", ["r"], ["y", "indices"], axis=1),
              helper.make_node("Relu", ["x"], ["z"], name="relu2")]

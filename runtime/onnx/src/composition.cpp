@@ -126,6 +126,43 @@ Term Cast(NodeContext& node, Term x, DataType to, const std::string& suffix) {
   return Layer(node, descriptor, {&x}, suffix);
 }
 
+Term Slice(NodeContext& node, Term x, const Dims& starts, const Dims& ends, const Dims& axes,
+           const std::string& suffix) {
+  if (x.constant) return Known(folding::Slice(*x.constant, starts, ends, axes, {}));
+  SliceDescriptor descriptor;
+  descriptor.starts = starts;
+  descriptor.ends = ends;
+  for (const auto axis : axes) descriptor.axes.push_back(static_cast<std::int32_t>(axis));
+  return Layer(node, descriptor, {&x}, suffix);
+}
+
+Term Concat(NodeContext& node, std::vector<Term> parts, std::int64_t axis, const std::string& suffix) {
+  if (parts.size() == 1) return std::move(parts[0]);
+  std::vector<const ConstantTensor*> constants;
+  for (const Term& part : parts) {
+    if (part.constant) constants.push_back(&*part.constant);
+  }
+  if (constants.size() == parts.size()) return Known(folding::Concat(constants, axis, node.max_bytes()));
+  ConcatDescriptor descriptor;
+  descriptor.axis = static_cast<std::int32_t>(axis);
+  std::vector<Term*> inputs;
+  for (Term& part : parts) inputs.push_back(&part);
+  return Layer(node, descriptor, inputs, suffix);
+}
+
+Term MatMul(NodeContext& node, Term a, Term b, const std::string& suffix) {
+  return Layer(node, MatMulDescriptor{}, {&a, &b}, suffix);
+}
+
+Term Activation(NodeContext& node, ActivationFunction function, Term x, const std::string& suffix, float alpha,
+                float beta) {
+  ActivationDescriptor descriptor;
+  descriptor.function = function;
+  descriptor.alpha = alpha;
+  descriptor.beta = beta;
+  return Layer(node, descriptor, {&x}, suffix);
+}
+
 void SetOutput(NodeContext& node, std::size_t i, Term term) {
   if (term.constant) {
     node.SetOutput(i, std::move(*term.constant));

@@ -3,7 +3,8 @@
 // when its result fits the fold limit; any other becomes a layer named "<node>/<suffix>". So a
 // node on constants folds whole, and one converter serves both cases.
 //
-// Used by convert_composed.cpp (PRelu, OneHot, normalizations, ...) and convert_losses.cpp. All
+// Used by convert_composed.cpp (PRelu, OneHot, normalizations, ...), convert_losses.cpp,
+// convert_recurrent.cpp, convert_einsum.cpp and Clip's run-time bounds. All
 // functions throw as NodeContext does (NodeUnsupported, Exception for malformed nodes).
 #pragma once
 
@@ -64,6 +65,16 @@ Term Mean(NodeContext& node, Term x, const Dims& axes, const std::string& suffix
 Term Reshape(NodeContext& node, Term x, const Dims& dims, const std::string& suffix);
 Term Transpose(NodeContext& node, Term x, const Dims& permutation, const std::string& suffix);
 Term Cast(NodeContext& node, Term x, DataType to, const std::string& suffix);
+// x[starts:ends] along `axes` (step 1; ONNX Slice clamping).
+Term Slice(NodeContext& node, Term x, const Dims& starts, const Dims& ends, const Dims& axes,
+           const std::string& suffix);
+// The terms joined along `axis` (one term is returned as it is).
+Term Concat(NodeContext& node, std::vector<Term> parts, std::int64_t axis, const std::string& suffix);
+// numpy.matmul(a, b) as a MatMul layer (never folded: the network's constant folding may).
+Term MatMul(NodeContext& node, Term a, Term b, const std::string& suffix);
+// An Activation layer (never folded).
+Term Activation(NodeContext& node, ActivationFunction function, Term x, const std::string& suffix,
+                float alpha = 0.0f, float beta = 0.0f);
 // Output i of the node is the term.
 void SetOutput(NodeContext& node, std::size_t i, Term term);
 

@@ -1,5 +1,6 @@
 // Activations, unary and binary elementwise ops, and the comparison/logic ops that exist only
 // folded (op set v1 has no bool compute).
+#include "composition.hpp"
 #include "constant_folding.hpp"
 #include "converters.hpp"
 
@@ -77,24 +78,47 @@ void ConvertPlainActivation(NodeContext& node) {
   AddActivation(node, kFunction);
 }
 
-// Clip: min and max from inputs 1 and 2 (opset 11+), each optional; they must be constant.
-void ConvertClip(NodeContext& node) {
-  float low = -std::numeric_limits<float>::infinity();
-  float high = std::numeric_limits<float>::infinity();
-  low = node.Float("min", low);  // opset < 11 form, accepted if present
-  high = node.Float("max", high);
-  auto bound = [&](std::size_t i, const char* what, float& value) {
-    if (!node.HasInput(i)) return;
-    const ConstantTensor& constant = node.RequireConstant(i, what);
-    if (constant.NumElements() != 1) node.Invalid(std::string(what) + " must be a scalar, has shape " + ToString(constant.shape()));
-    value = static_cast<float>(constant.AsDoubles()[0]);
-  };
-  bound(1, "min", low);
-  bound(2, "max", high);
-  if (node.InputInfo(0).type != DataType::kFloat32) {
-    node.Unsupported(std::string("Clip of ") + ToString(node.InputInfo(0).type) + " (op set v1 clips f32)");
+// A Clip bound as a scalar term: the attribute `what` (before opset 11) or input i; nothing when
+// neither is given.
+std::optional<composition::Term> ClipBound(NodeContext& node, std::size_t i, const char* what) {
+  const DataType type = node.InputInfo(0).type;
+  if (node.HasAttribute(what)) return composition::Scalar(node.Float(what, 0.0f), type);
+  if (!node.HasInput(i)) return std::nullopt;
+  const TensorInfo& info = node.InputInfo(i);
+  if (info.type != type) {
+    node.Invalid(std::string(what) + " is " + ToString(info.type) + " and the input " + ToString(type));
   }
-  AddActivation(node, ActivationFunction::kClip, low, high);
+  if (info.shape.NumElements() != 1) {
+    node.Invalid(std::string(what) + " must be a scalar, has shape " + ToString(info.shape));
+  }
+  composition::Term bound = composition::Input(node, i);
+  if (info.shape.Rank() == 0) return bound;
+  return composition::Reshape(node, bound, {}, std::string(what) + "_scalar");
+}
+
+// Clip: min and max from attributes (before opset 11) or inputs 1 and 2, each optional. Constant
+// bounds of an f32 input are one Activation Clip; bounds computed at run time, and other number
+// types, are ElementwiseBinary Max then Min (min(max(x, min), max), as numpy.clip).
+void ConvertClip(NodeContext& node) {
+  const bool computed = (node.HasInput(1) && !node.ConstantInput(1)) || (node.HasInput(2) && !node.ConstantInput(2));
+  const auto low = ClipBound(node, 1, "min");
+  const auto high = ClipBound(node, 2, "max");
+  if (node.InputInfo(0).type == DataType::kFloat32 && !computed) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const auto value = [&](const std::optional<composition::Term>& bound, double fallback) {
+      return static_cast<float>(bound ? bound->constant->AsDoubles()[0] : fallback);
+    };
+    AddActivation(node, ActivationFunction::kClip, value(low, -inf), value(high, inf));
+    return;
+  }
+  if (!low && !high) {
+    node.SetOutputAlias(0, 0);
+    return;
+  }
+  composition::Term y = composition::Input(node, 0);
+  if (low) y = composition::Binary(node, BinaryOperation::kMax, y, *low, high ? "at_least_min" : "");
+  if (high) y = composition::Binary(node, BinaryOperation::kMin, y, *high, "");
+  composition::SetOutput(node, 0, y);
 }
 
 // ---- Binary ---------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ ConverterTable BuildTable() {
   AddResizeConverters(table);
   AddQuantizationConverters(table);
   AddComposedConverters(table);
+  AddRecurrentConverters(table);
+  AddEinsumConverters(table);
   return table;
 }
 

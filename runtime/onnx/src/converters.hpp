@@ -42,6 +42,8 @@ void AddComposedConverters(ConverterTable& table);     // ops composed from othe
 void AddLossConverters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void AddResizeConverters(ConverterTable& table);       // Resize, Upsample
 void AddQuantizationConverters(ConverterTable& table); // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
+void AddRecurrentConverters(ConverterTable& table);    // RNN, GRU, LSTM unrolled over the time steps
+void AddEinsumConverters(ConverterTable& table);       // Einsum as Transpose, Reshape, MatMul and Reduce
 
 // LayerNormalization's optional outputs 1 (Mean) and 2 (InvStdDev) of input 0 over the axes from
 // `axis` (validated by the caller) to the last, kept as 1s, in f32 (stash_type 1), composed from

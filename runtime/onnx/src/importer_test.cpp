@@ -3,6 +3,7 @@
 // the documented errors naming the file and the nodes.
 #include <backplane/onnx_importer.hpp>
 
+#include "model_builder.hpp"
 #include "model_check.hpp"
 
 #include <doctest/doctest.h>
@@ -27,8 +28,16 @@ using backplane::onnx::ImportModel;
 using backplane::onnx::ImportModelFromMemory;
 using backplane::onnx::ImportOptions;
 using backplane::onnx::UnsupportedModelError;
+using backplane::onnx::testing::AddFloatInitializer;
+using backplane::onnx::testing::AddInts;
+using backplane::onnx::testing::AddString;
+using backplane::onnx::testing::Array;
 using backplane::onnx::testing::CheckMatchesExpected;
 using backplane::onnx::testing::DataPath;
+using backplane::onnx::testing::ImportProto;
+using backplane::onnx::testing::OneNode;
+using backplane::onnx::testing::Run;
+using backplane::onnx::testing::SetTensorType;
 using backplane::onnx::testing::TempFile;
 
 const std::string kData = DataPath("");
@@ -81,6 +90,10 @@ TEST_CASE("transformer encoder layer, opset 17 (LayerNormalization, GELU as Erf)
 
 TEST_CASE("transformer encoder layer, opset 13 (layer norm as ReduceMean/Pow/Sqrt) matches PyTorch on CpuRef") {
   CheckMatchesExpected(kData, "transformer_opset13");
+}
+
+TEST_CASE("rnn tagger (two bidirectional LSTM layers batch_first, a GRU, opset 14) matches PyTorch on CpuRef") {
+  CheckMatchesExpected(kData, "rnn_tagger");
 }
 
 TEST_CASE("a dynamic batch is fixed by input_shapes, shape subgraphs are folded") {
@@ -241,15 +254,15 @@ TEST_CASE("every unsupported node is listed at once, with type, name, opset and 
   const auto error = Thrown<UnsupportedModelError>([] { ImportModel(DataPath("bad_unsupported_ops.onnx")); });
   CHECK(error.code() == ErrorCode::kUnsupported);
   REQUIRE(error.nodes().size() == 2);
-  CHECK(error.nodes()[0].op_type == "Einsum");
-  CHECK(error.nodes()[0].node_name == "einsum1");
+  CHECK(error.nodes()[0].op_type == "Det");
+  CHECK(error.nodes()[0].node_name == "det1");
   CHECK(error.nodes()[0].opset == 13);
   CHECK(error.nodes()[0].reason == "not in op set v1");
   CHECK(error.nodes()[1].op_type == "Unique");
   CHECK(error.nodes()[1].node_name == "#2");  // unnamed: its index
   const std::string message = error.what();
   CHECK(Contains(message, "bad_unsupported_ops.onnx: the model has 2 unsupported nodes"));
-  CHECK(Contains(message, "Einsum 'einsum1' (opset 13): not in op set v1"));
+  CHECK(Contains(message, "Det 'det1' (opset 13): not in op set v1"));
   CHECK(Contains(message, "Unique '#2' (opset 13): not in op set v1"));
 }
 
@@ -357,25 +370,6 @@ TEST_CASE("input_shapes must name an input and agree with the model") {
   node->add_input("x");
   node->add_output("y");
   return model;
-}
-
-void AddInts(::onnx::NodeProto& node, const std::string& name, std::vector<std::int64_t> values) {
-  auto* attribute = node.add_attribute();
-  attribute->set_name(name);
-  attribute->set_type(::onnx::AttributeProto::INTS);
-  for (const auto value : values) attribute->add_ints(value);
-}
-
-void AddString(::onnx::NodeProto& node, const std::string& name, const std::string& value) {
-  auto* attribute = node.add_attribute();
-  attribute->set_name(name);
-  attribute->set_type(::onnx::AttributeProto::STRING);
-  attribute->set_s(value);
-}
-
-ImportedModel ImportProto(const ::onnx::ModelProto& model) {
-  const std::string bytes = model.SerializeAsString();
-  return ImportModelFromMemory(bytes.data(), bytes.size(), "m.onnx");
 }
 
 TEST_CASE("opsets 1 to 21 import, older forms mapped, others are unsupported") {
@@ -515,56 +509,6 @@ using backplane::DataType;
 using backplane::NpyArray;
 using backplane::onnx::testing::Floats;
 using backplane::onnx::testing::RunImportedOnCpuRef;
-
-// A graph input or initializer's type and shape.
-void SetTensorType(::onnx::ValueInfoProto& value, const std::string& name, int elem_type,
-                   const std::vector<std::int64_t>& dims) {
-  value.set_name(name);
-  auto* type = value.mutable_type()->mutable_tensor_type();
-  type->set_elem_type(elem_type);
-  auto* shape = type->mutable_shape();  // present, also for a scalar
-  for (const auto d : dims) shape->add_dim()->set_dim_value(d);
-}
-
-// A model at `opset` with one node `op_type` (named after it) from `inputs` to `outputs`; every
-// output is a graph output, the caller adds graph inputs, initializers and attributes.
-::onnx::ModelProto OneNode(std::int64_t opset, const std::string& op_type, const std::vector<std::string>& inputs,
-                           const std::vector<std::string>& outputs, ::onnx::NodeProto*& node) {
-  ::onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.add_opset_import()->set_version(opset);
-  auto* graph = model.mutable_graph();
-  node = graph->add_node();
-  node->set_op_type(op_type);
-  node->set_name(op_type);
-  for (const auto& name : inputs) node->add_input(name);
-  for (const auto& name : outputs) {
-    node->add_output(name);
-    graph->add_output()->set_name(name);
-  }
-  return model;
-}
-
-void AddFloatInitializer(::onnx::GraphProto& graph, const std::string& name, const std::vector<std::int64_t>& dims,
-                         const std::vector<float>& values) {
-  auto* tensor = graph.add_initializer();
-  tensor->set_name(name);
-  tensor->set_data_type(::onnx::TensorProto::FLOAT);
-  for (const auto d : dims) tensor->add_dims(d);
-  for (const auto v : values) tensor->add_float_data(v);
-}
-
-template <typename T>
-NpyArray Array(DataType type, const TensorShape& shape, const std::vector<T>& values) {
-  NpyArray array{type, shape, std::vector<std::uint8_t>(values.size() * sizeof(T))};
-  std::memcpy(array.data.data(), values.data(), array.data.size());
-  return array;
-}
-
-// `model` imported and run on CpuRef with `inputs`; the outputs by name.
-std::map<std::string, NpyArray> Run(const ::onnx::ModelProto& model, const std::map<std::string, NpyArray>& inputs) {
-  return RunImportedOnCpuRef(ImportProto(model), inputs).outputs;
-}
 
 TEST_CASE("PRelu is x < 0 ? x * slope : x, exact for -0, NaN and infinities, per channel before opset 7") {
   const float inf = std::numeric_limits<float>::infinity();
@@ -728,6 +672,46 @@ TEST_CASE("LayerNormalization's Mean and InvStdDev outputs over the axes from `a
     for (std::size_t i = 0; i < 6; ++i) {
       CHECK(y[n * 6 + i] == doctest::Approx((x[n * 6 + i] - expected_mean) * expected_inv).epsilon(1e-5));
     }
+  }
+}
+
+TEST_CASE("Clip with bounds computed at run time is Max then Min, for f32 and integers") {
+  ::onnx::NodeProto* node = nullptr;
+  SUBCASE("f32, both bounds graph inputs; min above max gives max (numpy.clip)") {
+    auto model = OneNode(13, "Clip", {"x", "low", "high"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {4});
+    SetTensorType(*model.mutable_graph()->add_input(), "low", ::onnx::TensorProto::FLOAT, {});
+    SetTensorType(*model.mutable_graph()->add_input(), "high", ::onnx::TensorProto::FLOAT, {});
+    const auto imported = ImportProto(model);
+    CHECK_NOTHROW(imported.network.FindLayer("Clip/at_least_min"));
+    const NpyArray x = Array<float>(DataType::kFloat32, {4}, {-3, -1, 2, 5});
+    const auto run = [&](float low, float high) {
+      return Floats(Run(model, {{"x", x},
+                                {"low", Array<float>(DataType::kFloat32, TensorShape{}, {low})},
+                                {"high", Array<float>(DataType::kFloat32, TensorShape{}, {high})}})
+                        .at("y"));
+    };
+    CHECK(run(-2, 3) == std::vector<float>{-2, -1, 2, 3});
+    CHECK(run(4, 1) == std::vector<float>{1, 1, 1, 1});
+  }
+  SUBCASE("i8 with a run-time max only, and with no bounds (the input itself)") {
+    auto model = OneNode(13, "Clip", {"x", "", "high"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT8, {3});
+    SetTensorType(*model.mutable_graph()->add_input(), "high", ::onnx::TensorProto::INT8, {});
+    const NpyArray x = Array<std::int8_t>(DataType::kInt8, {3}, {-100, 7, 100});
+    const NpyArray y =
+        Run(model, {{"x", x}, {"high", Array<std::int8_t>(DataType::kInt8, TensorShape{}, {10})}}).at("y");
+    CHECK(y.data == std::vector<std::uint8_t>{static_cast<std::uint8_t>(-100), 7, 10});
+    auto unbounded = OneNode(13, "Clip", {"x"}, {"y"}, node);
+    SetTensorType(*unbounded.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT8, {3});
+    CHECK(Run(unbounded, {{"x", x}}).at("y").data == x.data);
+  }
+  SUBCASE("a bound of another type is a model error naming both") {
+    auto model = OneNode(13, "Clip", {"x", "low"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {3});
+    SetTensorType(*model.mutable_graph()->add_input(), "low", ::onnx::TensorProto::INT8, {});
+    const auto error = Thrown([&] { ImportProto(model); });
+    CHECK(Contains(error.what(), "min is i8 and the input f32"));
   }
 }
 
