@@ -1,5 +1,6 @@
-// Reduce over a set of axes, f32: every ReduceOperation, as backend::reduction computes it (the
-// one owner of the formulas). The input is walked in memory order against per-output
+// Reduce over a set of axes, on f32, f64, f16 and bf16: every ReduceOperation, as
+// backend::reduction computes it (the one owner of the formulas), each output rounded once to
+// the input's type (ConvertElement). The input is walked in memory order against per-output
 // accumulators (stride 0 along reduced axes), accumulated in double in the run's scratch
 // memory; kLogSumExp walks it twice (each output's largest value first).
 #include "broadcast.hpp"
@@ -19,6 +20,7 @@ namespace {
 
 namespace reduction = backend::reduction;
 
+template <typename T>
 class ReduceWorkload final : public backend::IWorkload {
  public:
   ReduceWorkload(StridedLoop<2> loop, std::int64_t outputs, std::int64_t count, ReduceOperation operation)
@@ -30,8 +32,8 @@ class ReduceWorkload final : public backend::IWorkload {
   }
 
   void Execute(const backend::WorkloadArgs& args) const override {
-    const float* x = Input<float>(args, 0);
-    float* y = Output<float>(args, 0);
+    const T* x = Input<T>(args, 0);
+    T* y = Output<T>(args, 0);
     auto* acc = static_cast<double*>(args.scratch);
     double* shift = nullptr;
     if (reduction::NeedsShift(operation_)) {
@@ -41,28 +43,28 @@ class ReduceWorkload final : public backend::IWorkload {
     }
     Accumulate(operation_, x, acc, shift);
     for (std::int64_t i = 0; i < outputs_; ++i) {
-      y[i] = static_cast<float>(reduction::Finish(operation_, acc[i], count_, shift ? shift[i] : 0.0));
+      y[i] = ConvertElement<T>(reduction::Finish(operation_, acc[i], count_, shift ? shift[i] : 0.0));
     }
   }
 
  private:
   // acc[o] = Start, then Add of every input element of output o (shift[o] with kLogSumExp).
-  void Accumulate(ReduceOperation operation, const float* x, double* acc, const double* shift) const {
+  void Accumulate(ReduceOperation operation, const T* x, double* acc, const double* shift) const {
     for (std::int64_t i = 0; i < outputs_; ++i) acc[i] = reduction::Start(operation);
     loop_.ForEachRow([&](const StridedLoop<2>::Offsets& at, std::int64_t n, const StridedLoop<2>::Offsets& step) {
       double* a = acc + at[0];
       const double* s = shift ? shift + at[0] : nullptr;
-      const float* xs = x + at[1];
+      const T* xs = x + at[1];
       if (step[0] == 0) {  // a row of one output: accumulated in a register
         double total = *a;
         const double row_shift = s ? *s : 0.0;
-        for (std::int64_t i = 0; i < n; ++i) total = reduction::Add(operation, total, xs[i * step[1]], row_shift);
+        for (std::int64_t i = 0; i < n; ++i) total = reduction::Add(operation, total, ConvertElement<double>(xs[i * step[1]]), row_shift);
         *a = total;
         return;
       }
       for (std::int64_t i = 0; i < n; ++i) {
         const std::int64_t o = i * step[0];
-        a[o] = reduction::Add(operation, a[o], xs[i * step[1]], s ? s[o] : 0.0);
+        a[o] = reduction::Add(operation, a[o], ConvertElement<double>(xs[i * step[1]]), s ? s[o] : 0.0);
       }
     });
   }
@@ -86,6 +88,14 @@ std::vector<bool> ReducedAxes(const ReduceDescriptor& descriptor, const TensorSh
 
 }  // namespace
 
+bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
+  const DataType type = layer.GetInputInfo(0).type;
+  if (IsFloatingPointType(type)) return true;
+  // Integers would need exact (wrapping) sums and products, not double accumulators.
+  reason = std::string("CpuRef runs Reduce on f32, f64, f16 and bf16, not ") + ToString(type);
+  return false;
+}
+
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView& layer) {
   const auto& descriptor = DescriptorOf<ReduceDescriptor>(layer);
   const TensorShape& shape = layer.GetInputInfo(0).shape;
@@ -101,7 +111,8 @@ std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerVi
   }
   const TensorShape kept(kept_dims);
   StridedLoop<2> loop(shape.Dims(), {BroadcastStrides(kept, shape), DenseStrides(shape)});
-  return std::make_unique<ReduceWorkload>(std::move(loop), kept.NumElements(), count, descriptor.operation);
+  return MakeForFloatingPointType<ReduceWorkload>(layer.GetInputInfo(0).type, std::move(loop), kept.NumElements(),
+                                                  count, descriptor.operation);
 }
 
 }  // namespace backplane::reference

@@ -202,3 +202,35 @@ TEST_CASE("reduce: support rejects bad axes, repeated axes and a wrong output sh
                           {{{1}, DataType::kInt32}}, reason));
   CHECK(reason == "axis 1 is out of range [-1, 0] for input [2] of rank 1");
 }
+
+TEST_CASE("reduce: f64, f16 and bf16 reduce in double and round each output once") {
+  const std::vector<double> x{0.5, -1.25, 3.0, 1e-3, 700.0, -2.0};
+  const auto f64 = RunOp(Reduce(ReduceOperation::kLogSumExp, {1}, true), {HostTensor::From<double>({2, 3}, x, DataType::kFloat64)},
+                         {{{2, 1}, DataType::kFloat64}})[0]
+                       .As<double>();
+  REQUIRE(f64.size() == 2);
+  CHECK(f64[0] == doctest::Approx(Expected(ReduceOperation::kLogSumExp, {0.5, -1.25, 3.0})).epsilon(1e-15));
+  CHECK(f64[1] == doctest::Approx(700.0 + std::log(1.0 + std::exp(1e-3 - 700.0) + std::exp(-702.0))).epsilon(1e-15));
+  // f16 1, 2, 3 (0x3c00, 0x4000, 0x4200): sum 6 = 0x4600; mean over [2048, 1, 1, 1] is 512.75, a tie that rounds to even 513 (0x6002).
+  const auto f16 = RunOp(Reduce(ReduceOperation::kSum, {}, false),
+                         {HostTensor::From<std::uint16_t>({3}, {0x3c00, 0x4000, 0x4200}, DataType::kFloat16)},
+                         {{{}, DataType::kFloat16}})[0]
+                       .As<std::uint16_t>();
+  CHECK(f16 == std::vector<std::uint16_t>{0x4600});
+  const auto mean = RunOp(Reduce(ReduceOperation::kMean, {}, false),
+                          {HostTensor::From<std::uint16_t>({4}, {0x6800, 0x3c00, 0x3c00, 0x3c00}, DataType::kFloat16)},
+                          {{{}, DataType::kFloat16}})[0]
+                        .As<std::uint16_t>();
+  CHECK(mean == std::vector<std::uint16_t>{0x6002});
+  // bf16 max of 1, 3, 2 (0x3f80, 0x4040, 0x4000).
+  const auto bf16 = RunOp(Reduce(ReduceOperation::kMax, {0}, false),
+                          {HostTensor::From<std::uint16_t>({3}, {0x3f80, 0x4040, 0x4000}, DataType::kBFloat16)},
+                          {{{}, DataType::kBFloat16}})[0]
+                        .As<std::uint16_t>();
+  CHECK(bf16 == std::vector<std::uint16_t>{0x4040});
+
+  std::string reason;
+  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kSum, {0}, true), {HostTensor::I32({2}, {1, 2})},
+                          {{{1}, DataType::kInt32}}, reason));
+  CHECK(reason == "CpuRef runs Reduce on f32, f64, f16 and bf16, not i32");
+}

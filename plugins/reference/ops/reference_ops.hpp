@@ -34,6 +34,7 @@ const backend::OpTable<OpKernel>& Ops();
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView&);
+bool IsPooling2dSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView&);
@@ -41,6 +42,7 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend
 std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView&);
+bool IsReduceSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateFlattenWorkload(const backend::ILayerView&);

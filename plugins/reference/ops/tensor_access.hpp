@@ -60,6 +60,37 @@ std::unique_ptr<backend::IWorkload> MakeForNumberType(DataType type, Args&&... a
   });
 }
 
+// A Workload<T> for T the element type of `type`, one with arithmetic (IsArithmeticType: a
+// number, Half or BFloat16): for kernels that compute in ComputeElement<T> and round each result
+// once with ConvertElement. Throws Exception (kInternal) for bool (the op's support check
+// refuses it first).
+template <template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForArithmeticType(DataType type, Args&&... args) {
+  return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
+    using T = decltype(element);
+    if constexpr (kIsArithmeticElement<T>) {
+      return std::make_unique<Workload<T>>(std::forward<Args>(args)...);
+    } else {
+      throw Exception(ErrorCode::kInternal, std::string("CpuRef has no kernel for ") + ToString(type) + " here");
+    }
+  });
+}
+
+// A Workload<T> for T the element type of `type`, floating point (IsFloatingPointType: float,
+// double, Half or BFloat16). Throws Exception (kInternal) for another type (the op's support
+// check refuses those first).
+template <template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForFloatingPointType(DataType type, Args&&... args) {
+  return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
+    using T = decltype(element);
+    if constexpr (kIsFloatingPointElement<T>) {
+      return std::make_unique<Workload<T>>(std::forward<Args>(args)...);
+    } else {
+      throw Exception(ErrorCode::kInternal, std::string("CpuRef has no kernel for ") + ToString(type) + " here");
+    }
+  });
+}
+
 // True for a number type; else false with `reason` "CpuRef's <op> takes numbers other than f16
 // and bf16, not <type>".
 inline bool TakesNumbers(const char* op, DataType type, std::string& reason) {
