@@ -1,5 +1,6 @@
 // Activations, unary and binary elementwise ops, and the comparison/logic ops that exist only
 // folded (op set v1 has no bool compute).
+#include "composition.hpp"
 #include "constant_folding.hpp"
 #include "converters.hpp"
 
@@ -77,8 +78,40 @@ void ConvertPlainActivation(NodeContext& node) {
   AddActivation(node, kFunction);
 }
 
+// Clip of x of another type than f32 (Activation's kClip is f32): Max(x, min), then Min with
+// max, as ElementwiseBinary layers (folded on constants); each bound a scalar of x's type (the
+// op schema names a bound of another type), from input 1 or 2 (opset 11+) or the opset 6
+// attributes. An absent bound adds nothing; with neither, y is x.
+void ConvertClipByMaxMin(NodeContext& node) {
+  namespace c = composition;
+  const DataType type = node.InputInfo(0).type;
+  c::Term y = c::Input(node, 0);
+  auto clip = [&](std::size_t i, const char* what, BinaryOperation operation) {
+    std::optional<c::Term> bound;
+    if (node.HasInput(i)) {
+      const auto elements = TensorShape(node.InputDims(i)).NumElements();
+      if (elements != 1) node.Invalid(std::string(what) + " must be a scalar, has shape " + ToString(TensorShape(node.InputDims(i))));
+      bound = c::Input(node, i);
+    } else if (node.HasAttribute(what)) {
+      bound = c::Scalar(node.Float(what, 0.0f), type);
+    }
+    if (bound) y = c::Binary(node, operation, std::move(y), std::move(*bound), what);
+  };
+  clip(1, "min", BinaryOperation::kMax);
+  clip(2, "max", BinaryOperation::kMin);
+  if (y.input) {
+    node.SetOutputAlias(0, 0);
+  } else {
+    c::SetOutput(node, 0, std::move(y));
+  }
+}
+
 // Clip: min and max from inputs 1 and 2 (opset 11+), each optional; they must be constant.
 void ConvertClip(NodeContext& node) {
+  if (node.InputInfo(0).type != DataType::kFloat32) {
+    ConvertClipByMaxMin(node);
+    return;
+  }
   float low = -std::numeric_limits<float>::infinity();
   float high = std::numeric_limits<float>::infinity();
   low = node.Float("min", low);  // opset < 11 form, accepted if present
@@ -91,36 +124,36 @@ void ConvertClip(NodeContext& node) {
   };
   bound(1, "min", low);
   bound(2, "max", high);
-  if (node.InputInfo(0).type != DataType::kFloat32) {
-    node.Unsupported(std::string("Clip of ") + ToString(node.InputInfo(0).type) + " (op set v1 clips f32)");
-  }
   AddActivation(node, ActivationFunction::kClip, low, high);
 }
 
 // ---- Binary ---------------------------------------------------------------------------------
 
-// a <op> b as a layer; inputs of different types are an error except Pow's exponent, which is
-// converted to the base's type.
+// Pow's constant exponent in the base's type `type` when every value converts to it and back
+// unchanged (x ** 2 with an i64 2 stays a one-type Pow, as fusions and f32-only backends want);
+// else null: the layer takes the exponent's own type (ONNX Pow's rule; 2 ** 0.5 must not become
+// 2 ** 0).
+std::optional<ConstantTensor> ExactExponent(const ConstantTensor& exponent, DataType type) {
+  ConstantTensor cast = folding::Cast(exponent, type);
+  const ConstantTensor back = folding::Cast(cast, exponent.type());
+  if (*back.bytes() != *exponent.bytes()) return std::nullopt;
+  return cast;
+}
+
+// a <op> b as a layer; inputs of different types are an error except Pow's exponent.
 OutputSlot AddBinary(NodeContext& node, BinaryOperation operation, std::size_t a, std::size_t b,
                      const std::string& suffix = {}) {
   const DataType type_a = node.InputInfo(a).type;
   const DataType type_b = node.InputInfo(b).type;
-  OutputSlot slot_b;
+  OutputSlot slot_b = node.Slot(b);
   if (type_a != type_b) {
     if (operation != BinaryOperation::kPow) {
       node.Invalid(std::string("inputs have different types: ") + ToString(type_a) + " and " + ToString(type_b));
     }
-    if (const ConstantTensor* exponent = node.ConstantInput(b)) {
-      const ConstantTensor cast = folding::Cast(*exponent, type_a);
-      slot_b = node.context().network().AddConstant(node.context().UniqueName(node.name() + "/exponent"), cast.info(),
-                                                    cast.bytes());
-    } else {
-      CastDescriptor descriptor;
-      descriptor.to = type_a;
-      slot_b = node.Add(descriptor, {node.Slot(b)}, "cast_exponent");
+    const ConstantTensor* exponent = node.ConstantInput(b);
+    if (const auto exact = exponent ? ExactExponent(*exponent, type_a) : std::nullopt) {
+      slot_b = node.AddConstant(*exact, "exponent");
     }
-  } else {
-    slot_b = node.Slot(b);
   }
   ElementwiseBinaryDescriptor descriptor;
   descriptor.operation = operation;
