@@ -2,10 +2,13 @@
 // it to the output element its kept coordinates name.
 #include "op_test_harness.hpp"
 
+#include <backplane/exception.hpp>
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -229,8 +232,36 @@ TEST_CASE("reduce: f64, f16 and bf16 reduce in double and round each output once
                         .As<std::uint16_t>();
   CHECK(bf16 == std::vector<std::uint16_t>{0x4040});
 
+}
+
+TEST_CASE("reduce: integers exact in their type, wrapping as numpy's sum(dtype=x.dtype), mean truncated") {
+  const auto i32 = [](ReduceOperation operation, const std::vector<std::int32_t>& x) {
+    return RunOp(Reduce(operation, {1}, false), {HostTensor::I32({2, 3}, x)}, {{{2}, DataType::kInt32}})[0]
+        .As<std::int32_t>();
+  };
+  using I32s = std::vector<std::int32_t>;
+  const I32s x{1, 2, 4, -7, 0, 0};
+  CHECK(i32(ReduceOperation::kMean, x) == I32s{2, -2});  // 7 / 3 and -7 / 3, toward zero
+  CHECK(i32(ReduceOperation::kSum, x) == I32s{7, -7});
+  CHECK(i32(ReduceOperation::kMax, x) == I32s{4, 0});
+  CHECK(i32(ReduceOperation::kMin, x) == I32s{1, -7});
+  CHECK(i32(ReduceOperation::kProd, {-3, 4, 2, 5, 5, 5}) == I32s{-24, 125});
+  CHECK(i32(ReduceOperation::kSumSquare, {-3, 4, 0, 1, 1, 1}) == I32s{25, 3});
+  CHECK(i32(ReduceOperation::kL1, {-3, 4, 0, -1, -1, -1}) == I32s{7, 3});
+  const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  CHECK(RunOp(Reduce(ReduceOperation::kSum, {}, false), {HostTensor::I64({2}, {big, 1})}, {{{}, DataType::kInt64}})[0]
+            .As<std::int64_t>() == std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min()});
+  // u8 200 + 200 wraps to 144, halved: 72 (numpy.mean(dtype=uint8)); the count 2 is not narrowed.
+  CHECK(RunOp(Reduce(ReduceOperation::kMean, {}, false), {HostTensor::From<std::uint8_t>({2}, {200, 200}, DataType::kUInt8)},
+              {{{}, DataType::kUInt8}})[0]
+            .As<std::uint8_t>() == std::vector<std::uint8_t>{72});
+
   std::string reason;
-  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kSum, {0}, true), {HostTensor::I32({2}, {1, 2})},
+  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kL2, {0}, true), {HostTensor::I32({2}, {1, 2})},
                           {{{1}, DataType::kInt32}}, reason));
-  CHECK(reason == "CpuRef runs Reduce on f32, f64, f16 and bf16, not i32");
+  CHECK(reason == "CpuRef reduces integers (here i32) by Max, Min, Sum, Prod, SumSquare, L1 and Mean only; L2, LogSum "
+                  "and LogSumExp are real-valued");
+  CHECK_THROWS_WITH_AS(RunOp(Reduce(ReduceOperation::kMean, {1}, false), {HostTensor::I32({2, 0}, {})},
+                             {{{2}, DataType::kInt32}}),
+                       "the integer mean of an empty set (input [2,0], i32) has no value", backplane::Exception);
 }
