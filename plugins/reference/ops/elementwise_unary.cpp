@@ -21,20 +21,14 @@ bool IsIntegerOperation(UnaryOperation operation) {
   return operation == UnaryOperation::kAbs || operation == UnaryOperation::kNeg || operation == UnaryOperation::kSign;
 }
 
-// y = f(x) over elements of T: f computes in ComputeElement<T>, the result rounded once to T.
-template <typename T, typename Function>
-std::unique_ptr<backend::IWorkload> Map(std::int64_t count, Function function) {
-  return MakeMapWorkload<T>(count, [function](T x) { return ConvertElement<T>(function(ConvertElement<ComputeElement<T>>(x))); });
-}
-
 // Abs, Neg and Sign of an integer T (IsIntegerOperation), wrapping.
 template <typename T>
 std::unique_ptr<backend::IWorkload> MakeInteger(UnaryOperation operation, std::int64_t count) {
   const auto neg = [](T x) { return static_cast<T>(std::uint64_t{0} - static_cast<std::uint64_t>(x)); };
   switch (operation) {
-    case UnaryOperation::kNeg: return Map<T>(count, neg);
-    case UnaryOperation::kAbs: return Map<T>(count, [neg](T x) { return x < T{0} ? neg(x) : x; });
-    case UnaryOperation::kSign: return Map<T>(count, [](T x) { return static_cast<T>((x > T{0}) - (x < T{0})); });
+    case UnaryOperation::kNeg: return MakeMapWorkload<T>(count, neg);
+    case UnaryOperation::kAbs: return MakeMapWorkload<T>(count, [neg](T x) { return x < T{0} ? neg(x) : x; });
+    case UnaryOperation::kSign: return MakeMapWorkload<T>(count, [](T x) { return static_cast<T>((x > T{0}) - (x < T{0})); });
     default: throw Exception(ErrorCode::kInternal, "CpuRef has no integer form of this unary operation");
   }
 }
@@ -44,28 +38,28 @@ template <typename T>
 std::unique_ptr<backend::IWorkload> MakeFloating(UnaryOperation operation, std::int64_t count) {
   using C = ComputeElement<T>;
   switch (operation) {
-    case UnaryOperation::kSqrt: return Map<T>(count, [](C x) { return std::sqrt(x); });
-    case UnaryOperation::kExp: return Map<T>(count, [](C x) { return std::exp(x); });
-    case UnaryOperation::kLog: return Map<T>(count, [](C x) { return std::log(x); });
-    case UnaryOperation::kAbs: return Map<T>(count, [](C x) { return std::fabs(x); });
-    case UnaryOperation::kNeg: return Map<T>(count, [](C x) { return -x; });
-    case UnaryOperation::kErf: return Map<T>(count, [](C x) { return std::erf(x); });
-    case UnaryOperation::kReciprocal: return Map<T>(count, [](C x) { return C{1} / x; });
-    case UnaryOperation::kSin: return Map<T>(count, [](C x) { return std::sin(x); });
-    case UnaryOperation::kCos: return Map<T>(count, [](C x) { return std::cos(x); });
-    case UnaryOperation::kTan: return Map<T>(count, [](C x) { return std::tan(x); });
-    case UnaryOperation::kAsin: return Map<T>(count, [](C x) { return std::asin(x); });
-    case UnaryOperation::kAcos: return Map<T>(count, [](C x) { return std::acos(x); });
-    case UnaryOperation::kAtan: return Map<T>(count, [](C x) { return std::atan(x); });
-    case UnaryOperation::kSinh: return Map<T>(count, [](C x) { return std::sinh(x); });
-    case UnaryOperation::kCosh: return Map<T>(count, [](C x) { return std::cosh(x); });
-    case UnaryOperation::kAsinh: return Map<T>(count, [](C x) { return std::asinh(x); });
-    case UnaryOperation::kAcosh: return Map<T>(count, [](C x) { return std::acosh(x); });
-    case UnaryOperation::kAtanh: return Map<T>(count, [](C x) { return std::atanh(x); });
-    case UnaryOperation::kSign: return Map<T>(count, [](C x) { return x > C{0} ? C{1} : (x < C{0} ? C{-1} : x); });
-    case UnaryOperation::kCeil: return Map<T>(count, [](C x) { return std::ceil(x); });
-    case UnaryOperation::kFloor: return Map<T>(count, [](C x) { return std::floor(x); });
-    case UnaryOperation::kRound: return Map<T>(count, [](C x) { return std::nearbyint(x); });
+    case UnaryOperation::kSqrt: return MakeComputedMapWorkload<T>(count, [](C x) { return std::sqrt(x); });
+    case UnaryOperation::kExp: return MakeComputedMapWorkload<T>(count, [](C x) { return std::exp(x); });
+    case UnaryOperation::kLog: return MakeComputedMapWorkload<T>(count, [](C x) { return std::log(x); });
+    case UnaryOperation::kAbs: return MakeComputedMapWorkload<T>(count, [](C x) { return std::fabs(x); });
+    case UnaryOperation::kNeg: return MakeComputedMapWorkload<T>(count, [](C x) { return -x; });
+    case UnaryOperation::kErf: return MakeComputedMapWorkload<T>(count, [](C x) { return std::erf(x); });
+    case UnaryOperation::kReciprocal: return MakeComputedMapWorkload<T>(count, [](C x) { return C{1} / x; });
+    case UnaryOperation::kSin: return MakeComputedMapWorkload<T>(count, [](C x) { return std::sin(x); });
+    case UnaryOperation::kCos: return MakeComputedMapWorkload<T>(count, [](C x) { return std::cos(x); });
+    case UnaryOperation::kTan: return MakeComputedMapWorkload<T>(count, [](C x) { return std::tan(x); });
+    case UnaryOperation::kAsin: return MakeComputedMapWorkload<T>(count, [](C x) { return std::asin(x); });
+    case UnaryOperation::kAcos: return MakeComputedMapWorkload<T>(count, [](C x) { return std::acos(x); });
+    case UnaryOperation::kAtan: return MakeComputedMapWorkload<T>(count, [](C x) { return std::atan(x); });
+    case UnaryOperation::kSinh: return MakeComputedMapWorkload<T>(count, [](C x) { return std::sinh(x); });
+    case UnaryOperation::kCosh: return MakeComputedMapWorkload<T>(count, [](C x) { return std::cosh(x); });
+    case UnaryOperation::kAsinh: return MakeComputedMapWorkload<T>(count, [](C x) { return std::asinh(x); });
+    case UnaryOperation::kAcosh: return MakeComputedMapWorkload<T>(count, [](C x) { return std::acosh(x); });
+    case UnaryOperation::kAtanh: return MakeComputedMapWorkload<T>(count, [](C x) { return std::atanh(x); });
+    case UnaryOperation::kSign: return MakeComputedMapWorkload<T>(count, [](C x) { return x > C{0} ? C{1} : (x < C{0} ? C{-1} : x); });
+    case UnaryOperation::kCeil: return MakeComputedMapWorkload<T>(count, [](C x) { return std::ceil(x); });
+    case UnaryOperation::kFloor: return MakeComputedMapWorkload<T>(count, [](C x) { return std::floor(x); });
+    case UnaryOperation::kRound: return MakeComputedMapWorkload<T>(count, [](C x) { return std::nearbyint(x); });
     case UnaryOperation::kNot: break;
   }
   throw Exception(ErrorCode::kUnsupported, "ElementwiseUnary operation " +

@@ -21,7 +21,7 @@ const std::array<OpKernel, 30> kOps{{
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, AllFloat32, CreateMatMulWorkload},
     {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2dWorkload},
-    {LayerType::kActivation, AllFloat32, CreateActivationWorkload},
+    {LayerType::kActivation, IsActivationSupported, CreateActivationWorkload},
     {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinaryWorkload},
     {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnaryWorkload},
     {LayerType::kSoftmax, AllFloat32, CreateSoftmaxWorkload},

@@ -36,6 +36,7 @@ std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView&);
 bool IsPooling2dSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView&);
+bool IsActivationSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend::ILayerView&);
