@@ -24,7 +24,7 @@ const std::array<OpKernel, 30> kOps{{
     {LayerType::kActivation, IsActivationSupported, CreateActivationWorkload},
     {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinaryWorkload},
     {LayerType::kElementwiseUnary, IsElementwiseUnarySupported, CreateElementwiseUnaryWorkload},
-    {LayerType::kSoftmax, AllFloat32, CreateSoftmaxWorkload},
+    {LayerType::kSoftmax, IsSoftmaxSupported, CreateSoftmaxWorkload},
     {LayerType::kBatchNormalization, AllFloat32, CreateBatchNormalizationWorkload},
     {LayerType::kLayerNormalization, AllFloat32, CreateLayerNormalizationWorkload},
     {LayerType::kReduce, IsReduceSupported, CreateReduceWorkload},

@@ -40,6 +40,7 @@ bool IsActivationSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateElementwiseUnaryWorkload(const backend::ILayerView&);
+bool IsSoftmaxSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const backend::ILayerView&);
