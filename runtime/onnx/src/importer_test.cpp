@@ -792,7 +792,7 @@ void AddInitializer(::onnx::GraphProto& graph, const std::string& name, int elem
   }
 }
 
-TEST_CASE("Clip of i8 is Max and Min with bounds of x's type, constant or run-time; without bounds y is x") {
+TEST_CASE("Clip of i8 is Max and Min with bounds of x's type, constant or run-time, and without bounds y is x") {
   ::onnx::NodeProto* node = nullptr;
   const NpyArray x = Array<std::int8_t>(DataType::kInt8, {5}, {-128, -3, 0, 2, 127});
   SUBCASE("constant min and max") {
@@ -834,7 +834,7 @@ TEST_CASE("Dropout's mask output at inference is all true, x's shape") {
   CHECK(outputs.at("mask").data == std::vector<std::uint8_t>(6, 1));
 }
 
-TEST_CASE("ScatterND with index tuples of 1 runs as ScatterElements along axis 0; longer tuples are unsupported") {
+TEST_CASE("ScatterND with index tuples of 1 runs as ScatterElements along axis 0, longer tuples are unsupported") {
   ::onnx::NodeProto* node = nullptr;
   const NpyArray data = Array<float>(DataType::kFloat32, {4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
   const NpyArray updates = Array<float>(DataType::kFloat32, {2, 2}, {10, 11, 12, 13});
