@@ -110,6 +110,39 @@ TEST_CASE("fusion: a residual CNN fuses conv + bias + activation + residual add 
   CheckAgainstReference(*runtime, ResidualNet({2, 3, 29, 35}), {Random(2 * 3 * 29 * 35, 8)});
 }
 
+TEST_CASE("fusion: a 3-D residual block (Conv3d + BatchNorm3d + ReLU, residual add) folds, fuses and matches CpuRef") {
+  // r3d_18's basic block: conv, batch norm, ReLU, conv, batch norm, add the block's input, ReLU.
+  auto runtime = MakeRuntime();
+  Network net;
+  const OutputSlot x = net.AddInput("x", {{1, 16, 4, 8, 8}, DataType::kFloat32});
+  unsigned seed = 30;
+  const auto conv_bn = [&](OutputSlot in, const std::string& name) {
+    ConvolutionNdDescriptor conv;
+    conv.strides = {1, 1, 1};
+    conv.dilations = {1, 1, 1};
+    conv.pads = {1, 1, 1, 1, 1, 1};
+    const auto w = Constant(net, name + "_w", {16, 16, 3, 3, 3}, seed++, 0.1f);
+    const OutputSlot y = net.Add(conv, {in, w}, name);
+    BatchNormalizationDescriptor bn;
+    std::vector<OutputSlot> inputs{y};
+    for (const char* part : {"_scale", "_shift", "_mean"}) inputs.push_back(Constant(net, name + part, {16}, seed++, 0.5f));
+    inputs.push_back(net.AddConstant(name + "_var", TensorShape{16}, Random(16, seed++, 0.5f, 1.5f)));
+    return net.Add(bn, inputs, name + "_bn");
+  };
+  const OutputSlot h = Act(net, conv_bn(x, "conv1"), ActivationFunction::kRelu, "relu1");
+  const OutputSlot sum = Binary(net, BinaryOperation::kAdd, conv_bn(h, "conv2"), x, "add");
+  net.AddOutput("y", Act(net, sum, ActivationFunction::kRelu, "relu2"));
+  const Outcome outcome = CheckAgainstReference(*runtime, net, {Random(16 * 4 * 8 * 8, 9)});
+  std::size_t folded = 0;
+  for (const auto& line : outcome.pass_log) folded += line.find("folded batch normalization") != std::string::npos;
+  CHECK(folded == 2);
+  CHECK(FusedCount(outcome) == 2);  // conv1 + relu1, conv2 + add + relu2
+  for (const auto& p : outcome.placement) {
+    CAPTURE(p.layer);
+    CHECK((p.backend.Get().empty() || p.backend.Get() == "CpuOneDnn"));
+  }
+}
+
 TEST_CASE("fusion: with fast_math the residual CNN (bf16 activations between layers) stays close to CpuRef") {
   // Under fast_math convolutions and pooling read and write bf16 (depthwise, grouped and
   // dilated ones too, residuals as sum post-ops); other layers and the outputs convert.

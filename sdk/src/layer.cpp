@@ -14,7 +14,7 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "Gather",         "Pad",              "Cast",               "PreCompiled",
     "Where",          "GatherElements",   "ArgMinMax",          "Trilu",
     "Resize",         "ConvolutionTranspose", "TopK",             "CumSum",
-    "ScatterElements", "GatherNd",
+    "ScatterElements", "GatherNd",      "ConvolutionNd",      "PoolingNd",
 };
 }  // namespace
 

@@ -235,6 +235,35 @@ TEST_CASE("op attributes: descriptors with arrays round-trip as copies") {
   CHECK(deconv_back->pads == deconv.pads);
   CHECK(deconv_back->groups == 4);
 
+  ConvolutionNdDescriptor conv;
+  conv.strides = {2, 3, 1};
+  conv.dilations = {1, 2, 1};
+  conv.pads = {0, 1, 2, 3, 4, 5};
+  conv.groups = 3;
+  auto conv_back = RoundTrip(conv);
+  CHECK(conv_back->strides == conv.strides);
+  CHECK(conv_back->dilations == conv.dilations);
+  CHECK(conv_back->pads == conv.pads);
+  CHECK(conv_back->groups == 3);
+
+  PoolingNdDescriptor pool;
+  pool.type = PoolingType::kAverage;
+  pool.kernel = {3, 2, 1};
+  pool.strides = {1, 2, 3};
+  pool.dilations = {2, 1, 1};
+  pool.pads = {1, 0, 0, 0, 1, 1};
+  pool.count_include_pad = true;
+  pool.ceil_mode = true;
+  auto pool_back = RoundTrip(pool);
+  CHECK(pool_back->type == PoolingType::kAverage);
+  CHECK(pool_back->kernel == pool.kernel);
+  CHECK(pool_back->strides == pool.strides);
+  CHECK(pool_back->dilations == pool.dilations);
+  CHECK(pool_back->pads == pool.pads);
+  CHECK(pool_back->count_include_pad);
+  CHECK(pool_back->ceil_mode);
+  CHECK_FALSE(pool_back->global);
+
   PadDescriptor pad;
   pad.pads = {0, 1, 2, 3};
   pad.mode = PadMode::kReflect;
@@ -285,7 +314,7 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
 }
 
 TEST_CASE("op attributes: malformed C attributes are refused by name") {
-  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 34 layer types)");
+  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 36 layer types)");
   CHECK(ErrorOf([] { DescriptorFromC(BP_LAYER_CONVOLUTION_2D, nullptr); }) ==
         "Convolution2d layer without attributes (BpConvolution2dAttributes expected)");
 

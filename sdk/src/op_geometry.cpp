@@ -163,6 +163,59 @@ bool DescribePooling(const ILayerView& layer, PoolingGeometry& g, std::string& r
   return true;
 }
 
+std::int64_t ProductOfAxes(const std::vector<PoolAxis>& axes, std::int64_t PoolAxis::*field) {
+  std::int64_t product = 1;
+  for (const PoolAxis& axis : axes) product *= axis.*field;
+  return product;
+}
+
+namespace {
+// The spatial axes of an N-D window over x, output y and kernel extents `kernel` (global: the
+// whole axis, one output).
+std::vector<PoolAxis> WindowAxes(const TensorShape& x, const TensorShape& y, const std::vector<std::int64_t>& kernel,
+                                 const std::vector<std::uint32_t>& strides, const std::vector<std::uint32_t>& dilations,
+                                 const std::vector<std::uint32_t>& pads, bool global) {
+  const std::size_t rank = x.Rank() - 2;
+  std::vector<PoolAxis> axes;
+  for (std::size_t a = 0; a < rank; ++a) {
+    const std::int64_t size = x[a + 2];
+    if (global) {
+      axes.push_back({size, size, 1, 1, 0, 0, 1});
+    } else {
+      axes.push_back({size, kernel[a], strides[a], dilations[a], pads[a], pads[rank + a], y[a + 2]});
+    }
+  }
+  return axes;
+}
+}  // namespace
+
+bool DescribeConvolutionNd(const ILayerView& layer, ConvNdGeometry& g, std::string& reason) {
+  const auto* d = Checked<ConvolutionNdDescriptor>(layer, reason);
+  if (!d) return false;
+  const TensorShape& x = layer.GetInputInfo(0).shape;
+  const TensorShape& w = layer.GetInputInfo(1).shape;
+  g = ConvNdGeometry{};
+  g.batch = x[0];
+  g.channels = x[1];
+  g.out_channels = w[0];
+  g.groups = d->groups;
+  const std::vector<std::int64_t> kernel(w.Dims().begin() + 2, w.Dims().end());
+  g.axes = WindowAxes(x, layer.GetOutputInfo(0).shape, kernel, d->strides, d->dilations, d->pads, false);
+  return true;
+}
+
+bool DescribePoolingNd(const ILayerView& layer, PoolingNdGeometry& g, std::string& reason) {
+  const auto* d = Checked<PoolingNdDescriptor>(layer, reason);
+  if (!d) return false;
+  const TensorShape& x = layer.GetInputInfo(0).shape;
+  g = PoolingNdGeometry{};
+  g.batch = x[0];
+  g.channels = x[1];
+  const std::vector<std::int64_t> kernel(d->kernel.begin(), d->kernel.end());
+  g.axes = WindowAxes(x, layer.GetOutputInfo(0).shape, kernel, d->strides, d->dilations, d->pads, d->global);
+  return true;
+}
+
 std::vector<MatMulOperands> MatMulBatchOperands(const MatMulGeometry& g) {
   const auto a_strides = BroadcastStrides(g.a_batch, g.batch);
   const auto b_strides = BroadcastStrides(g.b_batch, g.batch);

@@ -115,6 +115,42 @@ TEST_CASE("op geometry: ConvolutionTranspose per spatial axis") {
   CHECK(reason == "output 0 is f32 [2,6,10,11], the op gives f32 [2,6,10,12]");
 }
 
+TEST_CASE("op geometry: ConvolutionNd and PoolingNd per spatial axis") {
+  ConvolutionNdDescriptor conv;
+  conv.strides = {2, 1, 1};
+  conv.dilations = {1, 2, 1};
+  conv.pads = {1, 0, 0, 0, 1, 2};
+  conv.groups = 2;
+  // D: (4 + 1 - 3) / 2 + 1 = 2; H: 5 + 1 - 3 + 1 = 4; W: 3 + 2 - 2 + 1 = 4.
+  Layer layer(conv, {TensorShape({1, 4, 4, 5, 3}), TensorShape({6, 2, 3, 2, 2})}, {TensorShape({1, 6, 2, 4, 4})});
+  ConvNdGeometry g;
+  std::string reason;
+  REQUIRE_MESSAGE(DescribeConvolutionNd(layer, g, reason), reason);
+  CHECK(g.out_channels == 6);
+  CHECK(g.GroupChannels() == 2);
+  CHECK(g.GroupOutChannels() == 3);
+  REQUIRE(g.axes.size() == 3);
+  CHECK(g.axes[0].kernel == 3);
+  CHECK(g.axes[0].Start(1) == 1);
+  CHECK(g.axes[1].dilation == 2);
+  CHECK(g.axes[2].pad_end == 2);
+  CHECK(g.axes[2].out == 4);
+  CHECK(ProductOfAxes(g.axes, &PoolAxis::kernel) == 12);
+  CHECK(ProductOfAxes(g.axes, &PoolAxis::out) == 32);
+
+  PoolingNdDescriptor pool;
+  pool.global = true;
+  Layer global(pool, {TensorShape({2, 3, 4, 5, 6})}, {TensorShape({2, 3, 1, 1, 1})});
+  PoolingNdGeometry p;
+  REQUIRE_MESSAGE(DescribePoolingNd(global, p, reason), reason);
+  CHECK(p.batch == 2);
+  REQUIRE(p.axes.size() == 3);
+  CHECK(p.axes[1].kernel == 5);
+  CHECK(p.axes[2].out == 1);
+  CHECK_FALSE(DescribePoolingNd(layer, p, reason));
+  CHECK(reason == "expected a PoolingNd layer, not ConvolutionNd");
+}
+
 TEST_CASE("op geometry: Pooling2d, ceil mode and global") {
   Pooling2dDescriptor d;
   d.kernel = {2, 2};

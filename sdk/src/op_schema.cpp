@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <utility>
 
 namespace backplane::backend {
@@ -134,15 +135,13 @@ std::int64_t Window(const char* axis, std::int64_t size, std::int64_t pad_begin,
   return out;
 }
 
-std::vector<TensorInfo> Convolution2d(const Rules& r) {
-  r.Arity(2, 3);
-  r.Rank(0, 4, "x [N, C, H, W]");
-  r.Rank(1, 4, "weights [M, C/groups, kH, kW]");
-  const auto& d = r.Descriptor<Convolution2dDescriptor>();
+// A convolution's channels: x [N, C, ...], weights [M, C/groups, ...], groups of at least 1
+// dividing C and M, optional bias [M].
+void RequireConvolutionChannels(const Rules& r, std::uint32_t group_count) {
   const Dims& x = r.Shape(0);
   const Dims& w = r.Shape(1);
-  if (d.groups == 0) Rules::Fail("groups must be at least 1");
-  const std::int64_t groups = d.groups;
+  if (group_count == 0) Rules::Fail("groups must be at least 1");
+  const std::int64_t groups = group_count;
   if (x[1] % groups != 0) {
     Rules::Fail("input channels " + std::to_string(x[1]) + " are not divisible by groups " + std::to_string(groups));
   }
@@ -151,14 +150,74 @@ std::vector<TensorInfo> Convolution2d(const Rules& r) {
   }
   if (w[1] != x[1] / groups) {
     Rules::Fail("weights " + r.InText(1) + " need C/groups = " + std::to_string(x[1] / groups) +
-                " in dimension 1 for input " + r.InText(0) + " in " + Count(d.groups, "group"));
+                " in dimension 1 for input " + r.InText(0) + " in " + Count(group_count, "group"));
   }
   if (r.Inputs() == 3 && r.Shape(2) != Dims{w[0]}) {
     Rules::Fail("bias " + r.InText(2) + " must be [" + std::to_string(w[0]) + "], one per output channel");
   }
+}
+
+std::vector<TensorInfo> Convolution2d(const Rules& r) {
+  r.Arity(2, 3);
+  r.Rank(0, 4, "x [N, C, H, W]");
+  r.Rank(1, 4, "weights [M, C/groups, kH, kW]");
+  const auto& d = r.Descriptor<Convolution2dDescriptor>();
+  const Dims& x = r.Shape(0);
+  const Dims& w = r.Shape(1);
+  RequireConvolutionChannels(r, d.groups);
   const std::int64_t ho = Window("H", x[2], d.pads[0], d.pads[2], w[2], d.strides[0], d.dilations[0], false);
   const std::int64_t wo = Window("W", x[3], d.pads[1], d.pads[3], w[3], d.strides[1], d.dilations[1], false);
   return {{TensorShape{x[0], w[0], ho, wo}, r.In(0).type}};
+}
+
+// x [N, C, D1..DS] with S = 1 to 3 spatial axes (rank 3 to 5); returns S.
+std::size_t SpatialRank(const Rules& r) {
+  const std::size_t rank = r.Shape(0).size();
+  if (rank < 3 || rank > 5) {
+    Rules::Fail("x [N, C, D1..DS] must have 1 to 3 spatial axes (rank 3 to 5), has shape " + r.InText(0));
+  }
+  return rank - 2;
+}
+
+// The window lists of an N-D convolution or pooling: S entries each, pads 2S.
+struct NamedList {
+  const char* name;
+  const std::vector<std::uint32_t>& values;
+};
+void RequireWindowLists(const Rules& r, std::size_t rank, std::initializer_list<NamedList> lists,
+                        const std::vector<std::uint32_t>& pads) {
+  bool fits = pads.size() == 2 * rank;
+  std::string texts;
+  std::size_t i = 0;
+  for (const NamedList& list : lists) {
+    fits = fits && list.values.size() == rank;
+    texts += std::string(i == 0 ? "" : i + 1 == lists.size() ? " and " : ", ") + list.name + " " + ListText(list.values);
+    ++i;
+  }
+  if (!fits) {
+    Rules::Fail(texts + " need " + std::to_string(rank) + " entries each and pads " + ListText(pads) + " " +
+                std::to_string(2 * rank) + ", one per spatial axis of input " + r.InText(0));
+  }
+}
+
+// The name of spatial axis `a` in messages.
+std::string SpatialAxisName(std::size_t a) { return "spatial axis " + std::to_string(a); }
+
+std::vector<TensorInfo> ConvolutionNd(const Rules& r) {
+  r.Arity(2, 3);
+  const auto& d = r.Descriptor<ConvolutionNdDescriptor>();
+  const std::size_t rank = SpatialRank(r);
+  const Dims& x = r.Shape(0);
+  r.Rank(1, x.size(), "weights [M, C/groups, k1..kS]");
+  const Dims& w = r.Shape(1);
+  RequireWindowLists(r, rank, {{"strides", d.strides}, {"dilations", d.dilations}}, d.pads);
+  RequireConvolutionChannels(r, d.groups);
+  Dims out{x[0], w[0]};
+  for (std::size_t a = 0; a < rank; ++a) {
+    out.push_back(Window(SpatialAxisName(a).c_str(), x[2 + a], d.pads[a], d.pads[rank + a], w[2 + a], d.strides[a],
+                         d.dilations[a], false));
+  }
+  return {{TensorShape(out), r.In(0).type}};
 }
 
 // One spatial output extent of a transposed convolution:
@@ -167,7 +226,7 @@ std::int64_t TransposedExtent(const Rules& r, std::size_t axis, std::int64_t siz
                               const ConvolutionTransposeDescriptor& d) {
   const std::size_t rank = d.strides.size();
   const std::int64_t stride = d.strides[axis], dilation = d.dilations[axis];
-  const std::string where = "spatial axis " + std::to_string(axis);
+  const std::string where = SpatialAxisName(axis);
   if (size < 1 || kernel < 1 || stride < 1 || dilation < 1) {
     Rules::Fail("input extent " + std::to_string(size) + ", kernel " + std::to_string(kernel) + ", stride " +
                 std::to_string(stride) + " and dilation " + std::to_string(dilation) + " along " + where +
@@ -186,19 +245,13 @@ std::int64_t TransposedExtent(const Rules& r, std::size_t axis, std::int64_t siz
 std::vector<TensorInfo> ConvolutionTranspose(const Rules& r) {
   r.Arity(2, 3);
   const auto& d = r.Descriptor<ConvolutionTransposeDescriptor>();
+  const std::size_t rank = SpatialRank(r);
   const Dims& x = r.Shape(0);
-  if (x.size() < 3 || x.size() > 5) {
-    Rules::Fail("x [N, C, D1..DS] must have 1 to 3 spatial axes (rank 3 to 5), has shape " + r.InText(0));
-  }
-  const std::size_t rank = x.size() - 2;
   r.Rank(1, x.size(), "weights [C, M/groups, k1..kS]");
   const Dims& w = r.Shape(1);
-  if (d.strides.size() != rank || d.dilations.size() != rank || d.output_padding.size() != rank ||
-      d.pads.size() != 2 * rank) {
-    Rules::Fail("strides " + ListText(d.strides) + ", dilations " + ListText(d.dilations) + " and output_padding " +
-                ListText(d.output_padding) + " need " + std::to_string(rank) + " entries each and pads " +
-                ListText(d.pads) + " " + std::to_string(2 * rank) + ", one per spatial axis of input " + r.InText(0));
-  }
+  RequireWindowLists(r, rank,
+                     {{"strides", d.strides}, {"dilations", d.dilations}, {"output_padding", d.output_padding}},
+                     d.pads);
   if (d.groups == 0) Rules::Fail("groups must be at least 1");
   const std::int64_t groups = d.groups;
   if (x[1] % groups != 0) {
@@ -271,6 +324,28 @@ std::vector<TensorInfo> Pooling2d(const Rules& r) {
   const std::int64_t ho = Window("H", x[2], d.pads[0], d.pads[2], d.kernel[0], d.strides[0], d.dilations[0], d.ceil_mode);
   const std::int64_t wo = Window("W", x[3], d.pads[1], d.pads[3], d.kernel[1], d.strides[1], d.dilations[1], d.ceil_mode);
   return {{TensorShape{x[0], x[1], ho, wo}, r.In(0).type}};
+}
+
+std::vector<TensorInfo> PoolingNd(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<PoolingNdDescriptor>();
+  r.Known(d.type);
+  const std::size_t rank = SpatialRank(r);
+  const Dims& x = r.Shape(0);
+  Dims out{x[0], x[1]};
+  if (d.global) {
+    for (std::size_t a = 0; a < rank; ++a) {
+      if (x[2 + a] == 0) Rules::Fail("global pooling of an empty " + SpatialAxisName(a) + " in " + r.InText(0));
+      out.push_back(1);
+    }
+    return {{TensorShape(out), r.In(0).type}};
+  }
+  RequireWindowLists(r, rank, {{"kernel", d.kernel}, {"strides", d.strides}, {"dilations", d.dilations}}, d.pads);
+  for (std::size_t a = 0; a < rank; ++a) {
+    out.push_back(Window(SpatialAxisName(a).c_str(), x[2 + a], d.pads[a], d.pads[rank + a], d.kernel[a],
+                         d.strides[a], d.dilations[a], d.ceil_mode));
+  }
+  return {{TensorShape(out), r.In(0).type}};
 }
 
 std::vector<TensorInfo> Activation(const Rules& r) {
@@ -779,6 +854,8 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kCumSum: return CumSum(r);
     case LayerType::kScatterElements: return ScatterElements(r);
     case LayerType::kGatherNd: return GatherNd(r);
+    case LayerType::kConvolutionNd: return ConvolutionNd(r);
+    case LayerType::kPoolingNd: return PoolingNd(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

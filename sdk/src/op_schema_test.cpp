@@ -278,6 +278,70 @@ TEST_CASE("op schema: TopK, CumSum, ScatterElements and GatherNd") {
   CHECK(Refusal(gather, {F32({2, 3, 4}), i64({2, 3})}) == "the last dimension of indices [2,3] must be in [1, 2]");
 }
 
+TEST_CASE("op schema: ConvolutionNd shapes, channels, groups and lists") {
+  ConvolutionNdDescriptor d;  // 3-D: stride 2 on D, pads 1/0 on D, dilation 2 on W
+  d.strides = {2, 1, 1};
+  d.dilations = {1, 1, 2};
+  d.pads = {1, 0, 0, 0, 0, 0};
+  // D: (5 + 1 - 3) / 2 + 1 = 2; H: 4 - 2 + 1 = 3; W: 6 - (2 * 1 + 1) + 1 = 4.
+  CHECK(Infer(d, {F32({2, 4, 5, 4, 6}), F32({8, 4, 3, 2, 2})})[0] == F32({2, 8, 2, 3, 4}));
+  CHECK(Infer(d, {F32({2, 4, 5, 4, 6}), F32({8, 4, 3, 2, 2}), F32({8})})[0] == F32({2, 8, 2, 3, 4}));
+  d.groups = 2;
+  CHECK(Infer(d, {F32({2, 4, 5, 4, 6}), F32({8, 2, 3, 2, 2})})[0] == F32({2, 8, 2, 3, 4}));
+  CHECK(Refusal(d, {F32({2, 4, 5, 4, 6}), F32({8, 4, 3, 2, 2})}) ==
+        "weights [8,4,3,2,2] need C/groups = 2 in dimension 1 for input [2,4,5,4,6] in 2 groups");
+  CHECK(Refusal(d, {F32({2, 4, 5, 4, 6}), F32({7, 2, 3, 2, 2})}) == "output channels 7 are not divisible by groups 2");
+  CHECK(Refusal(d, {F32({2, 4, 5, 4, 6}), F32({8, 2, 3, 2, 2}), F32({4})}) ==
+        "bias [4] must be [8], one per output channel");
+  d.groups = 1;
+  CHECK(Refusal(d, {F32({2, 4, 5, 4, 6}), F32({8, 4, 3, 2})}) ==
+        "weights [M, C/groups, k1..kS] (input 1) must have rank 5, has shape [8,4,3,2]");
+  CHECK(Refusal(d, {F32({1, 4, 5}), F32({8, 4, 3})}) ==
+        "strides [2,1,1] and dilations [1,1,2] need 1 entries each and pads [1,0,0,0,0,0] 2, one per spatial axis "
+        "of input [1,4,5]");
+  CHECK(Refusal(d, {F32({1, 2, 3, 4, 5, 6}), F32({8, 4, 3, 2, 2, 1})}) ==
+        "x [N, C, D1..DS] must have 1 to 3 spatial axes (rank 3 to 5), has shape [1,2,3,4,5,6]");
+  CHECK(Refusal(d, {F32({2, 4, 5, 4, 2}), F32({8, 4, 3, 2, 2})}) ==
+        "the window along spatial axis 2 (kernel 2, dilation 2) does not fit the input's 2 padded by 0 and 0");
+  d.strides = {2, 0, 1};
+  CHECK(Refusal(d, {F32({2, 4, 5, 4, 6}), F32({8, 4, 3, 2, 2})}) ==
+        "kernel 2, stride 0 and dilation 1 along spatial axis 1 must be at least 1");
+
+  ConvolutionNdDescriptor one;  // 1-D also runs as ConvolutionNd
+  one.strides = {1};
+  one.dilations = {1};
+  one.pads = {1, 1};
+  CHECK(Infer(one, {F32({1, 2, 7}), F32({3, 2, 3})})[0] == F32({1, 3, 7}));
+}
+
+TEST_CASE("op schema: PoolingNd shapes, ceil_mode, global and lists") {
+  PoolingNdDescriptor d;
+  d.kernel = {2, 3, 3};
+  d.strides = {2, 2, 2};
+  d.dilations = {1, 1, 1};
+  d.pads = {0, 1, 1, 0, 1, 1};
+  // D: (5 - 2) / 2 + 1 = 2 (3 with ceil_mode); H, W: (7 + 2 - 3) / 2 + 1 = 4.
+  CHECK(Infer(d, {F32({1, 3, 5, 7, 7})})[0] == F32({1, 3, 2, 4, 4}));
+  d.ceil_mode = true;
+  CHECK(Infer(d, {F32({1, 3, 5, 7, 7})})[0] == F32({1, 3, 3, 4, 4}));
+  d.kernel = {2, 3};
+  CHECK(Refusal(d, {F32({1, 3, 5, 7, 7})}) ==
+        "kernel [2,3], strides [2,2,2] and dilations [1,1,1] need 3 entries each and pads [0,1,1,0,1,1] 6, one per "
+        "spatial axis of input [1,3,5,7,7]");
+  d.kernel = {9, 3, 3};
+  CHECK(Refusal(d, {F32({1, 3, 5, 7, 7})}) ==
+        "the window along spatial axis 0 (kernel 9, dilation 1) does not fit the input's 5 padded by 0 and 0");
+  d.type = static_cast<PoolingType>(7);
+  CHECK(Refusal(d, {F32({1, 3, 5, 7, 7})}).find("unknown pooling type 7") != std::string::npos);
+
+  PoolingNdDescriptor global;  // the lists are not read
+  global.global = true;
+  CHECK(Infer(global, {F32({2, 3, 4, 5, 6})})[0] == F32({2, 3, 1, 1, 1}));
+  CHECK(Infer(global, {F32({2, 3, 4})})[0] == F32({2, 3, 1}));
+  CHECK(Refusal(global, {F32({2, 3, 4, 0, 6})}) == "global pooling of an empty spatial axis 1 in [2,3,4,0,6]");
+  CHECK(Refusal(global, {F32({2, 3})}) == "x [N, C, D1..DS] must have 1 to 3 spatial axes (rank 3 to 5), has shape [2,3]");
+}
+
 TEST_CASE("op schema: hostile windows and slices get a reason, not a wrapped value") {
   Pooling2dDescriptor pool;
   pool.kernel = {std::numeric_limits<std::uint32_t>::max(), 1};

@@ -5,6 +5,7 @@
 
 #include <backplane/exception.hpp>
 #include <backplane/onnx_importer.hpp>
+#include <backplane/onnx_session.hpp>
 
 #include <onnx/onnx_pb.h>
 
@@ -96,17 +97,6 @@ std::string OpOf(const SuiteCase& test, const ::onnx::ModelProto& model) {
   return model.graph().node(model.graph().node_size() - 1).op_type();
 }
 
-// The graph inputs the caller feeds: those that are not initializers, in model order.
-std::vector<std::string> FedInputs(const ::onnx::GraphProto& graph) {
-  std::set<std::string> initializers;
-  for (const auto& tensor : graph.initializer()) initializers.insert(tensor.name());
-  std::vector<std::string> names;
-  for (const auto& input : graph.input()) {
-    if (!initializers.count(input.name())) names.push_back(input.name());
-  }
-  return names;
-}
-
 std::string IndexText(std::size_t flat, const TensorShape& shape) {
   std::vector<std::int64_t> index(shape.Rank());
   for (std::size_t axis = shape.Rank(); axis-- > 0;) {
@@ -125,41 +115,26 @@ std::string UnsupportedText(const onnx::UnsupportedModelError& error) {
   return text;
 }
 
-// Runs every data set of an imported case; the verdict of the first set that is not a pass.
-CaseResult RunDataSets(const onnx::ImportedModel& model, const std::vector<DataSet>& sets, Runtime& runtime,
-                       const std::vector<BackendId>& backends) {
-  OptimizeOptions optimize;
-  optimize.backends = backends;
-  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(model.network, optimize));
-  struct Unload {
-    Runtime& runtime;
-    NetworkId id;
-    ~Unload() { runtime.UnloadNetwork(id); }
-  } unload{runtime, id};
-  const NetworkSignature signature = runtime.GetNetworkSignature(id);
-  std::map<std::string, TensorInfo> output_infos;
-  for (const auto& output : signature.outputs) output_infos[output.name] = output.info;
-  auto context = runtime.CreateExecutionContext(id);
+// Runs every data set of a case through one session (a new shape or value of a shape-deciding
+// input makes a new specialization); the verdict of the first set that is not a pass.
+// `stage` says what a throw came from.
+CaseResult RunDataSets(onnx::Session& session, const std::vector<DataSet>& sets, std::string& stage) {
+  const std::vector<std::string>& names = session.InputNames();
   for (const auto& set : sets) {
     std::vector<InputBinding> inputs;
-    for (std::size_t i = 0; i < set.inputs.size(); ++i) {
-      inputs.push_back({model.inputs[i], ConstTensorView{set.inputs[i].info(), set.inputs[i].data()}});
+    for (std::size_t i = 0; i < set.inputs.size() && i < names.size(); ++i) {
+      inputs.push_back({names[i], ConstTensorView{set.inputs[i].info(), set.inputs[i].data()}});
     }
-    std::vector<std::vector<std::uint8_t>> buffers;
-    std::vector<OutputBinding> outputs;
-    for (const auto& name : model.outputs) {
-      const TensorInfo& info = output_infos.at(name);
-      buffers.emplace_back(std::max<std::size_t>(info.NumBytes(), 1));
-      outputs.push_back({name, TensorView{info, buffers.back().data()}});
-    }
-    context->Run(inputs, outputs);
+    stage = "import or load";
+    session.Specialize(inputs);
+    stage = "run";
+    const std::vector<onnx::SessionOutput> outputs = session.Run(inputs);
     for (std::size_t i = 0; i < set.outputs.size(); ++i) {
-      buffers[i].resize(outputs[i].tensor.info.NumBytes());
-      const onnx::ConstantTensor actual(outputs[i].tensor.info,
-                                        std::make_shared<const std::vector<std::uint8_t>>(std::move(buffers[i])));
+      const onnx::ConstantTensor actual(
+          outputs[i].info, std::make_shared<const std::vector<std::uint8_t>>(std::move(outputs[i].data)));
       const std::string difference = CompareTensors(set.outputs[i], actual);
       if (!difference.empty()) {
-        return {Verdict::kWrong, "", set.name + " output " + std::to_string(i) + " '" + model.outputs[i] + "': " + difference};
+        return {Verdict::kWrong, "", set.name + " output " + std::to_string(i) + " '" + outputs[i].name + "': " + difference};
       }
     }
   }
@@ -204,29 +179,26 @@ CaseResult RunCase(const SuiteCase& test, Runtime& runtime, const std::vector<Ba
 
     stage = "test data";
     const std::vector<DataSet> sets = ReadDataSets(test.folder);
-    const std::vector<std::string> fed = FedInputs(model.graph());
     if (sets.empty()) throw Exception(ErrorCode::kInvalidArgument, "no test_data_set_* folder");
-    onnx::ImportOptions options;
-    for (std::size_t i = 0; i < fed.size() && i < sets.front().inputs.size(); ++i) {
-      options.input_shapes[fed[i]] = sets.front().inputs[i].shape().Dims();
-    }
 
     stage = "import";
-    const onnx::ImportedModel imported = onnx::ImportModel(model_path.string(), options);
+    onnx::SessionOptions options;
+    options.optimize.backends = backends;
+    const auto session = onnx::Session::Open(runtime, model_path.string(), options);
     for (const auto& set : sets) {
-      if (set.inputs.size() != imported.inputs.size() || set.outputs.size() != imported.outputs.size()) {
+      if (set.inputs.size() != session->InputNames().size() || set.outputs.size() != session->OutputNames().size()) {
         throw Exception(ErrorCode::kInvalidArgument,
                         set.name + " has " + std::to_string(set.inputs.size()) + " inputs and " +
-                            std::to_string(set.outputs.size()) + " outputs, the imported network " +
-                            std::to_string(imported.inputs.size()) + " and " + std::to_string(imported.outputs.size()));
+                            std::to_string(set.outputs.size()) + " outputs, the model " +
+                            std::to_string(session->InputNames().size()) + " and " +
+                            std::to_string(session->OutputNames().size()));
       }
     }
-    stage = "load or run";
-    CaseResult run = RunDataSets(imported, sets, runtime, backends);
+    CaseResult run = RunDataSets(*session, sets, stage);
     run.op = result.op;
     return run;
   } catch (const onnx::UnsupportedModelError& error) {
-    result.detail = stage + ": " + UnsupportedText(error);
+    result.detail = "import: " + UnsupportedText(error);
   } catch (const std::exception& error) {
     result.detail = stage + ": " + error.what();
   }

@@ -172,6 +172,68 @@ class ShapeSubgraph(torch.nn.Module if torch else object):
         return self.fc(w).reshape(x.size(0), 2, 3).transpose(1, 2)  # back to 3-D
 
 
+class TinyBert(torch.nn.Module if torch else object):
+    """A BERT-style encoder: int64 token ids and an int64 attention mask (1 = token, 0 = padding),
+    token + position embeddings, self-attention with the mask as an additive bias, GELU feed-forward,
+    post-layer-norm; exported with symbolic batch and sequence axes."""
+
+    def __init__(self, vocab=50, d=32, heads=4, ff=64, layers=2, max_len=64):
+        super().__init__()
+        nn = torch.nn
+        self.heads = heads
+        self.tokens = nn.Embedding(vocab, d)
+        self.positions = nn.Embedding(max_len, d)
+        self.qkv = nn.ModuleList([nn.Linear(d, 3 * d) for _ in range(layers)])
+        self.out = nn.ModuleList([nn.Linear(d, d) for _ in range(layers)])
+        self.norm1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+        self.ff = nn.ModuleList([nn.Sequential(nn.Linear(d, ff), nn.GELU(), nn.Linear(ff, d))
+                                 for _ in range(layers)])
+        self.norm2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+
+    def forward(self, input_ids, attention_mask):
+        batch, seq = input_ids.shape
+        positions = torch.arange(seq, dtype=torch.int64).unsqueeze(0)
+        x = self.tokens(input_ids) + self.positions(positions)
+        bias = (1.0 - attention_mask[:, None, None, :].to(torch.float32)) * -10000.0
+        d = x.shape[-1]
+        for qkv, out, norm1, ff, norm2 in zip(self.qkv, self.out, self.norm1, self.ff, self.norm2):
+            q, k, v = qkv(x).reshape(batch, seq, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+            scores = q @ k.transpose(-1, -2) / float(np.sqrt(d // self.heads)) + bias
+            attended = (torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(batch, seq, d)
+            x = norm1(x + out(attended))
+            x = norm2(x + ff(x))
+        return x
+
+
+def bert_dynamic_model(folder):
+    """bert_dynamic.onnx (dynamic batch and sequence) and PyTorch's outputs for two input sets:
+    s16 (batch 1, 16 tokens) and s40 (batch 2, 40 tokens, the second row padded after 25)."""
+    torch.manual_seed(6)
+    bert = randomize(TinyBert(), 6).eval()
+    generator = torch.Generator().manual_seed(16)
+    sets = {}
+    for name, batch, seq, lengths in (("s16", 1, 16, (16,)), ("s40", 2, 40, (40, 25))):
+        ids = torch.randint(1, 50, (batch, seq), generator=generator, dtype=torch.int64)
+        mask = torch.zeros(batch, seq, dtype=torch.int64)
+        for row, length in enumerate(lengths):
+            mask[row, :length] = 1
+            ids[row, length:] = 0
+        sets[name] = (ids, mask)
+    buffer = io.BytesIO()
+    axes = {0: "batch", 1: "sequence"}
+    torch.onnx.export(bert, sets["s16"], buffer, opset_version=13,
+                      input_names=["input_ids", "attention_mask"], output_names=["hidden"],
+                      dynamic_axes={"input_ids": axes, "attention_mask": axes, "hidden": axes})
+    size = save_model(folder, "bert_dynamic", onnx.load_from_string(buffer.getvalue()))
+    for name, (ids, mask) in sets.items():
+        with torch.no_grad():
+            hidden = bert(ids, mask)
+        save_npy(folder, f"bert_dynamic.{name}", "input_ids", ids.numpy())
+        save_npy(folder, f"bert_dynamic.{name}", "attention_mask", mask.numpy())
+        save_npy(folder, f"bert_dynamic.{name}", "hidden", hidden.numpy())
+    return size
+
+
 def transformer_layer(d_model, nhead, ff, activation, seed):
     torch.manual_seed(seed)
     layer = torch.nn.TransformerEncoderLayer(d_model, nhead, ff, dropout=0.0,
@@ -211,6 +273,7 @@ def committed_torch_models(folder):
     sizes["transformer_opset13"] = export_torch(folder, "transformer_opset13",
                                                 transformer_layer(32, 4, 64, "relu", 5), [x], 13)
     sizes.update(family_block_models(folder))
+    sizes["bert_dynamic"] = bert_dynamic_model(folder)
     return sizes
 
 

@@ -237,6 +237,22 @@ TEST_CASE("sdk-run: a dynamic dimension needs --input-shape" * doctest::skip(!kH
   }
 }
 
+TEST_CASE("sdk-run: an input's shape comes from its .npy file" * doctest::skip(!kHaveReference)) {
+  // bert_dynamic: symbolic batch and sequence; no --input-shape needed when files are given.
+  for (const char* set : {"s16", "s40"}) {
+    CAPTURE(set);
+    const std::string stem = (kData / (std::string("bert_dynamic.") + set)).string();
+    RUN_SDK_RUN(result, {"--model", (kData / "bert_dynamic.onnx").string(), "--backends", "CpuRef", "--iterations", "1",
+                         "--input", "input_ids=" + stem + ".input_ids.npy", "--input",
+                         "attention_mask=" + stem + ".attention_mask.npy", "--expected", "hidden=" + stem + ".hidden.npy",
+                         "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    const auto shape = document.at("model").at("inputs").at(0).at("shape");
+    CHECK(shape == (std::string(set) == "s16" ? json({1, 16}) : json({2, 40})));
+  }
+}
+
 // ---- bad input data ----------------------------------------------------------------------
 
 TEST_CASE("sdk-run: input data that does not fit exits 66 naming the input" *

@@ -31,7 +31,7 @@ CompareReport CompareBackends(const CommandLine& command_line, bool show_progres
   const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line);
   RequireBackends(*runtime, "--compare-backends", command_line.compare);
 
-  const PreparedModel model = PrepareModel(command_line, show_progress);
+  const PreparedModel model = PrepareModel(*runtime, command_line, show_progress);
 
   CompareReport report;
   report.model = model.report;

@@ -2,6 +2,8 @@
 
 #include "exit_code.hpp"
 
+#include <backplane/npy.hpp>
+#include <backplane/onnx_session.hpp>
 #include <backplane/path_text.hpp>
 
 #include <chrono>
@@ -32,15 +34,42 @@ std::string NamingFile(const std::string& path, const std::string& message) {
 
 }  // namespace
 
-ImportResult ImportForRun(const std::string& path,
-                          const std::map<std::string, std::vector<std::int64_t>>& input_shapes) {
+// The files of `input_files` that `session` takes as they are (readable .npy of a type and shape
+// the model allows), for inputs --input-shape does not fix. (MakeInputs reads them again.)
+std::vector<NpyArray> FittingFiles(const onnx::Session& session, const std::map<std::string, std::string>& input_files,
+                                   const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
+                                   std::vector<InputBinding>& bindings) {
+  std::vector<NpyArray> arrays;
+  std::vector<std::string> names;
+  for (const auto& [name, file] : input_files) {
+    if (input_shapes.count(name)) continue;
+    try {
+      NpyArray array = ReadNpy(file);
+      session.CheckInputs({{name, ConstTensorView{TensorInfo{array.shape, array.type}, array.data.data()}}}, false);
+      arrays.push_back(std::move(array));
+      names.push_back(name);
+    } catch (const Exception&) {  // MakeInputs reports it, naming the option and the file
+    }
+  }
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    bindings.push_back({names[i], ConstTensorView{TensorInfo{arrays[i].shape, arrays[i].type}, arrays[i].data.data()}});
+  }
+  return arrays;
+}
+
+ImportResult ImportForRun(Runtime& runtime, const std::string& path,
+                          const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
+                          const std::map<std::string, std::string>& input_files) {
   CheckModelFile(path);
-  onnx::ImportOptions options;
-  options.input_shapes = input_shapes;
+  onnx::SessionOptions options;
+  options.import.input_shapes = input_shapes;
   const auto start = std::chrono::steady_clock::now();
   ImportResult result;
   try {
-    result.model = onnx::ImportModel(path, options);
+    const auto session = onnx::Session::Open(runtime, path, options);
+    std::vector<InputBinding> bindings;
+    const std::vector<NpyArray> files = FittingFiles(*session, input_files, input_shapes, bindings);
+    result.model = session->Import(bindings);
   } catch (const Exception& error) {  // UnsupportedModelError's message lists every node
     throw ToolError(ExitCode::kBadModel, NamingFile(path, error.what()));
   }

@@ -9,17 +9,19 @@
 
 namespace backplane::sdk_run {
 
-PreparedModel PrepareModel(const CommandLine& command_line, bool show_progress) {
+PreparedModel PrepareModel(Runtime& runtime, const CommandLine& command_line, bool show_progress) {
   PreparedModel prepared;
   {
     const ProgressLine progress(
         std::cerr, "importing " + PathToUtf8(PathFromUtf8(command_line.model).filename()), 0,
         show_progress);
-    prepared.imported = ImportForRun(command_line.model, command_line.input_shapes);
+    prepared.imported =
+        ImportForRun(runtime, command_line.model, command_line.input_shapes, command_line.input_files);
   }
   const onnx::ImportedModel& model = prepared.imported.model;
-  std::vector<NetworkInput> inputs =
-      MakeInputs(model.network, model.inputs, command_line.input_files, command_line.seed);
+  std::map<std::string, std::string> files = command_line.input_files;
+  for (const auto& name : model.value_inputs) files.erase(name);  // constants of the network now
+  std::vector<NetworkInput> inputs = MakeInputs(model.network, model.inputs, files, command_line.seed);
 
   ModelReport& report = prepared.report;
   report.path = command_line.model;

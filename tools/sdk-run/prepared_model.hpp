@@ -17,10 +17,10 @@ struct PreparedModel {
   ModelReport report;              // the model's part of the report (path, opset, inputs, ...)
 };
 
-// Imports --model with --input-shape and makes the inputs (--input files, else random data
+// Imports --model with --input-shape and the --input files' shapes (ImportForRun) and makes the inputs (--input files, else random data
 // from --seed). show_progress: an "importing FILE ... 1.4 s" line on stderr while the import
 // takes more than a second (ProgressLine). Throws ToolError (kBadModel, kBadInput) as
 // ImportForRun and MakeInputs do.
-PreparedModel PrepareModel(const CommandLine& command_line, bool show_progress);
+PreparedModel PrepareModel(Runtime& runtime, const CommandLine& command_line, bool show_progress);
 
 }  // namespace backplane::sdk_run

@@ -34,7 +34,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);
   RequireBackends(*runtime, "--pin", pinned);
 
-  PreparedModel model = PrepareModel(command_line, show_progress);
+  PreparedModel model = PrepareModel(*runtime, command_line, show_progress);
   // Where the results go is checked before the (possibly long) runs.
   if (!command_line.output_dir.empty()) CreateOutputFolder(command_line.output_dir);
   if (!command_line.profile.empty()) CheckProfilePath(command_line.profile);

@@ -21,6 +21,8 @@ std::shared_ptr<const LayerDescriptor> CopyDescriptor(const ILayerView& layer) {
   switch (layer.GetType()) {
     case LayerType::kConvolution2d:
       return std::make_shared<Convolution2dDescriptor>(DescriptorOf<Convolution2dDescriptor>(layer));
+    case LayerType::kConvolutionNd:
+      return std::make_shared<ConvolutionNdDescriptor>(DescriptorOf<ConvolutionNdDescriptor>(layer));
     case LayerType::kFullyConnected:
       return std::make_shared<FullyConnectedDescriptor>(DescriptorOf<FullyConnectedDescriptor>(layer));
     case LayerType::kMatMul:

@@ -22,8 +22,6 @@ const Convolution2dDescriptor& Desc(const LayerDescriptor* d) {
   return static_cast<const Convolution2dDescriptor&>(*d);
 }
 
-constexpr std::size_t kNoResidual = static_cast<std::size_t>(-1);
-
 // Weights [groups * c, c, kernel...] (dense, `kernel` elements per filter tap set) as half as many
 // groups of 2c channels, [(groups + 1) / 2, 2c, 2c, kernel...]: each pair's two filters side by
 // side on the diagonal, zeros elsewhere (and in the second half of an odd count's last pair).
@@ -41,19 +39,6 @@ std::vector<float> PairGroups(const float* weights, memory::dim groups, memory::
     }
   }
   return paired;
-}
-
-// Whether a post-op other than the sum at `sum_index` reads a run-time tensor shaped like the
-// output (the operand is then read in the destination's layout).
-bool HasSameShapeOperand(const std::vector<PostOp>& post_ops, const memory::dims& y_dims, std::size_t sum_index) {
-  for (std::size_t i = 0; i < post_ops.size(); ++i) {
-    const PostOp& post_op = post_ops[i];
-    if (i != sum_index && post_op.kind == PostOp::Kind::kBinary && !post_op.operand.constant &&
-        Expand(DimsOf(post_op.operand.info), 4) == y_dims) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // The primitive's shapes and constants: the layer's, or with groups of half a channel block
@@ -148,18 +133,6 @@ struct Made {
   std::size_t sum_index = kNoResidual;
 };
 
-// The first residual add of `spec` (a run-time operand shaped like the output), or kNoResidual.
-std::size_t ResidualOf(const OpSpec& spec, const memory::dims& y_dims) {
-  for (std::size_t i = 0; i < spec.post_ops.size(); ++i) {
-    const PostOp& post_op = spec.post_ops[i];
-    if (post_op.kind == PostOp::Kind::kBinary && post_op.binary == dnnl::algorithm::binary_add &&
-        !post_op.operand.constant && DimsOf(post_op.operand.info) == y_dims) {
-      return i;
-    }
-  }
-  return kNoResidual;
-}
-
 // Makes `attempt` for `g`. Run-time operands shaped like the output are read in the layout the
 // convolution writes: its activation layout, or (with "any") whatever oneDNN chose, asked twice.
 // Throws dnnl::error when oneDNN has no kernel for it.
@@ -244,7 +217,7 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec& sp
     const auto types = spec.input_channel_scale ? std::vector<memory::data_type>{memory::data_type::f32}
                                                 : ActivationTypes(*execution);
     std::vector<std::string> verdicts;
-    const std::size_t residual = ResidualOf(spec, g.y_dims);
+    const std::size_t residual = ResidualPostOp(spec.post_ops, g.y_dims);
     std::optional<Made> made;  // the last candidate made: taken when none has a non-reference kernel
     for (const ConvolutionTry& attempt : ConvolutionTries(traits, types, verdicts)) {
       try {

@@ -73,6 +73,7 @@ using backend::NormalizeAxis;
 // One pair per op, each defined in ops/<op>.cpp.
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 std::unique_ptr<backend::IWorkload> CreateConvolutionTransposeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
+std::unique_ptr<backend::IWorkload> CreateConvolutionNdWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsFullyConnectedSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsMatMulSupported(const backend::ILayerView&, std::string&);
@@ -81,6 +82,8 @@ bool IsPooling2dSupported(const backend::ILayerView&, std::string&);
 bool IsResizeSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateResizeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec&, const ExecutionSettingsPtr&);
+bool IsPoolingNdSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreatePoolingNdWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsActivationSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);

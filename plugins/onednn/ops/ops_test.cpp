@@ -268,6 +268,79 @@ TEST_CASE("ops: Pooling2d variants match CpuRef") {
   }
 }
 
+TEST_CASE("ops: ConvolutionNd and PoolingNd over 3 spatial axes match CpuRef, and run-time weights fall back") {
+  auto runtime = MakeRuntime();
+  struct Case {
+    const char* name;
+    TensorShape x, w;  // w: [M, C/groups, k...]
+    std::vector<std::uint32_t> strides, dilations, pads;
+    std::uint32_t groups;
+    bool bias;
+  };
+  const Case cases[] = {
+      {"3x3x3, pads 1", {1, 3, 4, 8, 8}, {16, 3, 3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, 1, true},
+      {"blocked channels, strides 2, asymmetric pads", {2, 16, 5, 7, 6}, {32, 16, 3, 3, 1}, {2, 2, 1}, {1, 1, 1},
+       {1, 0, 0, 0, 1, 0}, 1, false},
+      {"(2+1)-D: 1x3x3 then 3x1x1", {1, 16, 4, 6, 6}, {16, 16, 1, 3, 3}, {1, 1, 1}, {1, 1, 1}, {0, 1, 1, 0, 1, 1}, 1,
+       true},
+      {"grouped, dilated", {1, 8, 5, 6, 5}, {8, 2, 2, 2, 3}, {1, 2, 1}, {2, 1, 2}, {0, 1, 2, 1, 0, 2}, 4, true},
+      {"1-D", {2, 4, 9}, {6, 4, 3}, {2}, {1}, {1, 1}, 1, true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    ConvolutionNdDescriptor d;
+    d.strides = c.strides;
+    d.dilations = c.dilations;
+    d.pads = c.pads;
+    d.groups = c.groups;
+    std::vector<std::pair<TensorShape, bool>> more{{c.w, true}};
+    if (c.bias) more.push_back({TensorShape{c.w[0]}, true});
+    CheckOp(*runtime, OneLayer(d, c.x, more));
+  }
+  ConvolutionNdDescriptor d;
+  d.strides = {1, 1, 1};
+  d.dilations = {1, 1, 1};
+  d.pads = {0, 0, 0, 0, 0, 0};
+  const Network net = OneLayer(d, {1, 4, 3, 3, 3}, {{TensorShape{4, 4, 2, 2, 2}, false}});
+  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net));
+  std::string reason;
+  CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+  CHECK(reason.find("weights and bias computed at run time are not supported") != std::string::npos);
+
+  PoolingNdDescriptor max;
+  max.kernel = {3, 3, 3};
+  max.strides = {2, 2, 2};
+  max.dilations = {1, 1, 1};
+  max.pads = {1, 1, 1, 1, 1, 1};
+  PoolingNdDescriptor avg = max;
+  avg.type = PoolingType::kAverage;
+  PoolingNdDescriptor avg_pad = avg;
+  avg_pad.count_include_pad = true;
+  PoolingNdDescriptor ceil = max;
+  ceil.ceil_mode = true;
+  ceil.pads = {0, 0, 0, 0, 0, 0};
+  PoolingNdDescriptor dilated = max;
+  dilated.dilations = {1, 2, 2};
+  dilated.pads = {0, 1, 0, 1, 0, 1};
+  PoolingNdDescriptor global;
+  global.global = true;
+  global.type = PoolingType::kAverage;
+  PoolingNdDescriptor global_max = global;
+  global_max.type = PoolingType::kMax;
+  int i = 0;
+  for (const auto& pool : {max, avg, avg_pad, ceil, dilated, global, global_max}) {
+    CAPTURE(i++);
+    CheckOp(*runtime, OneLayer(pool, {2, 16, 5, 8, 7}));
+    CheckOp(*runtime, OneLayer(pool, {1, 3, 4, 6, 6}));
+  }
+  PoolingNdDescriptor refused = avg_pad;  // oneDNN has no ceil mode that counts the padding
+  refused.ceil_mode = true;
+  const Network pool_net = OneLayer(refused, {1, 3, 4, 6, 6});
+  const Outcome pool_outcome = CheckAgainstReference(*runtime, pool_net, InputsFor(*runtime, pool_net));
+  CHECK(BackendOf(pool_outcome, "op", &reason) == "CpuRef");
+  CHECK(reason.find("average pooling counting the padding with ceil mode") != std::string::npos);
+}
+
 TEST_CASE("ops: Activation functions match CpuRef") {
   auto runtime = MakeRuntime();
   const std::pair<ActivationFunction, std::pair<float, float>> functions[] = {

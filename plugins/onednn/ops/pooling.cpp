@@ -1,5 +1,6 @@
-// Pooling2d: max and average (with or without the padding counted), global, dilated, ceil mode,
-// on the blocked layout convolutions write.
+// Pooling2d and PoolingNd: max and average (with or without the padding counted), global,
+// dilated, ceil mode, over 1 to 3 spatial axes; 2-D on the blocked layout convolutions write,
+// other ranks dense (ActivationLayout).
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
@@ -12,19 +13,47 @@ namespace backplane::onednn {
 
 namespace {
 using dnnl::memory;
-const Pooling2dDescriptor& Desc(const LayerDescriptor* d) { return static_cast<const Pooling2dDescriptor&>(*d); }
-}  // namespace
 
-bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
-  if (!AllFloat32(layer, reason)) return false;
-  const auto& d = Desc(layer.GetDescriptor());
-  if (d.global) return true;
-  if (d.type == PoolingType::kAverage && d.count_include_pad && d.ceil_mode) {
+// One pooling, whatever its descriptor type: the window per spatial axis (pads: begins, then
+// ends), unused when global.
+struct PoolWindow {
+  PoolingType type = PoolingType::kMax;
+  bool count_include_pad = false, ceil_mode = false, global = false;
+  memory::dims kernel, strides, dilations, pads;
+};
+
+PoolWindow WindowOf(const Pooling2dDescriptor& d) {
+  return {d.type,
+          d.count_include_pad,
+          d.ceil_mode,
+          d.global,
+          {d.kernel[0], d.kernel[1]},
+          {d.strides[0], d.strides[1]},
+          {d.dilations[0], d.dilations[1]},
+          {d.pads[0], d.pads[1], d.pads[2], d.pads[3]}};
+}
+
+PoolWindow WindowOf(const PoolingNdDescriptor& d) {
+  const auto dims = [](const std::vector<std::uint32_t>& values) { return memory::dims(values.begin(), values.end()); };
+  return {d.type, d.count_include_pad, d.ceil_mode, d.global, dims(d.kernel), dims(d.strides), dims(d.dilations),
+          dims(d.pads)};
+}
+
+PoolWindow WindowOf(const backend::LayerType type, const LayerDescriptor* d) {
+  if (type == backend::LayerType::kPooling2d) return WindowOf(static_cast<const Pooling2dDescriptor&>(*d));
+  return WindowOf(static_cast<const PoolingNdDescriptor&>(*d));
+}
+
+// CpuOneDnn's own limits of a pooling window (oneDNN's pooling takes neither).
+bool IsWindowSupported(const PoolWindow& w, std::string& reason) {
+  if (w.global) return true;
+  if (w.type == PoolingType::kAverage && w.count_include_pad && w.ceil_mode) {
     reason = "average pooling counting the padding with ceil mode";
     return false;
   }
-  for (int i = 0; i < 2; ++i) {
-    if (d.pads[i] >= d.kernel[i] || d.pads[i + 2] >= d.kernel[i]) {
+  const std::size_t rank = w.kernel.size();
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (w.pads[i] >= w.kernel[i] || w.pads[i + rank] >= w.kernel[i]) {
       reason = "padding not smaller than the kernel";
       return false;
     }
@@ -32,25 +61,30 @@ bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason)
   return true;
 }
 
-std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
-  const auto& d = Desc(spec.descriptor);
+bool IsPoolingSupported(const backend::ILayerView& layer, std::string& reason) {
+  return AllFloat32(layer, reason) && IsWindowSupported(WindowOf(layer.GetType(), layer.GetDescriptor()), reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreatePoolingWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
+  PoolWindow w = WindowOf(spec.type, spec.descriptor);
   const auto x_dims = DimsOf(spec.inputs[0].info);
   const auto y_dims = DimsOf(spec.output);
-  memory::dims kernel{d.kernel[0], d.kernel[1]}, strides{d.strides[0], d.strides[1]};
-  memory::dims dilations{d.dilations[0], d.dilations[1]}, pad_l{d.pads[0], d.pads[1]}, pad_r(2);
-  if (d.global) {
-    kernel = {x_dims[2], x_dims[3]};
-    strides = {1, 1};
-    dilations = {1, 1};
-    pad_l = {0, 0};
+  const std::size_t rank = x_dims.size() - 2;
+  if (w.global) {
+    w.kernel.assign(x_dims.begin() + 2, x_dims.end());
+    w.strides.assign(rank, 1);
+    w.dilations.assign(rank, 1);
+    w.pads.assign(2 * rank, 0);
   }
-  for (int i = 0; i < 2; ++i) {
-    const memory::dim extent = (kernel[i] - 1) * dilations[i] + 1;
-    pad_r[i] = (y_dims[2 + i] - 1) * strides[i] + extent - x_dims[2 + i] - pad_l[i];
-    if (pad_r[i] < 0) pad_r[i] = 0;
+  const memory::dims pad_l(w.pads.begin(), w.pads.begin() + static_cast<std::ptrdiff_t>(rank));
+  memory::dims pad_r(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    // The end padding that yields exactly the inferred output (ceil mode's partial window).
+    const memory::dim extent = (w.kernel[i] - 1) * w.dilations[i] + 1;
+    pad_r[i] = std::max<memory::dim>(0, (y_dims[2 + i] - 1) * w.strides[i] + extent - x_dims[2 + i] - pad_l[i]);
   }
-  const auto algorithm = d.type == PoolingType::kMax ? dnnl::algorithm::pooling_max
-                         : d.count_include_pad       ? dnnl::algorithm::pooling_avg_include_padding
+  const auto algorithm = w.type == PoolingType::kMax ? dnnl::algorithm::pooling_max
+                         : w.count_include_pad       ? dnnl::algorithm::pooling_avg_include_padding
                                                      : dnnl::algorithm::pooling_avg_exclude_padding;
   try {
     std::vector<memory::desc> operands;
@@ -60,7 +94,8 @@ std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec& spec, 
     for (const memory::data_type type : ActivationTypes(*execution)) {
       const memory::desc src = ActivationLayout(*execution, x_dims, type);
       const memory::desc dst(y_dims, type, memory::format_tag::any);
-      pd = compat::Pooling(execution->engine, algorithm, src, dst, strides, kernel, dilations, pad_l, pad_r, attr);
+      pd = compat::Pooling(execution->engine, algorithm, src, dst, w.strides, w.kernel, w.dilations, pad_l, pad_r,
+                           attr);
       if (!IsReference(*pd)) break;
     }
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
@@ -72,6 +107,23 @@ std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec& spec, 
   } catch (const dnnl::error& error) {
     ThrowCreateError(spec.name, std::string("pooling: ") + error.what());
   }
+}
+}  // namespace
+
+bool IsPooling2dSupported(const backend::ILayerView& layer, std::string& reason) {
+  return IsPoolingSupported(layer, reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
+  return CreatePoolingWorkload(spec, execution);
+}
+
+bool IsPoolingNdSupported(const backend::ILayerView& layer, std::string& reason) {
+  return IsPoolingSupported(layer, reason);
+}
+
+std::unique_ptr<backend::IWorkload> CreatePoolingNdWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
+  return CreatePoolingWorkload(spec, execution);
 }
 
 }  // namespace backplane::onednn

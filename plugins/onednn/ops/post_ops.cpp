@@ -119,6 +119,29 @@ bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& out) {
   }
 }
 
+std::size_t ResidualPostOp(const std::vector<PostOp>& post_ops, const dnnl::memory::dims& dst_dims) {
+  for (std::size_t i = 0; i < post_ops.size(); ++i) {
+    const PostOp& post_op = post_ops[i];
+    if (post_op.kind == PostOp::Kind::kBinary && post_op.binary == dnnl::algorithm::binary_add &&
+        !post_op.operand.constant && DimsOf(post_op.operand.info) == dst_dims) {
+      return i;
+    }
+  }
+  return kNoResidual;
+}
+
+bool HasSameShapeOperand(const std::vector<PostOp>& post_ops, const dnnl::memory::dims& dst_dims,
+                         std::size_t sum_index) {
+  for (std::size_t i = 0; i < post_ops.size(); ++i) {
+    const PostOp& post_op = post_ops[i];
+    if (i != sum_index && post_op.kind == PostOp::Kind::kBinary && !post_op.operand.constant &&
+        Expand(DimsOf(post_op.operand.info), dst_dims.size()) == dst_dims) {
+      return true;
+    }
+  }
+  return false;
+}
+
 dnnl::primitive_attr PostOpAttr(const ExecutionSettings& execution, const std::vector<PostOp>& post_ops,
                                 const dnnl::memory::dims& dst_dims, const dnnl::memory::desc* same_shape_desc,
                                 std::vector<dnnl::memory::desc>& operand_descs, std::size_t sum_index) {

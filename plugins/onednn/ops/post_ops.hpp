@@ -24,6 +24,16 @@ bool KeepsZero(const EltwiseStep& step);
 // binary_add and friends; false for operations oneDNN has no binary for (Pow).
 bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& algorithm);
 
+// No post-op (a sum_index that makes none a sum).
+inline constexpr std::size_t kNoResidual = static_cast<std::size_t>(-1);
+// The first residual add of `post_ops` (a run-time operand shaped like the destination, which a
+// convolution can take as a sum post-op), or kNoResidual.
+std::size_t ResidualPostOp(const std::vector<PostOp>& post_ops, const dnnl::memory::dims& dst_dims);
+// Whether a post-op other than the sum at `sum_index` reads a run-time tensor shaped like the
+// destination (the operand is then read in the destination's layout).
+bool HasSameShapeOperand(const std::vector<PostOp>& post_ops, const dnnl::memory::dims& dst_dims,
+                         std::size_t sum_index);
+
 // Attribute with `post_ops` for a primitive whose destination has `dst_dims`; binary operands
 // read as `operand_descs[i]` (filled here: dense, broadcast to the destination rank, unless
 // `same_shape_desc` is given for operands shaped like the destination).

@@ -16,7 +16,7 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 30> kOps{{
+const std::array<OpKernel, 32> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, AllFloat32, CreateMatMulWorkload},
@@ -47,6 +47,8 @@ const std::array<OpKernel, 30> kOps{{
     {LayerType::kCumSum, IsCumSumSupported, CreateCumSumWorkload},
     {LayerType::kScatterElements, IsScatterElementsSupported, CreateScatterElementsWorkload},
     {LayerType::kGatherNd, backend::NoOwnLimits, CreateGatherNdWorkload},
+    {LayerType::kConvolutionNd, AllFloat32, CreateConvolutionNdWorkload},
+    {LayerType::kPoolingNd, AllFloat32, CreatePoolingNdWorkload},
 }};
 }  // namespace
 

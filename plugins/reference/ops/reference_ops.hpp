@@ -70,6 +70,8 @@ std::unique_ptr<backend::IWorkload> CreateCumSumWorkload(const backend::ILayerVi
 bool IsScatterElementsSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateScatterElementsWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateGatherNdWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateConvolutionNdWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreatePoolingNdWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

@@ -26,13 +26,15 @@ std::uint32_t ToU32(NodeContext& node, std::int64_t value, const char* what) {
   return static_cast<std::uint32_t>(value);
 }
 
-// The spatial rank of a convolution or pooling node: its input's rank - 2, which must be 2, or
-// 1 (a 1-D window runs as a 2-D one of height 1: see Window and AsImage).
+// The spatial rank of a convolution or pooling node: its input's rank - 2, 1 to 3. The one rule
+// of which layer type runs it: 2 is Convolution2d / Pooling2d, 1 the same on an image of height 1
+// (see Pair and AsImage), 3 ConvolutionNd / PoolingNd (op_attributes.def says why 2-D keeps its
+// own types).
 std::size_t SpatialRank(NodeContext& node) {
   const std::size_t rank = node.InputRank(0);
-  if (rank != 3 && rank != 4) {
+  if (rank < 3 || rank > 5) {
     node.Unsupported("the input has shape " + ToString(node.InputInfo(0).shape) + "; " + node.node().op_type() +
-                     " runs over 1 or 2 spatial dimensions ([N, C, L] or [N, C, H, W]) so far");
+                     " runs over 1 to 3 spatial dimensions ([N, C, L], [N, C, H, W] or [N, C, D, H, W])");
   }
   return rank - 2;
 }
@@ -54,32 +56,46 @@ std::array<std::uint32_t, 2> Pair(NodeContext& node, const char* name, Dims fall
   return {ToU32(node, values[0], name), ToU32(node, values[1], name)};
 }
 
-// Pads (top, left, bottom, right) from `pads` or `auto_pad`, for an input of spatial size
-// `in` (H, W).
-std::array<std::uint32_t, 4> WindowPads(NodeContext& node, const Dims& in, const std::array<std::uint32_t, 2>& kernel,
-                                        const std::array<std::uint32_t, 2>& strides,
-                                        const std::array<std::uint32_t, 2>& dilations) {
+// Pads (the begins, then the ends: one of each per spatial axis) from `pads` or `auto_pad`,
+// for an input of spatial extents `in` and a window of `kernel` taps `dilations` apart moved by
+// `strides` (one entry per axis each).
+std::vector<std::uint32_t> AxisPads(NodeContext& node, const Dims& in, const std::vector<std::uint32_t>& kernel,
+                                    const std::vector<std::uint32_t>& strides,
+                                    const std::vector<std::uint32_t>& dilations) {
+  const std::size_t rank = in.size();
   const std::string auto_pad = node.String("auto_pad", "NOTSET");
-  std::array<std::uint32_t, 4> pads{0, 0, 0, 0};
+  std::vector<std::uint32_t> pads(2 * rank, 0);
   if (auto_pad == "NOTSET") {
-    Dims values = node.Ints("pads", {0, 0, 0, 0});
-    if (node.InputRank(0) == 3 && values.size() == 2) values = {0, values[0], 0, values[1]};  // 1-D: begin, end
-    if (values.size() != 4) node.Invalid("pads " + Join(values) + " must have 2 values per spatial axis");
-    for (std::size_t i = 0; i < 4; ++i) pads[i] = ToU32(node, values[i], "pads");
+    const Dims values = node.Ints("pads", Dims(2 * rank, 0));
+    if (values.size() != 2 * rank) node.Invalid("pads " + Join(values) + " must have 2 values per spatial axis");
+    for (std::size_t i = 0; i < 2 * rank; ++i) pads[i] = ToU32(node, values[i], "pads");
   } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    for (std::size_t axis = 0; axis < 2; ++axis) {
+    for (std::size_t axis = 0; axis < rank; ++axis) {
       const std::int64_t out = (in[axis] + strides[axis] - 1) / strides[axis];
       const std::int64_t span = static_cast<std::int64_t>(dilations[axis]) * (kernel[axis] - 1) + 1;
       const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * strides[axis] + span - in[axis]);
       const std::int64_t small = total / 2;
       const std::int64_t begin = auto_pad == "SAME_UPPER" ? small : total - small;
       pads[axis] = ToU32(node, begin, "pads");
-      pads[axis + 2] = ToU32(node, total - begin, "pads");
+      pads[axis + rank] = ToU32(node, total - begin, "pads");
     }
   } else if (auto_pad != "VALID") {
     node.Invalid("auto_pad '" + auto_pad + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
   }
   return pads;
+}
+
+// AxisPads for a 2-D window (top, left, bottom, right), of `in` (H, W); a 1-D node's one axis
+// is the width, its height 1 unpadded.
+std::array<std::uint32_t, 4> WindowPads(NodeContext& node, const Dims& in, const std::array<std::uint32_t, 2>& kernel,
+                                        const std::array<std::uint32_t, 2>& strides,
+                                        const std::array<std::uint32_t, 2>& dilations) {
+  if (node.InputRank(0) == 3) {
+    const auto pads = AxisPads(node, {in[1]}, {kernel[1]}, {strides[1]}, {dilations[1]});
+    return {0, pads[0], 0, pads[1]};
+  }
+  const auto pads = AxisPads(node, in, {kernel[0], kernel[1]}, {strides[0], strides[1]}, {dilations[0], dilations[1]});
+  return {pads[0], pads[1], pads[2], pads[3]};
 }
 
 // Input `input` ([N, C, L] or [M, C/g, k]) as an image of height 1, [N, C, 1, L]: a constant
@@ -105,9 +121,12 @@ void SetImageOutput(NodeContext& node, OutputSlot image) {
   node.SetOutput(0, node.Add(reshape, {image}));
 }
 
-// Conv over 1 or 2 spatial dimensions (a 1-D one as a 2-D one of height 1).
+void ConvertConvNd(NodeContext& node);
+
+// Conv over 1 or 2 spatial dimensions (a 1-D one as a 2-D one of height 1); 3 as ConvolutionNd.
 void ConvertConv(NodeContext& node) {
   const std::size_t spatial = SpatialRank(node);
+  if (spatial == 3) return ConvertConvNd(node);
   Dims w = node.InputDims(1);
   if (w.size() != spatial + 2) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(spatial + 2));
   if (spatial == 1) w.insert(w.begin() + 2, 1);
@@ -141,6 +160,42 @@ std::vector<std::uint32_t> PerAxis(NodeContext& node, const char* name, std::siz
     out.push_back(ToU32(node, v, name));
   }
   return out;
+}
+
+// The spatial extents of input 0 ([N, C, D...]).
+Dims SpatialExtents(NodeContext& node) {
+  const Dims& x = node.InputDims(0);
+  return Dims(x.begin() + 2, x.end());
+}
+
+// The kernel extents of an N-D convolution's weights (input 1, of input 0's rank: [M or C,
+// ..., k...]); kernel_shape, when given, must agree with them.
+Dims KernelOfWeights(NodeContext& node) {
+  const Dims& w = node.InputDims(1);
+  const std::size_t rank = node.InputRank(0);
+  if (w.size() != rank) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(rank));
+  const Dims kernel(w.begin() + 2, w.end());
+  if (node.Ints("kernel_shape", kernel) != kernel) {
+    node.Invalid("kernel_shape " + Join(node.Ints("kernel_shape", kernel)) + " disagrees with the weights " + Join(w));
+  }
+  return kernel;
+}
+
+// Conv over 3 spatial axes: ConvolutionNd, weights [M, C/group, k...] (kernel_shape, when
+// given, must agree with them), optional bias [M].
+void ConvertConvNd(NodeContext& node) {
+  const std::size_t rank = SpatialRank(node);
+  const Dims kernel = KernelOfWeights(node);
+  ConvolutionNdDescriptor descriptor;
+  descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
+  descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);
+  descriptor.groups = ToU32(node, node.Int("group", 1), "group");
+  std::vector<std::uint32_t> taps;
+  for (const auto k : kernel) taps.push_back(ToU32(node, k, "kernel_shape"));
+  descriptor.pads = AxisPads(node, SpatialExtents(node), taps, descriptor.strides, descriptor.dilations);
+  std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
+  if (node.HasInput(2)) inputs.push_back(node.Slot(2));
+  node.SetOutput(0, node.Add(descriptor, inputs));
 }
 
 // ONNX's split of a transposed convolution's total padding: SAME_UPPER puts the odd one at the
@@ -191,16 +246,11 @@ void TransposedPads(NodeContext& node, ConvolutionTransposeDescriptor& d, const 
 // given, must agree with them), optional bias [M].
 void ConvertConvTranspose(NodeContext& node) {
   const Dims& x = node.InputDims(0);
-  const Dims& w = node.InputDims(1);
   if (x.size() < 3 || x.size() > 5) {
     node.Unsupported("the input has shape " + Join(x) + "; ConvTranspose runs over 1 to 3 spatial axes (rank 3 to 5)");
   }
-  if (w.size() != x.size()) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(x.size()));
   const std::size_t rank = x.size() - 2;
-  const Dims kernel(w.begin() + 2, w.end());
-  if (node.Ints("kernel_shape", kernel) != kernel) {
-    node.Invalid("kernel_shape " + Join(node.Ints("kernel_shape", kernel)) + " disagrees with the weights " + Join(w));
-  }
+  const Dims kernel = KernelOfWeights(node);
   ConvolutionTransposeDescriptor descriptor;
   descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
   descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);
@@ -212,9 +262,25 @@ void ConvertConvTranspose(NodeContext& node) {
   node.SetOutput(0, node.Add(descriptor, inputs));
 }
 
+// MaxPool / AveragePool over 3 spatial axes: PoolingNd.
+void ConvertPoolNd(NodeContext& node, PoolingType type) {
+  const std::size_t rank = SpatialRank(node);
+  PoolingNdDescriptor descriptor;
+  descriptor.type = type;
+  descriptor.kernel = PerAxis(node, "kernel_shape", rank, 1, 1);
+  descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
+  descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);
+  descriptor.ceil_mode = node.Int("ceil_mode", 0) != 0;
+  descriptor.count_include_pad = type == PoolingType::kAverage && node.Int("count_include_pad", 0) != 0;
+  descriptor.pads = AxisPads(node, SpatialExtents(node), descriptor.kernel, descriptor.strides, descriptor.dilations);
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+  node.SetRemainingOutputsUnavailable(1, "Indices");
+}
+
 void ConvertPool(NodeContext& node, PoolingType type) {
   const std::size_t spatial = SpatialRank(node);
   if (!node.HasAttribute("kernel_shape")) node.Invalid("kernel_shape is required");
+  if (spatial == 3) return ConvertPoolNd(node, type);
   Pooling2dDescriptor descriptor;
   descriptor.type = type;
   descriptor.kernel = Pair(node, "kernel_shape", {});
@@ -234,6 +300,13 @@ void ConvertAveragePool(NodeContext& node) { ConvertPool(node, PoolingType::kAve
 
 void ConvertGlobalPool(NodeContext& node, PoolingType type) {
   const std::size_t spatial = SpatialRank(node);
+  if (spatial == 3) {
+    PoolingNdDescriptor descriptor;
+    descriptor.type = type;
+    descriptor.global = true;
+    node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+    return;
+  }
   Pooling2dDescriptor descriptor;
   descriptor.type = type;
   descriptor.global = true;

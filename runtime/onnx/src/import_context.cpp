@@ -156,8 +156,10 @@ const ConstantTensor& NodeContext::RequireConstant(std::size_t i, const std::str
   const ConstantTensor* constant = ConstantInput(i);
   if (!HasInput(i)) Invalid("input " + std::to_string(i) + " (" + what + ") is required");
   if (!constant) {
-    Unsupported("input " + std::to_string(i) + " (" + what + ", '" + node_.input(static_cast<int>(i)) +
-                "') is computed at run time; op set v1 needs it constant at import");
+    const std::string& tensor = node_.input(static_cast<int>(i));
+    throw ValueNeededAtImport("input " + std::to_string(i) + " (" + what + ", '" + tensor +
+                                  "') is computed at run time; the importer needs its value",
+                              tensor);
   }
   return *constant;
 }

@@ -26,6 +26,19 @@ class NodeUnsupported : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A NodeUnsupported for an input the converter needs as a constant (a shape, axes, scales) that
+// is computed at run time: names that tensor, so that the importer can say which graph inputs
+// it depends on (UnsupportedNode::value_inputs).
+class ValueNeededAtImport : public NodeUnsupported {
+ public:
+  ValueNeededAtImport(const std::string& message, std::string tensor)
+      : NodeUnsupported(message), tensor_(std::move(tensor)) {}
+  const std::string& tensor() const { return tensor_; }
+
+ private:
+  std::string tensor_;
+};
+
 // What an ONNX tensor name stands for during the import.
 struct Value {
   enum class State {

@@ -29,6 +29,7 @@ using backplane::onnx::ImportOptions;
 using backplane::onnx::UnsupportedModelError;
 using backplane::onnx::testing::CheckMatchesExpected;
 using backplane::onnx::testing::DataPath;
+using backplane::onnx::testing::TempFile;
 
 const std::string kData = DataPath("");
 
@@ -43,27 +44,6 @@ Error Thrown(Call&& call) {
   FAIL("no " << typeid(Error).name() << " was thrown");
   throw;  // unreachable
 }
-
-// A file in a fresh temporary folder, removed at the end of the test.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& content) {
-    std::random_device random;
-    folder_ = std::filesystem::temp_directory_path() / ("backplane_onnx_test_" + std::to_string(random()));
-    std::filesystem::create_directories(folder_);
-    path_ = (folder_ / name).string();
-    std::ofstream(path_, std::ios::binary).write(content.data(), static_cast<std::streamsize>(content.size()));
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove_all(folder_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::filesystem::path folder_;
-  std::string path_;
-};
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -292,6 +272,32 @@ TEST_CASE("a Reshape whose shape is computed at run time is unsupported, with th
   REQUIRE(error.nodes().size() == 1);
   CHECK(error.nodes()[0].node_name == "reshape");
   CHECK(Contains(error.nodes()[0].reason, "'shape') is computed at run time"));
+  CHECK(error.nodes()[0].value_inputs == std::vector<std::string>{"shape"});
+}
+
+TEST_CASE("ImportOptions::input_values makes an input a constant, so that what depends on it folds") {
+  const std::vector<std::int64_t> shape{3, 2};
+  ImportOptions options;
+  options.input_values["shape"] = {backplane::TensorInfo{TensorShape{2}, backplane::DataType::kInt64}, shape.data()};
+  const ImportedModel model = ImportModel(DataPath("bad_runtime_shape.onnx"), options);
+  CHECK(model.inputs == std::vector<std::string>{"x"});
+  CHECK(model.value_inputs == std::vector<std::string>{"shape"});
+  backplane::NpyArray x{backplane::DataType::kFloat32, TensorShape{2, 3}, std::vector<std::uint8_t>(24)};
+  CHECK(backplane::onnx::testing::RunImportedOnCpuRef(model, {{"x", x}}).outputs.at("y").shape == TensorShape{3, 2});
+
+  SUBCASE("of another type or shape than the model's, or not an input, it is refused naming it") {
+    const std::vector<std::int32_t> narrow{3, 2};
+    options.input_values["shape"] = {backplane::TensorInfo{TensorShape{2}, backplane::DataType::kInt32}, narrow.data()};
+    CHECK(Contains(Thrown([&] { ImportModel(DataPath("bad_runtime_shape.onnx"), options); }).what(),
+                   "ImportOptions::input_values gives input 'shape' as i32; the model's input is i64"));
+    options.input_values["shape"] = {backplane::TensorInfo{TensorShape{1}, backplane::DataType::kInt64}, shape.data()};
+    CHECK(Contains(Thrown([&] { ImportModel(DataPath("bad_runtime_shape.onnx"), options); }).what(),
+                   "ImportOptions::input_values gives input 'shape' dimension 0 = 1, but the model fixes it to 2"));
+    options.input_values.clear();
+    options.input_values["nowhere"] = {backplane::TensorInfo{TensorShape{2}, backplane::DataType::kInt64}, shape.data()};
+    CHECK(Contains(Thrown([&] { ImportModel(DataPath("bad_runtime_shape.onnx"), options); }).what(),
+                   "ImportOptions::input_values names 'nowhere', which is not an input of the model"));
+  }
 }
 
 TEST_CASE("a dynamic dimension without input_shapes is an error naming the input and dimension") {
@@ -645,8 +651,9 @@ TEST_CASE("OneHot: negative indices count from the end, out-of-range ones give r
     SetTensorType(*graph->add_input(), "indices", ::onnx::TensorProto::INT64, {6});
     SetTensorType(*graph->add_input(), "depth", ::onnx::TensorProto::FLOAT, {});
     const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
-    CHECK(error.nodes().at(0).reason ==
-          "input 1 (depth, 'depth') is computed at run time; op set v1 needs it constant at import");
+    CHECK(error.nodes().at(0).reason == "input 1 (depth, 'depth') is computed at run time; the importer needs its value");
+    CHECK(error.nodes().at(0).value_inputs == std::vector<std::string>{"depth"});
+    CHECK(Contains(error.what(), "(from the value of input 'depth')"));
   }
 }
 
@@ -884,4 +891,41 @@ TEST_CASE("Pow keeps the base's type: an int base by a float exponent truncates,
     CHECK(Floats(RunImportedOnCpuRef(imported, {{"x", Array<float>(DataType::kFloat32, {2}, {3, -1.5f})}})
                      .outputs.at("y")) == std::vector<float>{9, 2.25f});
   }
+
+TEST_CASE("Conv, MaxPool and the global pools over 3 spatial axes: auto_pad and values") {
+  // x [1, 1, 2, 1, 3] holds rows [1, 2, 3] and [4, 5, 6] (D = 2, H = 1, W = 3).
+  const auto x = Array<float>(DataType::kFloat32, {1, 1, 2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  ::onnx::NodeProto* node = nullptr;
+  // Taps [1, 10] along W; SAME_* keeps W = 3 with one pad, at the end (UPPER) or the begin (LOWER).
+  auto conv = [&](const std::string& auto_pad) {
+    auto model = OneNode(13, "Conv", {"x", "w"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3});
+    AddFloatInitializer(*model.mutable_graph(), "w", {1, 1, 1, 1, 2}, {1, 10});
+    AddString(*node, "auto_pad", auto_pad);
+    return model;
+  };
+  const auto run = [&](const ::onnx::ModelProto& model) { return Floats(Run(model, {{"x", x}}).at("y")); };
+  CHECK(run(conv("SAME_UPPER")) == std::vector<float>{21, 32, 3, 54, 65, 6});
+  CHECK(run(conv("SAME_LOWER")) == std::vector<float>{10, 21, 32, 40, 54, 65});
+  CHECK(run(conv("VALID")) == std::vector<float>{21, 32, 54, 65});
+
+  // MaxPool 2 x 1 x 2 with strides 1 and explicit pads: one leading pad on W.
+  auto pool = OneNode(12, "MaxPool", {"x"}, {"y"}, node);
+  SetTensorType(*pool.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3});
+  AddInts(*node, "kernel_shape", {2, 1, 2});
+  AddInts(*node, "pads", {0, 0, 1, 0, 0, 0});
+  CHECK(run(pool) == std::vector<float>{4, 5, 6});
+
+  auto global = OneNode(13, "GlobalAveragePool", {"x"}, {"y"}, node);
+  SetTensorType(*global.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3});
+  const auto averaged = Run(global, {{"x", x}}).at("y");
+  CHECK(averaged.shape == TensorShape{1, 1, 1, 1, 1});
+  CHECK(Floats(averaged) == std::vector<float>{3.5f});
+
+  auto four = OneNode(13, "GlobalMaxPool", {"x"}, {"y"}, node);
+  SetTensorType(*four.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 1, 3, 1});
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(four); });
+  CHECK(error.nodes().at(0).reason ==
+        "the input has shape [1,1,2,1,3,1]; GlobalMaxPool runs over 1 to 3 spatial dimensions ([N, C, L], "
+        "[N, C, H, W] or [N, C, D, H, W])");
 }

@@ -8,6 +8,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
 
 namespace backplane::onnx::testing {
 
@@ -104,6 +107,21 @@ ModelRun CheckMatchesExpected(const std::string& folder, const std::string& stem
     CHECK(error <= tolerance);
   }
   return run;
+}
+
+TempFile::TempFile(const std::string& name, const std::string& content) {
+  std::random_device random;
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("backplane_onnx_test_" + std::to_string(random()));
+  std::filesystem::create_directories(folder);
+  folder_ = folder.string();
+  path_ = (folder / name).string();
+  std::ofstream(path_, std::ios::binary).write(content.data(), static_cast<std::streamsize>(content.size()));
+}
+
+TempFile::~TempFile() {
+  std::error_code ignored;
+  std::filesystem::remove_all(folder_, ignored);
 }
 
 }  // namespace backplane::onnx::testing

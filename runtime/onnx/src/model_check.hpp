@@ -43,4 +43,18 @@ ModelRun RunOnCpuRef(const std::string& folder, const std::string& stem, const I
 ModelRun CheckMatchesExpected(const std::string& folder, const std::string& stem, const ImportOptions& options = {},
                               double tolerance = 1e-4, const std::string& expected_stem = {});
 
+// A file in a fresh temporary folder, removed (with the folder) at the end of its scope.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& content);
+  ~TempFile();
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string folder_;
+  std::string path_;
+};
+
 }  // namespace backplane::onnx::testing

@@ -3,6 +3,7 @@
 
 #include "converters.hpp"
 #include "import_context.hpp"
+#include "import_parsed.hpp"
 #include "model_file.hpp"
 
 #include <backplane/checked_size.hpp>
@@ -25,6 +26,14 @@ using ::onnx::ModelProto;
 using ::onnx::NodeProto;
 
 std::string Quoted(const std::string& text) { return "'" + text + "'"; }
+
+// "the value of input 'a'" / "the values of inputs 'a', 'b'": what ImportOptions::input_values
+// (or onnx::Session, from each run) would give.
+std::string ValueInputsText(const std::vector<std::string>& names) {
+  std::string text = names.size() == 1 ? "the value of input " : "the values of inputs ";
+  for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + Quoted(names[i]);
+  return text;
+}
 
 std::string JoinDims(const std::vector<std::int64_t>& dims) {
   std::string text;
@@ -50,6 +59,7 @@ class Importer {
     ImportedModel result;
     result.network = std::move(network_);
     result.inputs = inputs_;
+    result.value_inputs.assign(value_inputs_.begin(), value_inputs_.end());
     for (const auto& output : graph_.output()) result.outputs.push_back(output.name());
     result.opset = opset_;
     result.producer = model_.producer_name();
@@ -117,11 +127,15 @@ class Importer {
                                                      OnnxTypeName(tensor_type.elem_type()) +
                                                      "; networks take numeric and BOOL inputs");
       }
+      if (const auto value = options_.input_values.find(name); value != options_.input_values.end()) {
+        DefineValueInput(name, type, tensor_type, value->second);
+        continue;
+      }
       const auto given = options_.input_shapes.find(name);
       std::vector<std::int64_t> dims;
       if (given != options_.input_shapes.end()) {
         dims = given->second;
-        if (tensor_type.has_shape()) CheckGivenShape(name, tensor_type.shape(), dims);
+        if (tensor_type.has_shape()) CheckGivenShape("input_shapes", name, tensor_type.shape(), dims);
         for (const auto dim : dims) {
           if (dim <= 0) Fail("ImportOptions::input_shapes gives input " + Quoted(name) + " the shape [" + JoinDims(dims) + "]; every dimension must be positive");
         }
@@ -155,23 +169,8 @@ class Importer {
       }
       inputs_.push_back(name);
     }
-    for (const auto& entry : options_.input_shapes) {
-      const std::string& name = entry.first;
-      if (known.count(name) && std::count(inputs_.begin(), inputs_.end(), name)) continue;
-      const Value* value = context_.Find(name);
-      if (value && value->IsConstant()) {
-        Fail("ImportOptions::input_shapes names " + Quoted(name) + ", which is an initializer, not an input");
-      }
-      if (!known.count(name)) {
-        std::string names;
-        for (const auto& input : graph_.input()) {
-          const Value* defined = context_.Find(input.name());
-          if (!defined || !defined->IsConstant()) names += (names.empty() ? "" : ", ") + input.name();
-        }
-        Fail("ImportOptions::input_shapes names " + Quoted(name) + ", which is not an input of the model (its inputs: " +
-             names + ")");
-      }
-    }
+    for (const auto& entry : options_.input_shapes) CheckOptionNamesInput("input_shapes", entry.first, known);
+    for (const auto& entry : options_.input_values) CheckOptionNamesInput("input_values", entry.first, known);
     if (!missing.empty()) {
       std::string message = "the input shapes are not all fixed: ";
       for (std::size_t i = 0; i < missing.size(); ++i) message += (i ? "; " : "") + missing[i];
@@ -180,15 +179,68 @@ class Importer {
     }
   }
 
-  void CheckGivenShape(const std::string& name, const ::onnx::TensorShapeProto& shape, const std::vector<std::int64_t>& dims) {
+  // `option` (ImportOptions::input_shapes or ::input_values) names `name`: it must be a graph
+  // input (`known`) that is not an initializer.
+  void CheckOptionNamesInput(const std::string& option, const std::string& name, const std::set<std::string>& known) {
+    if (known.count(name) && (std::count(inputs_.begin(), inputs_.end(), name) || value_inputs_.count(name))) return;
+    const Value* value = context_.Find(name);
+    if (value && value->IsConstant()) {
+      Fail("ImportOptions::" + option + " names " + Quoted(name) + ", which is an initializer, not an input");
+    }
+    if (!known.count(name)) {
+      std::string names;
+      for (const auto& input : graph_.input()) {
+        const Value* defined = context_.Find(input.name());
+        if (!defined || !defined->IsConstant() || value_inputs_.count(input.name())) {
+          names += (names.empty() ? "" : ", ") + input.name();
+        }
+      }
+      Fail("ImportOptions::" + option + " names " + Quoted(name) + ", which is not an input of the model (its inputs: " +
+           names + ")");
+    }
+  }
+
+  // An input given in ImportOptions::input_values: a constant of its value, checked against the
+  // model's type and shape (and ImportOptions::input_shapes, if it gives one too).
+  void DefineValueInput(const std::string& name, DataType type, const ::onnx::TypeProto::Tensor& tensor_type,
+                        const ConstTensorView& value) {
+    const std::string what = "ImportOptions::input_values gives input " + Quoted(name);
+    if (value.info.type != type) {
+      Fail(what + " as " + ToString(value.info.type) + "; the model's input is " + ToString(type));
+    }
+    const std::vector<std::int64_t>& dims = value.info.shape.Dims();
+    for (const auto dim : dims) {
+      if (dim < 0) Fail(what + " the shape [" + JoinDims(dims) + "]; dimensions cannot be negative");
+    }
+    if (tensor_type.has_shape()) CheckGivenShape("input_values", name, tensor_type.shape(), dims);
+    const auto shape = options_.input_shapes.find(name);
+    if (shape != options_.input_shapes.end() && shape->second != dims) {
+      Fail(what + " the shape [" + JoinDims(dims) + "], but ImportOptions::input_shapes gives [" +
+           JoinDims(shape->second) + "]");
+    }
+    try {
+      const std::size_t bytes =
+          CheckedNumBytes(dims, type, options_.max_model_bytes, "ImportOptions::max_model_bytes", "input " + Quoted(name));
+      if (bytes && !value.data) Fail(what + " with no data");
+      const auto* begin = static_cast<const std::uint8_t*>(value.data);
+      context_.DefineConstant(name, ConstantTensor(value.info, std::make_shared<const std::vector<std::uint8_t>>(
+                                                                   begin, begin + bytes)));
+    } catch (const Exception& error) {
+      Fail(error.what());
+    }
+    value_inputs_.insert(name);
+  }
+
+  void CheckGivenShape(const std::string& option, const std::string& name, const ::onnx::TensorShapeProto& shape,
+                       const std::vector<std::int64_t>& dims) {
     if (static_cast<std::size_t>(shape.dim_size()) != dims.size()) {
-      Fail("ImportOptions::input_shapes gives input " + Quoted(name) + " rank " + std::to_string(dims.size()) +
+      Fail("ImportOptions::" + option + " gives input " + Quoted(name) + " rank " + std::to_string(dims.size()) +
            " ([" + JoinDims(dims) + "]), but the model's input has rank " + std::to_string(shape.dim_size()));
     }
     for (int i = 0; i < shape.dim_size(); ++i) {
       const auto& dim = shape.dim(i);
       if (dim.has_dim_value() && dim.dim_value() > 0 && dim.dim_value() != dims[static_cast<std::size_t>(i)]) {
-        Fail("ImportOptions::input_shapes gives input " + Quoted(name) + " dimension " + std::to_string(i) + " = " +
+        Fail("ImportOptions::" + option + " gives input " + Quoted(name) + " dimension " + std::to_string(i) + " = " +
              std::to_string(dims[static_cast<std::size_t>(i)]) + ", but the model fixes it to " +
              std::to_string(dim.dim_value()));
       }
@@ -197,14 +249,14 @@ class Importer {
 
   // The nodes in an order where each input is defined before use: the model's order when it is
   // already topologically sorted (as ONNX requires), else a stable topological sort.
-  std::vector<int> NodeOrder() const {
+  std::vector<int> NodeOrder() {
     const int count = graph_.node_size();
     std::set<std::string> defined{""};
     for (const auto& tensor : graph_.initializer()) defined.insert(tensor.name());
     for (const auto& input : graph_.input()) defined.insert(input.name());
     for (const auto& sparse : graph_.sparse_initializer()) defined.insert(sparse.values().name());
 
-    std::map<std::string, int> producer;
+    std::map<std::string, int>& producer = producer_;
     for (int i = 0; i < count; ++i) {
       for (const auto& output : graph_.node(i).output()) {
         if (output.empty()) continue;
@@ -261,8 +313,30 @@ class Importer {
     return 0;
   }
 
-  void Record(const NodeProto& node, const std::string& name, std::int64_t opset, const std::string& reason) {
-    unsupported_.push_back({node.op_type(), name, opset, reason});
+  void Record(const NodeProto& node, const std::string& name, std::int64_t opset, const std::string& reason,
+              std::vector<std::string> value_inputs = {}) {
+    unsupported_.push_back({node.op_type(), name, opset, reason, std::move(value_inputs)});
+  }
+
+  // The graph inputs (fed at run time) that `tensor`'s value is computed from. The walk stops
+  // at Shape and Size, whose results depend on shapes only (fixed at import).
+  std::vector<std::string> GraphInputsBehind(const std::string& tensor) const {
+    const std::set<std::string> fed(inputs_.begin(), inputs_.end());
+    std::set<std::string> seen{tensor}, found;
+    std::vector<std::string> pending{tensor};
+    while (!pending.empty()) {
+      const std::string name = pending.back();
+      pending.pop_back();
+      if (fed.count(name)) found.insert(name);
+      const auto producer = producer_.find(name);
+      if (producer == producer_.end()) continue;
+      const NodeProto& node = graph_.node(producer->second);
+      if (node.op_type() == "Shape" || node.op_type() == "Size") continue;
+      for (const auto& input : node.input()) {
+        if (!input.empty() && seen.insert(input).second) pending.push_back(input);
+      }
+    }
+    return {found.begin(), found.end()};
   }
 
   void SkipOutputs(const NodeProto& node) {
@@ -336,6 +410,10 @@ class Importer {
     NodeContext context(context_, node, name, opset);
     try {
       op->convert(context);
+    } catch (const ValueNeededAtImport& error) {
+      Record(node, name, opset, error.what(), GraphInputsBehind(error.tensor()));
+      SkipOutputs(node);
+      return;
     } catch (const NodeUnsupported& error) {
       Record(node, name, opset, error.what());
       SkipOutputs(node);
@@ -373,7 +451,7 @@ class Importer {
         const auto producer = unavailable_producer_.find(name);
         const std::string op = producer != unavailable_producer_.end() ? producer->second.first : "Output";
         const std::string node = producer != unavailable_producer_.end() ? producer->second.second : name;
-        unsupported_.push_back({op, node, opset_, "graph output " + Quoted(name) + ": " + value->reason});
+        unsupported_.push_back({op, node, opset_, "graph output " + Quoted(name) + ": " + value->reason, {}});
         continue;
       }
       if (inputs.count(name)) {
@@ -389,7 +467,7 @@ class Importer {
       try {
         network_.AddOutput(name, context_.Materialize(name));
       } catch (const NodeUnsupported& error) {
-        unsupported_.push_back({"Output", name, opset_, error.what()});
+        unsupported_.push_back({"Output", name, opset_, error.what(), {}});
       }
     }
   }
@@ -400,6 +478,7 @@ class Importer {
     for (const auto& node : unsupported_) {
       message += "\n  " + node.op_type + " " + Quoted(node.node_name) + " (opset " + std::to_string(node.opset) +
                  "): " + node.reason;
+      if (!node.value_inputs.empty()) message += " (from " + ValueInputsText(node.value_inputs) + ")";
     }
     throw UnsupportedModelError(message, unsupported_);
   }
@@ -412,6 +491,8 @@ class Importer {
   Network network_;
   ImportContext context_;
   std::vector<std::string> inputs_;
+  std::set<std::string> value_inputs_;   // inputs given by ImportOptions::input_values (constants)
+  std::map<std::string, int> producer_;  // tensor -> the index of the node that computes it
   std::vector<UnsupportedNode> unsupported_;
   std::map<std::string, std::pair<std::string, std::string>> unavailable_producer_;  // output -> (op, node)
 };
@@ -419,11 +500,16 @@ class Importer {
 ImportedModel Import(const void* data, std::size_t size, const std::string& name, const ImportOptions& options,
                      ExternalDataFolder external) {
   const ModelProto model = ParseModel(data, size, name, options.max_model_bytes);
-  const std::int64_t opset = CheckModel(model, name);
-  return Importer(model, name, options, opset, std::move(external)).Run();
+  return ImportParsedModel(model, name, options, std::move(external));
 }
 
 }  // namespace
+
+ImportedModel ImportParsedModel(const ModelProto& model, const std::string& name, const ImportOptions& options,
+                                ExternalDataFolder external) {
+  const std::int64_t opset = CheckModel(model, name);
+  return Importer(model, name, options, opset, std::move(external)).Run();
+}
 
 ImportedModel ImportModelFromMemory(const void* data, std::size_t size, const std::string& name,
                                     const ImportOptions& options) {

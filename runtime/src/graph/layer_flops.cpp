@@ -27,8 +27,9 @@ double LayerFlops(const Layer& layer) {
   const double outputs = Elements(output);
   switch (layer.type) {
     case LayerType::kConvolution2d:
-      if (inputs.size() >= 2 && inputs[1].shape.Rank() == 4 && inputs[1].shape[0] > 0) {
-        const TensorShape& weights = inputs[1].shape;  // [M, C/groups, kH, kW]
+    case LayerType::kConvolutionNd:
+      if (inputs.size() >= 2 && inputs[1].shape.Rank() >= 3 && inputs[1].shape[0] > 0) {
+        const TensorShape& weights = inputs[1].shape;  // [M, C/groups, k...]
         return 2 * outputs * Elements(weights) / static_cast<double>(weights[0]);
       }
       return 0;

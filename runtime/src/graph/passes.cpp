@@ -131,7 +131,9 @@ void FoldBatchNormalization(Graph& graph, std::vector<std::string>& log) {
     if (norm.removed || norm.type != LayerType::kBatchNormalization) continue;
     const OutputSlot source = *norm.inputs[0];
     Layer& conv = graph.At(source.layer);
-    if (conv.type != LayerType::kConvolution2d || conv.output_infos[0].type != DataType::kFloat32) continue;
+    // Both convolutions keep weights [M, ...] per output channel.
+    const bool convolution = conv.type == LayerType::kConvolution2d || conv.type == LayerType::kConvolutionNd;
+    if (!convolution || conv.output_infos[0].type != DataType::kFloat32) continue;
     const auto consumers = graph.Consumers();
     if (consumers[conv.id][0].size() != 1) continue;  // someone else reads the unnormalized output
     const ConstantDescriptor* weights = ConstantOf(graph, conv.inputs[1]);

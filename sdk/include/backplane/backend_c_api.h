@@ -59,9 +59,9 @@ extern "C" {
 
 /* The Backend API version this header declares. History: 1.x were C++ interfaces (refused since
  * 2.0); 2.0 is this C boundary; 2.1 added BpWorkloadTable.get_info (what runs a workload, for
- * profiles). */
+ * profiles); 2.2 to 2.4 add op set v2's values and layer types (docs/backend-authors.md). */
 #define BP_BACKEND_API_MAJOR 2u
-#define BP_BACKEND_API_MINOR 3u
+#define BP_BACKEND_API_MINOR 4u
 
 /* True when `s` (a pointer to a struct of type `type` filled by the other side) is large enough
  * to hold `field`. */
@@ -161,6 +161,10 @@ typedef struct BpStatus {
 #define BP_LAYER_CUM_SUM 31u          /* running sums along an axis */
 #define BP_LAYER_SCATTER_ELEMENTS 32u /* inputs data, indices, updates: data with updates written at indices */
 #define BP_LAYER_GATHER_ND 33u        /* inputs data, indices (i64): slices at index tuples */
+/* Added in Backend API 2.4: convolution and pooling over 1 to 3 spatial axes. Networks keep
+ * CONVOLUTION_2D and POOLING_2D for 2 spatial axes (the ONNX importer uses the N-D types for 3). */
+#define BP_LAYER_CONVOLUTION_ND 34u /* ONNX Conv over 1 to 3 spatial axes: BpConvolutionNdAttributes */
+#define BP_LAYER_POOLING_ND 35u     /* max / average pooling over 1 to 3 spatial axes: BpPoolingNdAttributes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
  * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
@@ -189,6 +193,20 @@ typedef struct BpConvolutionTransposeAttributes {
   uint32_t groups;
 } BpConvolutionTransposeAttributes;
 
+/* ONNX Conv over S = 1, 2 or 3 spatial axes: x [N, C, D1..DS], weights [M, C/groups, k1..kS],
+ * optional bias [M]; y [N, M, O1..OS] with
+ * Oi = floor((Di + pads[i] + pads[S + i] - (ki - 1) * dilations[i] - 1) / strides[i]) + 1.
+ * Added in Backend API 2.4. */
+typedef struct BpConvolutionNdAttributes {
+  uint32_t struct_size;
+  const uint32_t* strides;   /* spatial_rank entries each */
+  const uint32_t* dilations;
+  size_t spatial_rank;
+  const uint32_t* pads; /* pad_count = 2 * spatial_rank: the begins, then the ends (ONNX order) */
+  size_t pad_count;
+  uint32_t groups;
+} BpConvolutionNdAttributes;
+
 typedef struct BpFullyConnectedAttributes {
   uint32_t struct_size;
   uint32_t transpose_a; /* 0 or 1 */
@@ -210,6 +228,23 @@ typedef struct BpPooling2dAttributes {
   uint32_t ceil_mode;         /* 0 or 1 */
   uint32_t global;            /* 0 or 1 */
 } BpPooling2dAttributes;
+
+/* Pooling over S = 1, 2 or 3 spatial axes: x [N, C, D1..DS], y [N, C, O1..OS], Pooling2d's rules
+ * per axis (dilations, ceil_mode, count_include_pad). global: one window over all spatial axes,
+ * y [N, C, 1..1]; the lists are not read then (they may be empty). Added in Backend API 2.4. */
+typedef struct BpPoolingNdAttributes {
+  uint32_t struct_size;
+  uint32_t type;           /* BP_POOLING_* */
+  const uint32_t* kernel;  /* spatial_rank entries each */
+  const uint32_t* strides;
+  const uint32_t* dilations;
+  size_t spatial_rank;
+  const uint32_t* pads; /* pad_count = 2 * spatial_rank: the begins, then the ends (ONNX order) */
+  size_t pad_count;
+  uint32_t count_include_pad; /* 0 or 1 */
+  uint32_t ceil_mode;         /* 0 or 1 */
+  uint32_t global;            /* 0 or 1 */
+} BpPoolingNdAttributes;
 
 #define BP_ACTIVATION_RELU 0u
 #define BP_ACTIVATION_CLIP 1u

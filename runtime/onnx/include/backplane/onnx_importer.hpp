@@ -17,6 +17,13 @@ struct ImportOptions {
   // dynamic (symbolic or unknown) dimension; a given shape must agree with the model's fixed
   // dimensions.
   std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  // Fixes the values of inputs: name -> value, of the model's type and a shape its dimensions
+  // allow (a dimension may be 0 here: an empty list of axes). Such an input becomes a constant
+  // of the network, not one of its inputs, so that what is computed from it folds at import:
+  // Reshape's shape, Resize's scales, TopK's K (UnsupportedNode::value_inputs names the inputs
+  // a node needs this way; onnx::Session gives them from each run). The views are read during
+  // the call only.
+  std::map<std::string, ConstTensorView> input_values;
   // Upper bound on the .onnx file's size and on any one tensor's size, so a hostile file cannot
   // make the importer allocate without bound. External data files (below) are not limited by
   // it as a whole, only each tensor read from them; their total counts against
@@ -42,7 +49,11 @@ struct UnsupportedNode {
   std::string op_type;    // e.g. "NonMaxSuppression"
   std::string node_name;  // may be empty in the model; then "#<index>"
   std::int64_t opset = 0; // the opset of its domain the model imports
-  std::string reason;     // "not in op set v1", "attribute mode=cubic not supported", ...
+  std::string reason;     // "not in op set v2", "attribute mode=cubic not supported", ...
+  // The graph inputs whose values the node needs at import (an input it reads as a constant,
+  // such as Reshape's shape, is computed from them at run time): given in
+  // ImportOptions::input_values they would make it a constant. Empty for other reasons.
+  std::vector<std::string> value_inputs;
 };
 
 // Thrown when the model uses ops the importer cannot translate: lists every one at once.
@@ -58,7 +69,9 @@ class BACKPLANE_ONNX_API UnsupportedModelError : public Exception {
 
 struct ImportedModel {
   Network network;
-  std::vector<std::string> inputs;   // graph inputs that are not initializers, in model order
+  std::vector<std::string> inputs;   // graph inputs that are not initializers, in model order,
+                                     // but those given by ImportOptions::input_values
+  std::vector<std::string> value_inputs;  // those given by ImportOptions::input_values, sorted
   std::vector<std::string> outputs;  // graph outputs, in model order
   std::int64_t opset = 0;            // of the default ("" / "ai.onnx") domain
   std::string producer;              // producer_name + " " + producer_version

@@ -47,6 +47,8 @@ enum class LayerType : std::uint32_t {
   kCumSum,
   kScatterElements,
   kGatherNd,
+  kConvolutionNd,
+  kPoolingNd,
   kCount  // not a layer: the number of layer types above
 };
 

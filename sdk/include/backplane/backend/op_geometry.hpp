@@ -109,7 +109,7 @@ struct ConvTransposeGeometry {
 // dilations and groups of at least 1, C divisible by groups, bias [M], and the output shape.
 bool DescribeConvolutionTranspose(const ILayerView& layer, ConvTransposeGeometry& out, std::string& reason);
 
-// One spatial axis of a pooling window.
+// One spatial axis of a sliding window (pooling, N-D convolution).
 struct PoolAxis {
   std::int64_t size = 0;      // input extent along the axis
   std::int64_t kernel = 1;    // window taps (the whole axis for a global pooling)
@@ -135,6 +135,36 @@ struct PoolingGeometry {
 // dilations of at least 1 (a global pooling is one window over a non-empty plane), the window
 // fitting the padded input (ceil_mode honoured), and the output shape.
 bool DescribePooling(const ILayerView& layer, PoolingGeometry& out, std::string& reason);
+
+// The product of the axes' extents `field` (size, kernel or out): 1 for no axes.
+std::int64_t ProductOfAxes(const std::vector<PoolAxis>& axes, std::int64_t PoolAxis::*field);
+
+// ConvolutionNd (ONNX Conv), 1 to 3 spatial axes: x [N, C, D...], weights [M, C/groups, k...],
+// optional bias [M], y [N, M, O...]. Each axis' kernel is the weights' extent; output position
+// o reads input positions axis.Start(o) + k * dilation.
+struct ConvNdGeometry {
+  std::int64_t batch = 0, channels = 0, out_channels = 0, groups = 1;  // N, C, M
+  std::vector<PoolAxis> axes;                                          // the spatial axes, in order
+
+  std::int64_t GroupChannels() const { return channels / groups; }         // C/groups
+  std::int64_t GroupOutChannels() const { return out_channels / groups; }  // M/groups
+};
+
+// Checks a ConvolutionNd layer (2 or 3 inputs, 1 output): 1 to 3 spatial axes, weights of x's
+// rank, every list of the spatial rank (pads twice), strides/dilations/groups of at least 1,
+// channels divisible by groups, bias [M], the dilated kernel fitting the padded input, and the
+// output shape.
+bool DescribeConvolutionNd(const ILayerView& layer, ConvNdGeometry& out, std::string& reason);
+
+// PoolingNd, 1 to 3 spatial axes: x [N, C, D...], y [N, C, O...].
+struct PoolingNdGeometry {
+  std::int64_t batch = 0, channels = 0;  // N, C
+  std::vector<PoolAxis> axes;            // the spatial axes, in order (a global pooling: one window each)
+};
+
+// Checks a PoolingNd layer (1 input, 1 output) as DescribePooling does a Pooling2d one, over
+// 1 to 3 spatial axes with lists of the spatial rank.
+bool DescribePoolingNd(const ILayerView& layer, PoolingNdGeometry& out, std::string& reason);
 
 // MatMul (numpy.matmul): A [..., M, K] times B [..., K, N]. A rank-1 A is [1, K] and a rank-1
 // B is [K, 1], the promoted dimension dropped from the output.

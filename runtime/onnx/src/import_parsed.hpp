@@ -1,0 +1,20 @@
+// The importer's entry for a model already parsed (onnx::Session imports one parsed model once
+// per input shape; ImportModel and ImportModelFromMemory parse and call it).
+#pragma once
+
+#include "external_data.hpp"
+
+#include <backplane/onnx_importer.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include <string>
+
+namespace backplane::onnx {
+
+// Checks and imports `model` (`name` is used in messages); throws as ImportModel. `model` is
+// only read during the call. Thread-safe.
+ImportedModel ImportParsedModel(const ::onnx::ModelProto& model, const std::string& name, const ImportOptions& options,
+                                ExternalDataFolder external);
+
+}  // namespace backplane::onnx
