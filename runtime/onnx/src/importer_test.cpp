@@ -891,6 +891,7 @@ TEST_CASE("Pow keeps the base's type: an int base by a float exponent truncates,
     CHECK(Floats(RunImportedOnCpuRef(imported, {{"x", Array<float>(DataType::kFloat32, {2}, {3, -1.5f})}})
                      .outputs.at("y")) == std::vector<float>{9, 2.25f});
   }
+}
 
 TEST_CASE("Conv, MaxPool and the global pools over 3 spatial axes: auto_pad and values") {
   // x [1, 1, 2, 1, 3] holds rows [1, 2, 3] and [4, 5, 6] (D = 2, H = 1, W = 3).
