@@ -175,12 +175,12 @@ TEST_CASE("layer support refuses layer types without a kernel and names them in 
   }
 }
 
-TEST_CASE("layer support refuses an f16 Softmax and a layer without a descriptor, with the reason") {
+TEST_CASE("layer support refuses an i32 Softmax and a layer without a descriptor, with the reason") {
   const auto support = backplane::reference::ReferenceBackend().GetLayerSupport();
   std::string reason;
   const backplane::SoftmaxDescriptor softmax;
-  CHECK_FALSE(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kFloat16), &reason));
-  CHECK(reason == "CpuRef cannot run layer 'softmax': input 0 is f16; CpuRef runs Softmax on f32 only");
+  CHECK_FALSE(support->IsLayerSupported(SoftmaxLayer(softmax, DataType::kInt32), &reason));
+  CHECK(reason == "CpuRef cannot run layer 'softmax': CpuRef runs Softmax on f32, f64, f16 and bf16, not i32");
   CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kSoftmax, "bare"), &reason));
   CHECK(reason == "CpuRef cannot run layer 'bare': the layer has no descriptor");
 }
@@ -220,12 +220,12 @@ TEST_CASE("workload factory throws kUnsupported naming the layer and the reason"
   }
   const backplane::SoftmaxDescriptor softmax;
   try {
-    factory->CreateWorkload(SoftmaxLayer(softmax, DataType::kFloat16, "half_softmax"));
+    factory->CreateWorkload(SoftmaxLayer(softmax, DataType::kInt32, "int_softmax"));
     FAIL("CreateWorkload returned instead of throwing");
   } catch (const backplane::Exception& error) {
     CHECK(error.code() == backplane::ErrorCode::kUnsupported);
     CHECK(std::string(error.what()) ==
-          "CpuRef cannot run layer 'half_softmax': input 0 is f16; CpuRef runs Softmax on f32 only");
+          "CpuRef cannot run layer 'int_softmax': CpuRef runs Softmax on f32, f64, f16 and bf16, not i32");
   }
 }
 

@@ -368,7 +368,10 @@ std::vector<TensorInfo> ElementwiseBinary(const Rules& r) {
   r.Arity(2, 2);
   const BinaryOperation operation = r.Descriptor<ElementwiseBinaryDescriptor>().operation;
   r.Known(operation);
-  if (r.In(0).type != r.In(1).type) {
+  // ONNX Pow: the exponent may have any number type (the output has the base's).
+  if (operation == BinaryOperation::kPow) {
+    if (r.In(1).type == DataType::kBool) Rules::Fail("Pow takes a number exponent, not bool");
+  } else if (r.In(0).type != r.In(1).type) {
     Rules::Fail(std::string("inputs have different types: ") + ToString(r.In(0).type) + " and " +
                 ToString(r.In(1).type));
   }

@@ -45,6 +45,12 @@ TEST_CASE("op schema: elementwise ops broadcast like numpy and keep one type") {
   CHECK(Infer(add, {F32({2, 1, 4}), F32({3, 1})})[0] == F32({2, 3, 4}));
   CHECK(Refusal(add, {F32({2, 3}), F32({4})}).find("do not broadcast") != std::string::npos);
   CHECK(Refusal(add, {F32({2}), {TensorShape{2}, DataType::kInt32}}) == "inputs have different types: f32 and i32");
+  // Pow (ONNX's T and T1): an exponent of any number type, the output of the base's.
+  ElementwiseBinaryDescriptor pow;
+  pow.operation = BinaryOperation::kPow;
+  CHECK(Infer(pow, {{TensorShape{2}, DataType::kInt32}, F32({1})})[0] == TensorInfo{TensorShape{2}, DataType::kInt32});
+  CHECK(Infer(pow, {F32({2}), {TensorShape{}, DataType::kInt64}})[0] == F32({2}));
+  CHECK(Refusal(pow, {F32({2}), {TensorShape{2}, DataType::kBool}}) == "Pow takes a number exponent, not bool");
   ElementwiseBinaryDescriptor less;
   less.operation = BinaryOperation::kLess;
   CHECK(Infer(less, {{TensorShape{2, 1}, DataType::kInt64}, {TensorShape{3}, DataType::kInt64}})[0] ==

@@ -1,5 +1,6 @@
-// Activation: one function applied to every element, f32 (ActivationFunction's definitions in
-// op_attributes.def).
+// Activation: one function applied to every element (ActivationFunction's definitions in
+// op_attributes.def), on f32, f64, f16 and bf16, computed in C = ComputeElement<T> (double for
+// f64, float otherwise; f16 and bf16 rounded once per element); Relu on the integers too.
 #include "reference_ops.hpp"
 #include "map_workload.hpp"
 #include "tensor_access.hpp"
@@ -16,79 +17,106 @@ namespace backplane::reference {
 namespace {
 
 // Overflow-free for any x: exp() only ever sees a non-positive argument.
-float Sigmoid(float x) {
-  if (x >= 0.0f) return 1.0f / (1.0f + std::exp(-x));
-  const float e = std::exp(x);
-  return e / (1.0f + e);
+template <typename C>
+C Sigmoid(C x) {
+  if (x >= C{0}) return C{1} / (C{1} + std::exp(-x));
+  const C e = std::exp(x);
+  return e / (C{1} + e);
 }
 
 // log(1 + exp(x)) without overflow: max(x, 0) + log1p(exp(-|x|)).
-float Softplus(float x) { return std::max(x, 0.0f) + std::log1p(std::exp(-std::fabs(x))); }
+template <typename C>
+C Softplus(C x) {
+  return std::max(x, C{0}) + std::log1p(std::exp(-std::fabs(x)));
+}
 
-}  // namespace
-
-std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView& layer) {
-  const auto& descriptor = DescriptorOf<ActivationDescriptor>(layer);
-  const std::int64_t count = layer.GetOutputInfo(0).shape.NumElements();
-  const float alpha = descriptor.alpha;
-  const float beta = descriptor.beta;
+template <typename T>
+std::unique_ptr<backend::IWorkload> MakeFloating(const ActivationDescriptor& descriptor, std::int64_t count) {
+  using C = ComputeElement<T>;
+  const C alpha = static_cast<C>(descriptor.alpha);
+  const C beta = static_cast<C>(descriptor.beta);
+  const C zero{0}, one{1};
   switch (descriptor.function) {
     case ActivationFunction::kRelu:
-      return MakeMapWorkload(count, [](float x) { return x < 0.0f ? 0.0f : x; });
+      return MakeComputedMapWorkload<T>(count, [zero](C x) { return x < zero ? zero : x; });
     case ActivationFunction::kClip:
-      return MakeMapWorkload(count, [alpha, beta](float x) {
-        const float low = x < alpha ? alpha : x;
+      return MakeComputedMapWorkload<T>(count, [alpha, beta](C x) {
+        const C low = x < alpha ? alpha : x;
         return low > beta ? beta : low;
       });
     case ActivationFunction::kSigmoid:
-      return MakeMapWorkload(count, [](float x) { return Sigmoid(x); });
+      return MakeComputedMapWorkload<T>(count, [](C x) { return Sigmoid(x); });
     case ActivationFunction::kTanh:
-      return MakeMapWorkload(count, [](float x) { return std::tanh(x); });
+      return MakeComputedMapWorkload<T>(count, [](C x) { return std::tanh(x); });
     case ActivationFunction::kGelu:
-      return MakeMapWorkload(count, [](float x) {
-        constexpr float kInvSqrt2 = 0.70710678118654752440f;
-        return 0.5f * x * (1.0f + std::erf(x * kInvSqrt2));
+      return MakeComputedMapWorkload<T>(count, [](C x) {
+        const C inv_sqrt2 = static_cast<C>(0.70710678118654752440L);
+        return C{0.5} * x * (C{1} + std::erf(x * inv_sqrt2));
       });
     case ActivationFunction::kGeluTanh:
-      return MakeMapWorkload(count, [](float x) {
-        constexpr float kSqrt2OverPi = 0.79788456080286535588f;
-        return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
+      return MakeComputedMapWorkload<T>(count, [](C x) {
+        const C sqrt_2_over_pi = static_cast<C>(0.79788456080286535588L);
+        return C{0.5} * x * (C{1} + std::tanh(sqrt_2_over_pi * (x + static_cast<C>(0.044715) * x * x * x)));
       });
     case ActivationFunction::kLeakyRelu:
-      return MakeMapWorkload(count, [alpha](float x) { return x < 0.0f ? alpha * x : x; });
+      return MakeComputedMapWorkload<T>(count, [alpha, zero](C x) { return x < zero ? alpha * x : x; });
     case ActivationFunction::kHardSwish:
-      return MakeMapWorkload(count, [](float x) {
-        const float shifted = x + 3.0f;
-        const float relu6 = shifted < 0.0f ? 0.0f : (shifted > 6.0f ? 6.0f : shifted);
-        return x * relu6 / 6.0f;
+      return MakeComputedMapWorkload<T>(count, [zero](C x) {
+        const C shifted = x + C{3};
+        const C relu6 = shifted < zero ? zero : (shifted > C{6} ? C{6} : shifted);
+        return x * relu6 / C{6};
       });
     case ActivationFunction::kSilu:
-      return MakeMapWorkload(count, [](float x) { return x * Sigmoid(x); });
+      return MakeComputedMapWorkload<T>(count, [](C x) { return x * Sigmoid(x); });
     case ActivationFunction::kHardSigmoid:
-      return MakeMapWorkload(count, [alpha, beta](float x) {
-        const float v = alpha * x + beta;
-        return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+      return MakeComputedMapWorkload<T>(count, [alpha, beta, zero, one](C x) {
+        const C v = alpha * x + beta;
+        return v < zero ? zero : (v > one ? one : v);
       });
     case ActivationFunction::kElu:
-      return MakeMapWorkload(count, [alpha](float x) { return x < 0.0f ? alpha * std::expm1(x) : x; });
+      return MakeComputedMapWorkload<T>(count, [alpha, zero](C x) { return x < zero ? alpha * std::expm1(x) : x; });
     case ActivationFunction::kSelu:
-      return MakeMapWorkload(count, [alpha, beta](float x) { return beta * (x <= 0.0f ? alpha * std::expm1(x) : x); });
+      return MakeComputedMapWorkload<T>(count, [alpha, beta, zero](C x) { return beta * (x <= zero ? alpha * std::expm1(x) : x); });
     case ActivationFunction::kCelu:
-      return MakeMapWorkload(count, [alpha](float x) {
-        return std::max(x, 0.0f) + std::min(0.0f, alpha * std::expm1(x / alpha));
-      });
+      return MakeComputedMapWorkload<T>(count, [alpha, zero](C x) { return std::max(x, zero) + std::min(zero, alpha * std::expm1(x / alpha)); });
     case ActivationFunction::kSoftplus:
-      return MakeMapWorkload(count, [](float x) { return Softplus(x); });
+      return MakeComputedMapWorkload<T>(count, [](C x) { return Softplus(x); });
     case ActivationFunction::kSoftsign:
-      return MakeMapWorkload(count, [](float x) { return x / (1.0f + std::fabs(x)); });
+      return MakeComputedMapWorkload<T>(count, [one](C x) { return x / (one + std::fabs(x)); });
     case ActivationFunction::kThresholdedRelu:
-      return MakeMapWorkload(count, [alpha](float x) { return x > alpha ? x : 0.0f; });
+      return MakeComputedMapWorkload<T>(count, [alpha, zero](C x) { return x > alpha ? x : zero; });
     case ActivationFunction::kMish:
-      return MakeMapWorkload(count, [](float x) { return x * std::tanh(Softplus(x)); });
+      return MakeComputedMapWorkload<T>(count, [](C x) { return x * std::tanh(Softplus(x)); });
   }
   throw Exception(ErrorCode::kUnsupported, "Activation function " +
                                                std::to_string(static_cast<std::uint32_t>(descriptor.function)) +
                                                " is not one CpuRef knows");
+}
+
+}  // namespace
+
+bool IsActivationSupported(const backend::ILayerView& layer, std::string& reason) {
+  const DataType type = layer.GetInputInfo(0).type;
+  const bool relu = DescriptorOf<ActivationDescriptor>(layer).function == ActivationFunction::kRelu;
+  if (IsFloatingPointType(type) || (relu && IsArithmeticType(type))) return true;
+  reason = std::string("CpuRef runs Activation on f32, f64, f16 and bf16; on integers (here ") + ToString(type) +
+           ") only Relu";
+  return false;
+}
+
+std::unique_ptr<backend::IWorkload> CreateActivationWorkload(const backend::ILayerView& layer) {
+  const auto& descriptor = DescriptorOf<ActivationDescriptor>(layer);
+  const std::int64_t count = layer.GetOutputInfo(0).shape.NumElements();
+  return VisitElementType(layer.GetInputInfo(0).type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
+    using T = decltype(element);
+    if constexpr (kIsFloatingPointElement<T>) {
+      return MakeFloating<T>(descriptor, count);
+    } else if constexpr (kIsNumberElement<T>) {  // Relu (IsActivationSupported)
+      return MakeMapWorkload<T>(count, [](T x) { return x < T{0} ? T{0} : x; });
+    } else {
+      throw Exception(ErrorCode::kInternal, "CpuRef has no Activation on bool");
+    }
+  });
 }
 
 }  // namespace backplane::reference

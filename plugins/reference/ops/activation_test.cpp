@@ -146,8 +146,10 @@ TEST_CASE("activation: odd shape [3,1,5,7] is elementwise") {
 TEST_CASE("activation: support rejects other types, other arity, a shape change and unknown functions") {
   std::string reason;
   const auto relu = Function(ActivationFunction::kRelu);
-  CHECK_FALSE(IsSupported(relu, {HostTensor::I32({2}, {1, 2})}, {{{2}, DataType::kInt32}}, reason));
-  CHECK(reason == "input 0 is i32; CpuRef runs Activation on f32 only");
+  CHECK(IsSupported(relu, {HostTensor::I32({2}, {1, 2})}, {{{2}, DataType::kInt32}}, reason));
+  CHECK_FALSE(IsSupported(Function(ActivationFunction::kSigmoid), {HostTensor::I32({2}, {1, 2})}, {{{2}, DataType::kInt32}},
+                          reason));
+  CHECK(reason == "CpuRef runs Activation on f32, f64, f16 and bf16; on integers (here i32) only Relu");
 
   CHECK_FALSE(IsSupported(relu, {HostTensor::F32({2}, {1, 2}), HostTensor::F32({2}, {1, 2})},
                           {{{2}, DataType::kFloat32}}, reason));
@@ -161,4 +163,23 @@ TEST_CASE("activation: support rejects other types, other arity, a shape change 
   CHECK(reason == "unknown activation function 99");
 
   CHECK(IsSupported(relu, {HostTensor::F32({2}, {1, 2})}, {{{2}, DataType::kFloat32}}, reason));
+}
+
+TEST_CASE("activation: f64 computes in double, f16 rounds once, integers take Relu") {
+  const auto f64 = RunOp(Function(ActivationFunction::kGelu), {HostTensor::From<double>({2}, {1.0, -0.5}, DataType::kFloat64)},
+                         {{{2}, DataType::kFloat64}})[0]
+                       .As<double>();
+  const auto gelu = [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); };
+  CHECK(f64[0] == doctest::Approx(gelu(1.0)).epsilon(1e-15));
+  CHECK(f64[1] == doctest::Approx(gelu(-0.5)).epsilon(1e-15));
+  // f16 sigmoid(0) = 0.5 (0x3800), leaky relu of -2 with alpha 0.1: -0.2 rounds to 0xb266 (numpy float16).
+  CHECK(RunOp(Function(ActivationFunction::kSigmoid), {HostTensor::From<std::uint16_t>({1}, {0x0000}, DataType::kFloat16)},
+              {{{1}, DataType::kFloat16}})[0]
+            .As<std::uint16_t>() == std::vector<std::uint16_t>{0x3800});
+  CHECK(RunOp(Function(ActivationFunction::kLeakyRelu, 0.1f), {HostTensor::From<std::uint16_t>({1}, {0xc000}, DataType::kFloat16)},
+              {{{1}, DataType::kFloat16}})[0]
+            .As<std::uint16_t>() == std::vector<std::uint16_t>{0xb266});
+  CHECK(RunOp(Function(ActivationFunction::kRelu), {HostTensor::From<std::int8_t>({3}, {-128, 0, 5}, DataType::kInt8)},
+              {{{3}, DataType::kInt8}})[0]
+            .As<std::int8_t>() == std::vector<std::int8_t>{0, 0, 5});
 }

@@ -1,6 +1,8 @@
-// ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, mod, fmod on every
-// number type but f16 and bf16, pow on f32 and f64; the comparisons on the same numbers (Equal
-// on bool too), giving bool; and, or, xor on bool. Bool elements are bytes, 0 or 1.
+// ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, mod, fmod and pow on
+// every type but bool (pow's exponent of any such type, the output of the base's); the
+// comparisons on the same types (Equal on bool too), giving bool; and, or, xor on bool. Bool
+// elements are bytes, 0 or 1. f16 and bf16 are computed in float and each result rounded once
+// (ConvertElement).
 //
 // The output's index space is walked as a StridedLoop over (output, a, b), so equal shapes run
 // as one flat loop, a scalar or a per-row operand (bias over H*W) runs as rows against a
@@ -27,8 +29,7 @@ namespace {
 
 using Bool = std::uint8_t;  // a bool element
 
-// The arithmetic ops take every numeric type but f16 and bf16 (Pow f32 and f64 only). Integers
-// wrap on overflow (two's complement, computed in uint64 so there is no undefined behaviour); an
+// The arithmetic ops on numbers (f16 and bf16 go through InFloat). Integers wrap on overflow (two's complement, computed in uint64 so there is no undefined behaviour); an
 // integer Div, Mod or Fmod by zero throws Exception (kInvalidArgument) from the run. max and min
 // return NaN when either operand is NaN (numpy.maximum / numpy.minimum); the comparisons are
 // false when either is NaN (Equal too).
@@ -85,9 +86,20 @@ struct Min {
     if constexpr (kFloating<T>) return (a < b || std::isnan(a)) ? a : b; else return a < b ? a : b;
   }
 };
+// ONNX Pow: the base's type A, the exponent's B of any number type. Integers: exact
+// (IntegerPower, as numpy); the same floating-point type: std::pow in it; else computed in
+// double and converted to A once (numpy's power(a, b).astype(a.dtype)).
 struct Pow {
-  template <typename T>
-  T operator()(T a, T b) const { return std::pow(a, b); }
+  template <typename A, typename B>
+  A operator()(A a, B b) const {
+    if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
+      return IntegerPower(a, b);
+    } else if constexpr (std::is_same_v<A, B> && kFloating<A>) {
+      return std::pow(a, b);
+    } else {
+      return ConvertElement<A>(std::pow(ConvertElement<double>(a), ConvertElement<double>(b)));
+    }
+  }
 };
 // The dividend's sign (C fmod, C++ %).
 struct Fmod {
@@ -126,29 +138,43 @@ struct And { Bool operator()(Bool a, Bool b) const { return a != 0 && b != 0; } 
 struct Or { Bool operator()(Bool a, Bool b) const { return a != 0 || b != 0; } };
 struct Xor { Bool operator()(Bool a, Bool b) const { return (a != 0) != (b != 0); } };
 
-// Inputs of element type In, output of Out.
-template <typename Op, typename In, typename Out>
+// Op on f16 or bf16 elements: computed in float, an arithmetic result rounded once to T.
+template <typename Op>
+struct InFloat {
+  template <typename T>
+  auto operator()(T a, T b) const {
+    const auto result = Op{}(ConvertElement<float>(a), ConvertElement<float>(b));
+    if constexpr (std::is_same_v<std::remove_const_t<decltype(result)>, Bool>) {
+      return result;
+    } else {
+      return ConvertElement<T>(result);
+    }
+  }
+};
+
+// Inputs of element types A and B, output of Out.
+template <typename Op, typename A, typename B, typename Out>
 class BinaryWorkload final : public backend::IWorkload {
  public:
   explicit BinaryWorkload(StridedLoop<3> loop) : loop_(std::move(loop)) {}
 
   void Execute(const backend::WorkloadArgs& args) const override {
-    const In* a = Input<In>(args, 0);
-    const In* b = Input<In>(args, 1);
+    const A* a = Input<A>(args, 0);
+    const B* b = Input<B>(args, 1);
     Out* out = Output<Out>(args, 0);
     const Op op;
     loop_.ForEachRow([&](const StridedLoop<3>::Offsets& at, std::int64_t n, const StridedLoop<3>::Offsets& step) {
       Out* o = out + at[0];
-      const In* x = a + at[1];
-      const In* y = b + at[2];
+      const A* x = a + at[1];
+      const B* y = b + at[2];
       // The output is dense, so step[0] is 1 for every row longer than one element.
       if (step[1] == 1 && step[2] == 1) {
         for (std::int64_t i = 0; i < n; ++i) o[i] = op(x[i], y[i]);
       } else if (step[1] == 1 && step[2] == 0) {
-        const In s = *y;
+        const B s = *y;
         for (std::int64_t i = 0; i < n; ++i) o[i] = op(x[i], s);
       } else if (step[1] == 0 && step[2] == 1) {
-        const In s = *x;
+        const A s = *x;
         for (std::int64_t i = 0; i < n; ++i) o[i] = op(s, y[i]);
       } else {
         for (std::int64_t i = 0; i < n; ++i) o[i * step[0]] = op(x[i * step[1]], y[i * step[2]]);
@@ -160,17 +186,35 @@ class BinaryWorkload final : public backend::IWorkload {
   StridedLoop<3> loop_;
 };
 
-// Arithmetic on inputs of `type` (one IsElementwiseBinarySupported accepts): the output has it
-// too. Pow: f32 and f64 only.
+// Arithmetic on inputs of `type`, not bool (the op schema refuses bool): the output has it too.
 template <typename Op>
 std::unique_ptr<backend::IWorkload> MakeArithmetic(StridedLoop<3> loop, DataType type) {
   return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
     using T = decltype(element);
-    if constexpr (kIsNumberElement<T> && (kFloating<T> || !std::is_same_v<Op, Pow>)) {
-      return std::make_unique<BinaryWorkload<Op, T, T>>(std::move(loop));
+    if constexpr (kIsNumberElement<T>) {
+      return std::make_unique<BinaryWorkload<Op, T, T, T>>(std::move(loop));
+    } else if constexpr (kIsFloat16Element<T>) {
+      return std::make_unique<BinaryWorkload<InFloat<Op>, T, T, T>>(std::move(loop));
     } else {
       throw Exception(ErrorCode::kInternal, std::string("CpuRef has no arithmetic on ") + ToString(type));
     }
+  });
+}
+
+// Pow of a base of `base` by an exponent of `exponent` (both not bool, the op schema's rule):
+// the output has the base's type.
+std::unique_ptr<backend::IWorkload> MakePow(StridedLoop<3> loop, DataType base, DataType exponent) {
+  return VisitElementType(base, [&](auto base_element) -> std::unique_ptr<backend::IWorkload> {
+    using A = decltype(base_element);
+    return VisitElementType(exponent, [&](auto exponent_element) -> std::unique_ptr<backend::IWorkload> {
+      using B = decltype(exponent_element);
+      if constexpr (kIsArithmeticElement<A> && kIsArithmeticElement<B>) {
+        return std::make_unique<BinaryWorkload<Pow, A, B, A>>(std::move(loop));
+      } else {
+        throw Exception(ErrorCode::kInternal, std::string("CpuRef has no Pow of ") + ToString(base) + " by " +
+                                                  ToString(exponent));
+      }
+    });
   });
 }
 
@@ -180,9 +224,11 @@ std::unique_ptr<backend::IWorkload> MakeComparison(StridedLoop<3> loop, DataType
   return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
     using T = decltype(element);
     if constexpr (kIsNumberElement<T>) {
-      return std::make_unique<BinaryWorkload<Op, T, Bool>>(std::move(loop));
+      return std::make_unique<BinaryWorkload<Op, T, T, Bool>>(std::move(loop));
+    } else if constexpr (kIsFloat16Element<T>) {
+      return std::make_unique<BinaryWorkload<InFloat<Op>, T, T, Bool>>(std::move(loop));
     } else if constexpr (std::is_same_v<T, bool>) {
-      return std::make_unique<BinaryWorkload<Op, Bool, Bool>>(std::move(loop));
+      return std::make_unique<BinaryWorkload<Op, Bool, Bool, Bool>>(std::move(loop));
     } else {
       throw Exception(ErrorCode::kInternal, std::string("CpuRef cannot compare ") + ToString(type));
     }
@@ -191,7 +237,7 @@ std::unique_ptr<backend::IWorkload> MakeComparison(StridedLoop<3> loop, DataType
 
 template <typename Op>
 std::unique_ptr<backend::IWorkload> MakeLogical(StridedLoop<3> loop) {
-  return std::make_unique<BinaryWorkload<Op, Bool, Bool>>(std::move(loop));
+  return std::make_unique<BinaryWorkload<Op, Bool, Bool, Bool>>(std::move(loop));
 }
 
 }  // namespace
@@ -200,16 +246,9 @@ bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string&
   const BinaryOperation operation = DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation;
   if (backend::IsLogical(operation)) return true;  // bool inputs: the op schema's rule
   const DataType type = layer.GetInputInfo(0).type;
-  const bool number = IsNumberType(type);
-  if (backend::GivesBool(operation)) {
-    if (number || (type == DataType::kBool && operation == BinaryOperation::kEqual)) return true;
-    reason = std::string("CpuRef compares numbers (not f16 or bf16), and bool for equality, not ") + ToString(type);
-    return false;
-  }
-  const bool floating = type == DataType::kFloat32 || type == DataType::kFloat64;
-  if (number && (floating || operation != BinaryOperation::kPow)) return true;
-  reason = std::string("CpuRef's arithmetic takes numbers other than f16 and bf16 (Pow f32 and f64 only), not ") +
-           ToString(type);
+  // Arithmetic: every type but bool (and Pow's exponent too), which the op schema refuses.
+  if (!backend::GivesBool(operation) || IsArithmeticType(type) || operation == BinaryOperation::kEqual) return true;
+  reason = "CpuRef compares bool inputs for equality only (Equal), not by order";
   return false;
 }
 
@@ -226,7 +265,7 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backen
     case BinaryOperation::kDiv: return MakeArithmetic<Div>(std::move(loop), type);
     case BinaryOperation::kMax: return MakeArithmetic<Max>(std::move(loop), type);
     case BinaryOperation::kMin: return MakeArithmetic<Min>(std::move(loop), type);
-    case BinaryOperation::kPow: return MakeArithmetic<Pow>(std::move(loop), type);
+    case BinaryOperation::kPow: return MakePow(std::move(loop), type, layer.GetInputInfo(1).type);
     case BinaryOperation::kMod: return MakeArithmetic<Mod>(std::move(loop), type);
     case BinaryOperation::kFmod: return MakeArithmetic<Fmod>(std::move(loop), type);
     case BinaryOperation::kEqual: return MakeComparison<Equal>(std::move(loop), type);

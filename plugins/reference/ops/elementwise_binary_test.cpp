@@ -196,10 +196,64 @@ TEST_CASE("elementwise_binary: comparisons of f32 (NaN compares false), i32, i64
 
   std::string reason;
   CHECK_FALSE(IsSupported(Operation(BinaryOperation::kLess), {t, u}, {{{4}, DataType::kBool}}, reason));
-  CHECK(reason == "CpuRef compares numbers (not f16 or bf16), and bool for equality, not bool");
-  CHECK_FALSE(IsSupported(Operation(BinaryOperation::kPow), {HostTensor::I64({1}, {1}), HostTensor::I64({1}, {2})},
-                          {{{1}, DataType::kInt64}}, reason));
-  CHECK(reason == "CpuRef's arithmetic takes numbers other than f16 and bf16 (Pow f32 and f64 only), not i64");
+  CHECK(reason == "CpuRef compares bool inputs for equality only (Equal), not by order");
+}
+
+// f16 and bf16 operands as their bits (numpy's float16 .view(uint16) gives the expected ones).
+HostTensor F16(const TensorShape& shape, const std::vector<std::uint16_t>& bits) {
+  return HostTensor::From(shape, bits, DataType::kFloat16);
+}
+HostTensor BF16(const TensorShape& shape, const std::vector<std::uint16_t>& bits) {
+  return HostTensor::From(shape, bits, DataType::kBFloat16);
+}
+std::vector<std::uint16_t> RunBits(BinaryOperation operation, const HostTensor& a, const HostTensor& b) {
+  return RunOp(Operation(operation), {a, b}, {{a.info.shape, a.info.type}})[0].As<std::uint16_t>();
+}
+
+TEST_CASE("elementwise_binary: f16 and bf16 compute in float and round each result once to nearest even") {
+  using Bits = std::vector<std::uint16_t>;
+  // f16: 1 = 0x3c00, 2 = 0x4000, 0.5 = 0x3800, -1 = 0xbc00, 3 = 0x4200, NaN = 0x7e00.
+  CHECK(RunBits(BinaryOperation::kMax, F16({3}, {0x3c00, 0x7e00, 0xbc00}), F16({3}, {0x4000, 0x3c00, 0x3800})) ==
+        Bits{0x4000, 0x7e00, 0x3800});
+  CHECK(RunBits(BinaryOperation::kMin, F16({3}, {0x3c00, 0x3c00, 0xbc00}), F16({3}, {0x4000, 0x7e00, 0x3800})) ==
+        Bits{0x3c00, 0x7e00, 0xbc00});
+  // 2048 + 1 = 2049 ties to 2048 (0x6800), 2048 + 3 = 2051 ties to 2052 (0x6802): numpy float16.
+  CHECK(RunBits(BinaryOperation::kAdd, F16({2}, {0x6800, 0x6800}), F16({}, {0x3c00})) == Bits{0x6800, 0x6800});
+  CHECK(RunBits(BinaryOperation::kAdd, F16({1}, {0x6800}), F16({1}, {0x4200})) == Bits{0x6802});
+  // Python's %: mod(-4, 3) = 2 (0x4000), mod(5, -3) = -1 (0xbc00).
+  CHECK(RunBits(BinaryOperation::kMod, F16({2}, {0xc400, 0x4500}), F16({2}, {0x4200, 0xc200})) ==
+        Bits{0x4000, 0xbc00});
+  // bf16: 3 * 3 = 9 (0x4110); 256 + 1 ties to 256 (0x4380).
+  CHECK(RunBits(BinaryOperation::kMul, BF16({1}, {0x4040}), BF16({1}, {0x4040})) == Bits{0x4110});
+  CHECK(RunBits(BinaryOperation::kAdd, BF16({1}, {0x4380}), BF16({1}, {0x3f80})) == Bits{0x4380});
+  const auto less = RunOp(Operation(BinaryOperation::kLess), {F16({3}, {0x3c00, 0x7e00, 0x4000}), F16({3}, {0x4000, 0x3c00, 0x3c00})},
+                          {{{3}, DataType::kBool}})[0]
+                        .As<std::uint8_t>();
+  CHECK(less == std::vector<std::uint8_t>{1, 0, 0});
+}
+
+TEST_CASE("elementwise_binary: Pow gives the base's type for an exponent of any number type") {
+  const auto pow = [](const HostTensor& base, const HostTensor& exponent) {
+    return RunOp(Operation(BinaryOperation::kPow), {base, exponent}, {{base.info.shape, base.info.type}})[0];
+  };
+  // Integer by float: computed in double, truncated toward zero (numpy's astype): 3 ** 0.5 = 1.73.
+  CHECK(pow(HostTensor::I32({4}, {4, 2, 10, 3}), HostTensor::F32({4}, {0.5f, 3, -1, 0.5f})).As<std::int32_t>() ==
+        std::vector<std::int32_t>{2, 8, 0, 1});
+  // Integers: exact and wrapping, as numpy.power: 3 ** 65 mod 2^64, 2 ** 62; negative powers truncate.
+  CHECK(pow(HostTensor::I64({5}, {3, 2, -1, 2, 1}), HostTensor::I64({5}, {65, 62, 3, -1, -7})).As<std::int64_t>() ==
+        std::vector<std::int64_t>{7752514261426648835LL, 4611686018427387904LL, -1, 0, 1});
+  CHECK(pow(HostTensor::From<std::uint8_t>({2}, {2, 3}, DataType::kUInt8),
+            HostTensor::I32({2}, {9, 5})).As<std::uint8_t>() == std::vector<std::uint8_t>{0, 243});
+  // Float by integer, with broadcasting.
+  CHECK(pow(HostTensor::F32({2}, {2, 4}), HostTensor::I64({}, {-1})).As<float>() == std::vector<float>{0.5f, 0.25f});
+  CHECK(RunBits(BinaryOperation::kPow, F16({2}, {0x4000, 0x4200}), F16({2}, {0x4000, 0x3c00})) ==
+        std::vector<std::uint16_t>{0x4400, 0x4200});  // 2 ** 2 = 4, 3 ** 1 = 3
+
+  std::string reason;
+  const auto flag = HostTensor::From<std::uint8_t>({1}, {1}, DataType::kBool);
+  CHECK_FALSE(IsSupported(Operation(BinaryOperation::kPow), {HostTensor::F32({1}, {2}), flag},
+                          {{{1}, DataType::kFloat32}}, reason));
+  CHECK(reason == "Pow takes a number exponent, not bool");
 }
 
 TEST_CASE("elementwise_binary: i32 and i64 arithmetic wraps, divides toward zero, and refuses a zero divisor") {

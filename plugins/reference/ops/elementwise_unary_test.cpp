@@ -115,7 +115,7 @@ TEST_CASE("elementwise_unary: support rejects other types, a shape change and un
   std::string reason;
   const auto exp = Operation(UnaryOperation::kExp);
   CHECK_FALSE(IsSupported(exp, {HostTensor::I64({2}, {1, 2})}, {{{2}, DataType::kInt64}}, reason));
-  CHECK(reason == "input 0 is i64; CpuRef runs ElementwiseUnary on f32 only");
+  CHECK(reason == "CpuRef runs ElementwiseUnary on f32, f64, f16 and bf16; on integers (here i64) only Abs, Neg and Sign");
   CHECK_FALSE(IsSupported(exp, {HostTensor::F32({2, 2}, {1, 2, 3, 4})}, {{{4}, DataType::kFloat32}}, reason));
   CHECK(reason == "output 0 is f32 [4], the op gives f32 [2,2]");
   CHECK_FALSE(IsSupported(Operation(static_cast<UnaryOperation>(99)), {HostTensor::F32({1}, {1})},
@@ -127,4 +127,35 @@ TEST_CASE("elementwise_unary: Not flips bool elements") {
   const auto x = HostTensor::From<std::uint8_t>({2, 2}, {0, 1, 1, 0}, DataType::kBool);
   CHECK(RunOp(Operation(UnaryOperation::kNot), {x}, {{{2, 2}, DataType::kBool}})[0].As<std::uint8_t>() ==
         std::vector<std::uint8_t>{1, 0, 0, 1});
+}
+
+TEST_CASE("elementwise_unary: f64 in double, f16 and bf16 rounded once, integers' Abs, Neg and Sign wrap") {
+  const auto f64 = RunOp(Operation(UnaryOperation::kExp), {HostTensor::From<double>({2}, {1.0, -0.5}, DataType::kFloat64)},
+                         {{{2}, DataType::kFloat64}})[0]
+                       .As<double>();
+  CHECK(f64 == std::vector<double>{std::exp(1.0), std::exp(-0.5)});
+  // f16: sqrt(2) = 1.41421... rounds to 0x3da8 (1.4141, numpy float16); -(-2) = 2 (0x4000).
+  const auto f16 = [](UnaryOperation operation, std::vector<std::uint16_t> bits) {
+    const TensorShape shape{static_cast<std::int64_t>(bits.size())};
+    return RunOp(Operation(operation), {HostTensor::From(shape, bits, DataType::kFloat16)}, {{shape, DataType::kFloat16}})[0]
+        .As<std::uint16_t>();
+  };
+  CHECK(f16(UnaryOperation::kSqrt, {0x4000}) == std::vector<std::uint16_t>{0x3da8});
+  CHECK(f16(UnaryOperation::kNeg, {0xc000}) == std::vector<std::uint16_t>{0x4000});
+  // bf16 floor(-1.5) = -2 (0xbfc0 -> 0xc000).
+  CHECK(RunOp(Operation(UnaryOperation::kFloor), {HostTensor::From<std::uint16_t>({1}, {0xbfc0}, DataType::kBFloat16)},
+              {{{1}, DataType::kBFloat16}})[0]
+            .As<std::uint16_t>() == std::vector<std::uint16_t>{0xc000});
+  const auto i32 = [](UnaryOperation operation) {
+    return RunOp(Operation(operation), {HostTensor::I32({4}, {-5, 0, 7, std::numeric_limits<std::int32_t>::min()})},
+                 {{{4}, DataType::kInt32}})[0]
+        .As<std::int32_t>();
+  };
+  const std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
+  CHECK(i32(UnaryOperation::kAbs) == std::vector<std::int32_t>{5, 0, 7, lowest});
+  CHECK(i32(UnaryOperation::kNeg) == std::vector<std::int32_t>{5, 0, -7, lowest});
+  CHECK(i32(UnaryOperation::kSign) == std::vector<std::int32_t>{-1, 0, 1, -1});
+  CHECK(RunOp(Operation(UnaryOperation::kNeg), {HostTensor::From<std::uint8_t>({2}, {1, 0}, DataType::kUInt8)},
+              {{{2}, DataType::kUInt8}})[0]
+            .As<std::uint8_t>() == std::vector<std::uint8_t>{255, 0});
 }

@@ -31,4 +31,13 @@ std::unique_ptr<backend::IWorkload> MakeMapWorkload(std::int64_t count, Function
   return std::make_unique<MapWorkload<Function, T>>(count, function);
 }
 
+// y = f(x) over elements of T with f computing in ComputeElement<T> (float for f16 and bf16):
+// each result is rounded once to T (ConvertElement); for f32, f64 and integers a plain map.
+template <typename T, typename Function>
+std::unique_ptr<backend::IWorkload> MakeComputedMapWorkload(std::int64_t count, Function function) {
+  return MakeMapWorkload<T>(count, [function](T x) {
+    return ConvertElement<T>(function(ConvertElement<ComputeElement<T>>(x)));
+  });
+}
+
 }  // namespace backplane::reference

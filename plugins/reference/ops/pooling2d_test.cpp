@@ -190,7 +190,10 @@ TEST_CASE("pool2d: unsupported layers say why") {
   const auto max = Pool(PoolingType::kMax, {2, 2}, {2, 2});
   CHECK(Reason(max, {1, 1, 4, 4}, {1, 1, 3, 3}).find("the op gives f32 [1,1,2,2]") != std::string::npos);
   CHECK(Reason(max, {1, 4, 4}, {1, 2, 2}).find("[N, C, H, W]") != std::string::npos);
-  CHECK(Reason(max, {1, 1, 4, 4}, {1, 1, 2, 2}, DataType::kInt64).find("i64") != std::string::npos);
+  std::string reason;
+  const HostTensor i64{{{1, 1, 4, 4}, DataType::kInt64}, std::vector<std::uint8_t>(16 * 8)};
+  CHECK_FALSE(IsSupported(Pool(PoolingType::kAverage, {2, 2}, {2, 2}), {i64}, {{{1, 1, 2, 2}, DataType::kInt64}}, reason));
+  CHECK(reason == "CpuRef runs max pooling on every type but bool and the others on f32, f64, f16 and bf16, not i64");
   CHECK(Reason(Pool(PoolingType::kMax, {0, 2}, {1, 1}), {1, 1, 4, 4}, {1, 1, 4, 3}).find("at least 1") !=
         std::string::npos);
   CHECK(Reason(Pool(PoolingType::kMax, {2, 2}, {0, 1}), {1, 1, 4, 4}, {1, 1, 4, 3}).find("at least 1") !=
@@ -199,4 +202,26 @@ TEST_CASE("pool2d: unsupported layers say why") {
         std::string::npos);
   CHECK(Reason(Pool(static_cast<PoolingType>(7), {2, 2}, {2, 2}), {1, 1, 4, 4}, {1, 1, 2, 2})
             .find("pooling type 7") != std::string::npos);
+}
+
+TEST_CASE("pool2d: max on u8, i8 and f16, average on f64, by hand") {
+  const auto max = Pool(PoolingType::kMax, {2, 2}, {2, 2});
+  std::vector<std::uint8_t> u8(16);
+  for (int i = 0; i < 16; ++i) u8[i] = static_cast<std::uint8_t>(16 * i);  // 0 .. 240
+  CHECK(RunOp(max, {HostTensor::From(TensorShape{1, 1, 4, 4}, u8, DataType::kUInt8)}, {{{1, 1, 2, 2}, DataType::kUInt8}})[0]
+            .As<std::uint8_t>() == std::vector<std::uint8_t>{80, 112, 208, 240});
+  // i8 with padding: padding never wins, even against -128.
+  const auto padded = Pool(PoolingType::kMax, {2, 2}, {2, 2}, {1, 1, 1, 1});
+  CHECK(RunOp(padded, {HostTensor::From<std::int8_t>({1, 1, 2, 2}, {-5, -3, -7, -128}, DataType::kInt8)},
+              {{{1, 1, 2, 2}, DataType::kInt8}})[0]
+            .As<std::int8_t>() == std::vector<std::int8_t>{-5, -3, -7, -128});
+  // f16 1, 3, 2, 0.5 (0x3c00, 0x4200, 0x4000, 0x3800): 3.
+  CHECK(RunOp(max, {HostTensor::From<std::uint16_t>({1, 1, 2, 2}, {0x3c00, 0x4200, 0x4000, 0x3800}, DataType::kFloat16)},
+              {{{1, 1, 1, 1}, DataType::kFloat16}})[0]
+            .As<std::uint16_t>() == std::vector<std::uint16_t>{0x4200});
+  const std::vector<double> one_to_nine{1, 2, 3, 4, 5, 6, 7, 8, 9};
+  CHECK(RunOp(Pool(PoolingType::kAverage, {3, 3}, {1, 1}, {1, 1, 1, 1}),
+              {HostTensor::From(TensorShape{1, 1, 3, 3}, one_to_nine, DataType::kFloat64)},
+              {{{1, 1, 3, 3}, DataType::kFloat64}})[0]
+            .As<double>() == std::vector<double>{3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7});
 }

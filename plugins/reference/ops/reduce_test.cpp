@@ -2,10 +2,13 @@
 // it to the output element its kept coordinates name.
 #include "op_test_harness.hpp"
 
+#include <backplane/exception.hpp>
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -201,4 +204,64 @@ TEST_CASE("reduce: support rejects bad axes, repeated axes and a wrong output sh
   CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kMean, {1}, true), {HostTensor::I32({2}, {1, 2})},
                           {{{1}, DataType::kInt32}}, reason));
   CHECK(reason == "axis 1 is out of range [-1, 0] for input [2] of rank 1");
+}
+
+TEST_CASE("reduce: f64, f16 and bf16 reduce in double and round each output once") {
+  const std::vector<double> x{0.5, -1.25, 3.0, 1e-3, 700.0, -2.0};
+  const auto f64 = RunOp(Reduce(ReduceOperation::kLogSumExp, {1}, true), {HostTensor::From<double>({2, 3}, x, DataType::kFloat64)},
+                         {{{2, 1}, DataType::kFloat64}})[0]
+                       .As<double>();
+  REQUIRE(f64.size() == 2);
+  CHECK(f64[0] == doctest::Approx(Expected(ReduceOperation::kLogSumExp, {0.5, -1.25, 3.0})).epsilon(1e-15));
+  CHECK(f64[1] == doctest::Approx(700.0 + std::log(1.0 + std::exp(1e-3 - 700.0) + std::exp(-702.0))).epsilon(1e-15));
+  // f16 1, 2, 3 (0x3c00, 0x4000, 0x4200): sum 6 = 0x4600; mean over [2048, 1, 1, 1] is 512.75, a tie that rounds to even 513 (0x6002).
+  const auto f16 = RunOp(Reduce(ReduceOperation::kSum, {}, false),
+                         {HostTensor::From<std::uint16_t>({3}, {0x3c00, 0x4000, 0x4200}, DataType::kFloat16)},
+                         {{{}, DataType::kFloat16}})[0]
+                       .As<std::uint16_t>();
+  CHECK(f16 == std::vector<std::uint16_t>{0x4600});
+  const auto mean = RunOp(Reduce(ReduceOperation::kMean, {}, false),
+                          {HostTensor::From<std::uint16_t>({4}, {0x6800, 0x3c00, 0x3c00, 0x3c00}, DataType::kFloat16)},
+                          {{{}, DataType::kFloat16}})[0]
+                        .As<std::uint16_t>();
+  CHECK(mean == std::vector<std::uint16_t>{0x6002});
+  // bf16 max of 1, 3, 2 (0x3f80, 0x4040, 0x4000).
+  const auto bf16 = RunOp(Reduce(ReduceOperation::kMax, {0}, false),
+                          {HostTensor::From<std::uint16_t>({3}, {0x3f80, 0x4040, 0x4000}, DataType::kBFloat16)},
+                          {{{}, DataType::kBFloat16}})[0]
+                        .As<std::uint16_t>();
+  CHECK(bf16 == std::vector<std::uint16_t>{0x4040});
+
+}
+
+TEST_CASE("reduce: integers exact in their type, wrapping as numpy's sum(dtype=x.dtype), mean truncated") {
+  const auto i32 = [](ReduceOperation operation, const std::vector<std::int32_t>& x) {
+    return RunOp(Reduce(operation, {1}, false), {HostTensor::I32({2, 3}, x)}, {{{2}, DataType::kInt32}})[0]
+        .As<std::int32_t>();
+  };
+  using I32s = std::vector<std::int32_t>;
+  const I32s x{1, 2, 4, -7, 0, 0};
+  CHECK(i32(ReduceOperation::kMean, x) == I32s{2, -2});  // 7 / 3 and -7 / 3, toward zero
+  CHECK(i32(ReduceOperation::kSum, x) == I32s{7, -7});
+  CHECK(i32(ReduceOperation::kMax, x) == I32s{4, 0});
+  CHECK(i32(ReduceOperation::kMin, x) == I32s{1, -7});
+  CHECK(i32(ReduceOperation::kProd, {-3, 4, 2, 5, 5, 5}) == I32s{-24, 125});
+  CHECK(i32(ReduceOperation::kSumSquare, {-3, 4, 0, 1, 1, 1}) == I32s{25, 3});
+  CHECK(i32(ReduceOperation::kL1, {-3, 4, 0, -1, -1, -1}) == I32s{7, 3});
+  const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  CHECK(RunOp(Reduce(ReduceOperation::kSum, {}, false), {HostTensor::I64({2}, {big, 1})}, {{{}, DataType::kInt64}})[0]
+            .As<std::int64_t>() == std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min()});
+  // u8 200 + 200 wraps to 144, halved: 72 (numpy.mean(dtype=uint8)); the count 2 is not narrowed.
+  CHECK(RunOp(Reduce(ReduceOperation::kMean, {}, false), {HostTensor::From<std::uint8_t>({2}, {200, 200}, DataType::kUInt8)},
+              {{{}, DataType::kUInt8}})[0]
+            .As<std::uint8_t>() == std::vector<std::uint8_t>{72});
+
+  std::string reason;
+  CHECK_FALSE(IsSupported(Reduce(ReduceOperation::kL2, {0}, true), {HostTensor::I32({2}, {1, 2})},
+                          {{{1}, DataType::kInt32}}, reason));
+  CHECK(reason == "CpuRef reduces integers (here i32) by Max, Min, Sum, Prod, SumSquare, L1 and Mean only; L2, LogSum "
+                  "and LogSumExp are real-valued");
+  CHECK_THROWS_WITH_AS(RunOp(Reduce(ReduceOperation::kMean, {1}, false), {HostTensor::I32({2, 0}, {})},
+                             {{{2}, DataType::kInt32}}),
+                       "the integer mean of an empty set (input [2,0], i32) has no value", backplane::Exception);
 }

@@ -143,9 +143,24 @@ TEST_CASE("softmax: support rejects an axis out of range, a scalar and other typ
   CHECK(reason == "axis -3 is out of range [-2, 1] for input [2,3] of rank 2");
   CHECK_FALSE(IsSupported(Axis(-1), {HostTensor::F32({}, {1})}, {{{}, DataType::kFloat32}}, reason));
   CHECK(reason == "axis -1 is out of range [0, -1] for input [] of rank 0");
-  CHECK_FALSE(IsSupported(Axis(-1), {HostTensor::From<std::uint16_t>({2}, {0, 0}, DataType::kFloat16)},
-                          {{{2}, DataType::kFloat16}}, reason));
-  CHECK(reason == "input 0 is f16; CpuRef runs Softmax on f32 only");
+  CHECK_FALSE(IsSupported(Axis(-1), {HostTensor::I32({2}, {0, 0})}, {{{2}, DataType::kInt32}}, reason));
+  CHECK(reason == "CpuRef runs Softmax on f32, f64, f16 and bf16, not i32");
   CHECK_FALSE(IsSupported(Axis(-1), {HostTensor::F32({2, 3}, Wavy(6))}, {{{3, 2}, DataType::kFloat32}}, reason));
   CHECK(reason == "output 0 is f32 [3,2], the op gives f32 [2,3]");
+}
+
+TEST_CASE("softmax: f64 in double, f16 along an outer axis rounded once") {
+  const auto f64 = RunOp(Axis(0), {HostTensor::From<double>({3}, {1.0, 2.0, 3.0}, DataType::kFloat64)},
+                         {{{3}, DataType::kFloat64}})[0]
+                       .As<double>();
+  const double sum = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
+  for (int i = 0; i < 3; ++i) CHECK(f64[i] == doctest::Approx(std::exp(1.0 + i) / sum).epsilon(1e-15));
+  // [[0, 1], [2, 3]] along axis 0: e^-2 / (1 + e^-2) = 0.1192 (0x2fa1) and 0.8808 (0x3b0c), numpy float16.
+  const auto f16 = RunOp(Axis(0), {HostTensor::From<std::uint16_t>({2, 2}, {0x0000, 0x3c00, 0x4000, 0x4200}, DataType::kFloat16)},
+                         {{{2, 2}, DataType::kFloat16}})[0]
+                       .As<std::uint16_t>();
+  CHECK(f16 == std::vector<std::uint16_t>{0x2fa1, 0x2fa1, 0x3b0c, 0x3b0c});
+  // And along the last axis (one row at a time): [0, 0] gives 0.5 twice (0x3800).
+  CHECK(RunOp(Axis(-1), {HostTensor::From<std::uint16_t>({2}, {0, 0}, DataType::kFloat16)}, {{{2}, DataType::kFloat16}})[0]
+            .As<std::uint16_t>() == std::vector<std::uint16_t>{0x3800, 0x3800});
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace backplane::reference {
@@ -45,19 +46,44 @@ std::unique_ptr<backend::IWorkload> MakeForElementSize(std::size_t element_size,
   }
 }
 
-// A Workload<T> for T the element type of `type`, a number (IsNumberType): for kernels written
-// once over the number types. Throws Exception (kInternal) for another type (the op's support
-// check refuses those first).
-template <template <typename> class Workload, typename... Args>
-std::unique_ptr<backend::IWorkload> MakeForNumberType(DataType type, Args&&... args) {
+// A Workload<T> for T the element type of `type` where Kind<T>::value (one of the kinds
+// below). Throws Exception (kInternal) for another type (the op's support check refuses those
+// first).
+template <template <typename> class Kind, template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForKind(DataType type, Args&&... args) {
   return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
     using T = decltype(element);
-    if constexpr (kIsNumberElement<T>) {
+    if constexpr (Kind<T>::value) {
       return std::make_unique<Workload<T>>(std::forward<Args>(args)...);
     } else {
       throw Exception(ErrorCode::kInternal, std::string("CpuRef has no kernel for ") + ToString(type) + " here");
     }
   });
+}
+template <typename T>
+struct NumberKind : std::bool_constant<kIsNumberElement<T>> {};
+template <typename T>
+struct ArithmeticKind : std::bool_constant<kIsArithmeticElement<T>> {};
+template <typename T>
+struct FloatingPointKind : std::bool_constant<kIsFloatingPointElement<T>> {};
+
+// For kernels written once over the number types (IsNumberType).
+template <template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForNumberType(DataType type, Args&&... args) {
+  return MakeForKind<NumberKind, Workload>(type, std::forward<Args>(args)...);
+}
+
+// For kernels over every type with arithmetic (IsArithmeticType: a number, Half or BFloat16)
+// that compute in ComputeElement<T> and round each result once with ConvertElement.
+template <template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForArithmeticType(DataType type, Args&&... args) {
+  return MakeForKind<ArithmeticKind, Workload>(type, std::forward<Args>(args)...);
+}
+
+// For kernels over the floating-point types (IsFloatingPointType: float, double, Half, BFloat16).
+template <template <typename> class Workload, typename... Args>
+std::unique_ptr<backend::IWorkload> MakeForFloatingPointType(DataType type, Args&&... args) {
+  return MakeForKind<FloatingPointKind, Workload>(type, std::forward<Args>(args)...);
 }
 
 // True for a number type; else false with `reason` "CpuRef's <op> takes numbers other than f16

@@ -151,12 +151,7 @@ std::int64_t IntBinary(Binary op, std::int64_t a, std::int64_t b) {
       const std::int64_t r = a % b;
       return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
     }
-    case Binary::kPow: {
-      if (b < 0) return a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0);
-      std::int64_t result = 1;
-      for (std::int64_t i = 0; i < b && i < 64; ++i) result = static_cast<std::int64_t>(static_cast<std::uint64_t>(result) * static_cast<std::uint64_t>(a));
-      return result;
-    }
+    case Binary::kPow: return IntegerPower(a, b);  // CpuRef's rule (element_types.hpp)
     default: return OrderOrLogic(op, a, b);
   }
 }

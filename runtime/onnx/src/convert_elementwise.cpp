@@ -123,28 +123,31 @@ void ConvertClip(NodeContext& node) {
 
 // ---- Binary ---------------------------------------------------------------------------------
 
-// a <op> b as a layer; inputs of different types are an error except Pow's exponent, which is
-// converted to the base's type.
+// Pow's constant exponent in the base's type `type` when every value converts to it and back
+// unchanged (x ** 2 with an i64 2 stays a one-type Pow, as fusions and f32-only backends want);
+// else null: the layer takes the exponent's own type (ONNX Pow's rule; 2 ** 0.5 must not become
+// 2 ** 0).
+std::optional<ConstantTensor> ExactExponent(const ConstantTensor& exponent, DataType type) {
+  ConstantTensor cast = folding::Cast(exponent, type);
+  const ConstantTensor back = folding::Cast(cast, exponent.type());
+  if (*back.bytes() != *exponent.bytes()) return std::nullopt;
+  return cast;
+}
+
+// a <op> b as a layer; inputs of different types are an error except Pow's exponent.
 OutputSlot AddBinary(NodeContext& node, BinaryOperation operation, std::size_t a, std::size_t b,
                      const std::string& suffix = {}) {
   const DataType type_a = node.InputInfo(a).type;
   const DataType type_b = node.InputInfo(b).type;
-  OutputSlot slot_b;
+  OutputSlot slot_b = node.Slot(b);
   if (type_a != type_b) {
     if (operation != BinaryOperation::kPow) {
       node.Invalid(std::string("inputs have different types: ") + ToString(type_a) + " and " + ToString(type_b));
     }
-    if (const ConstantTensor* exponent = node.ConstantInput(b)) {
-      const ConstantTensor cast = folding::Cast(*exponent, type_a);
-      slot_b = node.context().network().AddConstant(node.context().UniqueName(node.name() + "/exponent"), cast.info(),
-                                                    cast.bytes());
-    } else {
-      CastDescriptor descriptor;
-      descriptor.to = type_a;
-      slot_b = node.Add(descriptor, {node.Slot(b)}, "cast_exponent");
+    const ConstantTensor* exponent = node.ConstantInput(b);
+    if (const auto exact = exponent ? ExactExponent(*exponent, type_a) : std::nullopt) {
+      slot_b = node.AddConstant(*exact, "exponent");
     }
-  } else {
-    slot_b = node.Slot(b);
   }
   ElementwiseBinaryDescriptor descriptor;
   descriptor.operation = operation;

@@ -1,6 +1,7 @@
 // Shape and data-movement ops, constants, and the generators that exist only folded. Every op
 // here folds when its data input is a known constant, so shape subgraphs (Shape -> Gather ->
 // Unsqueeze -> Concat -> Reshape) collapse to the constant parameters op set v1 takes.
+#include "composition.hpp"
 #include "constant_folding.hpp"
 #include "converters.hpp"
 
@@ -285,8 +286,19 @@ void ConvertCumSum(NodeContext& node) {
   node.SetOutput(0, node.Add(descriptor, inputs));
 }
 
-// ScatterElements (and Scatter, its name before opset 11): reduction none, add, mul (16), max,
-// min (18).
+// The `reduction` attribute of ScatterElements and ScatterND: none, add, mul (16), max, min (18).
+ScatterReduction ReductionOf(const NodeContext& node) {
+  const std::string reduction = node.String("reduction", "none");
+  if (reduction == "none") return ScatterReduction::kNone;
+  if (reduction == "add") return ScatterReduction::kAdd;
+  if (reduction == "mul") return ScatterReduction::kMul;
+  if (reduction == "max") return ScatterReduction::kMax;
+  if (reduction == "min") return ScatterReduction::kMin;
+  node.Invalid("reduction '" + reduction + "' is not one of none, add, mul, max and min");
+  return ScatterReduction::kNone;  // not reached: Invalid throws
+}
+
+// ScatterElements (and Scatter, its name before opset 11).
 void ConvertScatterElements(NodeContext& node) {
   if (node.InputRank(0) != node.InputRank(1)) {
     node.Invalid("indices " + ToString(node.InputInfo(1).shape) + " must have the rank of data " +
@@ -294,20 +306,7 @@ void ConvertScatterElements(NodeContext& node) {
   }
   ScatterElementsDescriptor descriptor;
   descriptor.axis = static_cast<std::int32_t>(folding::NormalizeAxis(node.Int("axis", 0), node.InputRank(0)));
-  const std::string reduction = node.String("reduction", "none");
-  if (reduction == "none") {
-    descriptor.reduction = ScatterReduction::kNone;
-  } else if (reduction == "add") {
-    descriptor.reduction = ScatterReduction::kAdd;
-  } else if (reduction == "mul") {
-    descriptor.reduction = ScatterReduction::kMul;
-  } else if (reduction == "max") {
-    descriptor.reduction = ScatterReduction::kMax;
-  } else if (reduction == "min") {
-    descriptor.reduction = ScatterReduction::kMin;
-  } else {
-    node.Invalid("reduction '" + reduction + "' is not one of none, add, mul, max and min");
-  }
+  descriptor.reduction = ReductionOf(node);
   node.SetOutput(0, node.Add(descriptor, {node.Slot(0), node.Slot(1), node.Slot(2)}));
 }
 
@@ -430,9 +429,25 @@ void ConvertCastLike(NodeContext& node) { CastTo(node, OnnxTypeOf(node.InputInfo
 
 void ConvertIdentity(NodeContext& node) { node.SetOutputAlias(0, 0); }
 
+// Dropout's mask where it drops nothing: true for every element of x (ONNX's reference gives
+// ones whenever training_mode is false or ratio 0). A folded constant, or, past the fold
+// limit, Cast(x, bool) Or true (a layer pair, so the model holds no large constant).
+void SetAllTrueMask(NodeContext& node) {
+  namespace c = composition;
+  const TensorShape shape(node.InputDims(0));
+  if (node.FoldsInto({shape, DataType::kBool})) {
+    const std::vector<std::int64_t> ones(static_cast<std::size_t>(shape.NumElements()), 1);
+    node.SetOutput(1, ConstantTensor::FromInt64(shape, ones, DataType::kBool));
+    return;
+  }
+  c::Term as_bool = c::Cast(node, c::Input(node, 0), DataType::kBool, "mask_cast");
+  c::SetOutput(node, 1, c::Binary(node, BinaryOperation::kOr, std::move(as_bool),
+                                  c::IntegerScalar(1, DataType::kBool), "mask"));
+}
+
 // Dropout is the identity at inference, and in training mode with ratio 0 too (exporters write
-// that for F.dropout(x, p=0.0) called without training=False, as torchvision's swin does). Its
-// mask output is not produced.
+// that for F.dropout(x, p=0.0) called without training=False, as torchvision's swin does); its
+// mask output is then all true.
 void ConvertDropout(NodeContext& node) {
   if (node.HasInput(2)) {
     const ConstantTensor& training = node.RequireConstant(2, "training_mode");
@@ -442,7 +457,7 @@ void ConvertDropout(NodeContext& node) {
     }
   }
   node.SetOutputAlias(0, 0);
-  node.SetRemainingOutputsUnavailable(1, "mask");
+  if (node.HasOutput(1)) SetAllTrueMask(node);
 }
 
 // Expand: numpy broadcasting of input 0 to the shape in input 1. At run time, a Reshape to the
@@ -539,16 +554,62 @@ void ConvertConstant(NodeContext& node) {
   }
 }
 
-// ScatterND: folded when its three inputs are constants (exporters make attention masks so: a
-// tensor of zeros from a shape, then slice assignments). On run-time tensors it is not in op
-// set v1.
+// ScatterND whose index tuples have one entry (indices [q..., 1]: each replaces or reduces into
+// a slice along axis 0) as one ScatterElements along axis 0: updates reshaped to [Q, d1, ...]
+// (Q the number of tuples) and each index broadcast over its slice (reshaped to [Q, 1, ...],
+// expanded to updates' shape). Longer tuples address elements across several axes, which one
+// flat element index could only do without the per-axis range check; they stay refused.
+void AddScatterNDAlongAxis0(NodeContext& node, ScatterReduction reduction) {
+  namespace c = composition;
+  const Dims& data = node.InputDims(0);
+  const Dims& indices = node.InputDims(1);
+  if (indices.empty() || data.empty()) {
+    node.Invalid("data " + Str(data) + " and indices " + Str(indices) + " must have rank 1 or more");
+  }
+  if (indices.back() != 1) {
+    node.Unsupported("index tuples of " + std::to_string(indices.back()) + " entries (indices " + Str(indices) +
+                     "): only tuples of 1, which address slices along axis 0, become ScatterElements");
+  }
+  const std::int64_t tuples = TensorShape(Dims(indices.begin(), indices.end() - 1)).NumElements();
+  Dims slices{tuples};
+  slices.insert(slices.end(), data.begin() + 1, data.end());
+  const Dims expected = [&] {
+    Dims d(indices.begin(), indices.end() - 1);
+    d.insert(d.end(), data.begin() + 1, data.end());
+    return d;
+  }();
+  if (node.InputDims(2) != expected) {
+    node.Invalid("updates " + Str(node.InputDims(2)) + " must be " + Str(expected) + " for data " + Str(data) +
+                 " and indices " + Str(indices));
+  }
+  Dims column(data.size(), 1);
+  column[0] = tuples;
+  c::Term index = c::Reshape(node, c::Input(node, 1), column, "indices");
+  if (index.constant && node.FoldsInto({TensorShape(slices), DataType::kInt64})) {
+    index = c::Known(folding::Expand(*index.constant, slices, node.max_bytes()));
+  } else if (column != slices) {
+    index = {std::nullopt, ExpandAtRunTime(node, c::SlotOf(node, index, "indices"), column, slices), std::nullopt};
+  }
+  c::Term updates = c::Reshape(node, c::Input(node, 2), slices, "updates");
+  c::Term x = c::Input(node, 0);
+  ScatterElementsDescriptor descriptor;
+  descriptor.axis = 0;
+  descriptor.reduction = reduction;
+  c::SetOutput(node, 0, c::Layer(node, descriptor, {&x, &index, &updates}, ""));
+}
+
+// ScatterND: folded when its three inputs are constants and it replaces (exporters make
+// attention masks so: a tensor of zeros from a shape, then slice assignments); else
+// AddScatterNDAlongAxis0.
 void ConvertScatterND(NodeContext& node) {
-  const std::string reduction = node.String("reduction", "none");
-  if (reduction != "none") node.Unsupported("reduction '" + reduction + "' (only 'none' is folded)");
+  const ScatterReduction reduction = ReductionOf(node);
   const DataType index_type = node.InputInfo(1).type;
   if (index_type != DataType::kInt64) node.Invalid(std::string("indices must be int64, are ") + ToString(index_type));
-  if (!node.AllInputsConstant()) node.Unsupported("on run-time tensors (only ScatterND of constants is folded; op set v1 has no scatter)");
-  node.SetOutput(0, folding::ScatterND(*node.ConstantInput(0), *node.ConstantInput(1), *node.ConstantInput(2)));
+  if (node.AllInputsConstant() && reduction == ScatterReduction::kNone) {
+    node.SetOutput(0, folding::ScatterND(*node.ConstantInput(0), *node.ConstantInput(1), *node.ConstantInput(2)));
+    return;
+  }
+  AddScatterNDAlongAxis0(node, reduction);
 }
 
 void ConvertConstantOfShape(NodeContext& node) {

@@ -766,6 +766,117 @@ TEST_CASE("ConvTranspose: output_shape and auto_pad become pads and output_paddi
   CHECK(Contains(Thrown([&] { ImportProto(mismatch); }).what(), "kernel_shape [2] disagrees with the weights [1,1,3]"));
 }
 
+// ---- Op set v2 breadth: Clip of integers, Dropout's mask, ScatterND at run time, mixed Pow ------
+
+void AddInitializer(::onnx::GraphProto& graph, const std::string& name, int elem_type,
+                    const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& values) {
+  auto* tensor = graph.add_initializer();
+  tensor->set_name(name);
+  tensor->set_data_type(elem_type);
+  for (const auto d : dims) tensor->add_dims(d);
+  for (const auto v : values) {
+    if (elem_type == ::onnx::TensorProto::INT64) {
+      tensor->add_int64_data(v);
+    } else {
+      tensor->add_int32_data(static_cast<std::int32_t>(v));
+    }
+  }
+}
+
+TEST_CASE("Clip of i8 is Max and Min with bounds of x's type, constant or run-time, and without bounds y is x") {
+  ::onnx::NodeProto* node = nullptr;
+  const NpyArray x = Array<std::int8_t>(DataType::kInt8, {5}, {-128, -3, 0, 2, 127});
+  SUBCASE("constant min and max") {
+    auto model = OneNode(13, "Clip", {"x", "min", "max"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT8, {5});
+    AddInitializer(*model.mutable_graph(), "min", ::onnx::TensorProto::INT8, {}, {-2});
+    AddInitializer(*model.mutable_graph(), "max", ::onnx::TensorProto::INT8, {}, {1});
+    CHECK(Run(model, {{"x", x}}).at("y").data == std::vector<std::uint8_t>{0xfe, 0xfe, 0, 1, 1});
+  }
+  SUBCASE("a run-time max only") {
+    auto model = OneNode(13, "Clip", {"x", "", "max"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT8, {5});
+    SetTensorType(*model.mutable_graph()->add_input(), "max", ::onnx::TensorProto::INT8, {});
+    const auto y = Run(model, {{"x", x}, {"max", Array<std::int8_t>(DataType::kInt8, {}, {0})}}).at("y");
+    CHECK(y.data == std::vector<std::uint8_t>{0x80, 0xfd, 0, 0, 0});
+  }
+  SUBCASE("no bounds") {
+    auto model = OneNode(13, "Clip", {"x"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT8, {5});
+    CHECK(Run(model, {{"x", x}}).at("y").data == x.data);
+  }
+  SUBCASE("a bound of another type is an error naming both") {
+    auto model = OneNode(13, "Clip", {"x", "min"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT8, {5});
+    AddInitializer(*model.mutable_graph(), "min", ::onnx::TensorProto::INT32, {}, {-2});
+    CHECK(Contains(Thrown([&] { ImportProto(model); }).what(), "i8 and i32"));
+  }
+}
+
+TEST_CASE("Dropout's mask output at inference is all true, x's shape") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(13, "Dropout", {"x"}, {"y", "mask"}, node);
+  SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2, 3});
+  const NpyArray x = Array<float>(DataType::kFloat32, {2, 3}, {0, -1, 2, std::nanf(""), 4, 5});
+  const auto outputs = Run(model, {{"x", x}});
+  CHECK(outputs.at("y").data == x.data);
+  CHECK(outputs.at("mask").type == DataType::kBool);
+  CHECK(outputs.at("mask").shape == TensorShape{2, 3});
+  CHECK(outputs.at("mask").data == std::vector<std::uint8_t>(6, 1));
+}
+
+TEST_CASE("ScatterND with index tuples of 1 runs as ScatterElements along axis 0, longer tuples are unsupported") {
+  ::onnx::NodeProto* node = nullptr;
+  const NpyArray data = Array<float>(DataType::kFloat32, {4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  const NpyArray updates = Array<float>(DataType::kFloat32, {2, 2}, {10, 11, 12, 13});
+  auto model = OneNode(16, "ScatterND", {"data", "indices", "updates"}, {"y"}, node);
+  SetTensorType(*model.mutable_graph()->add_input(), "data", ::onnx::TensorProto::FLOAT, {4, 2});
+  SetTensorType(*model.mutable_graph()->add_input(), "updates", ::onnx::TensorProto::FLOAT, {2, 2});
+  SUBCASE("run-time indices, rows 3 and -4 (0) replaced") {
+    SetTensorType(*model.mutable_graph()->add_input(), "indices", ::onnx::TensorProto::INT64, {2, 1});
+    const NpyArray indices = Array<std::int64_t>(DataType::kInt64, {2, 1}, {3, -4});
+    const auto y = Floats(Run(model, {{"data", data}, {"indices", indices}, {"updates", updates}}).at("y"));
+    CHECK(y == std::vector<float>{12, 13, 2, 3, 4, 5, 10, 11});
+  }
+  SUBCASE("constant indices, reduction add, a row twice") {
+    AddString(*node, "reduction", "add");
+    AddInitializer(*model.mutable_graph(), "indices", ::onnx::TensorProto::INT64, {2, 1}, {1, 1});
+    const auto y = Floats(Run(model, {{"data", data}, {"updates", updates}}).at("y"));
+    CHECK(y == std::vector<float>{0, 1, 2 + 10 + 12, 3 + 11 + 13, 4, 5, 6, 7});
+  }
+  SUBCASE("tuples of 2 entries") {
+    AddInitializer(*model.mutable_graph(), "indices", ::onnx::TensorProto::INT64, {2, 2}, {0, 1, 3, 0});
+    const auto error = Thrown([&] { ImportProto(model); });
+    CHECK(error.code() == ErrorCode::kUnsupported);
+    CHECK(Contains(error.what(), "index tuples of 2 entries (indices [2,2])"));
+  }
+}
+
+TEST_CASE("Pow keeps the base's type: an int base by a float exponent truncates, an exact constant exponent takes the base's type") {
+  ::onnx::NodeProto* node = nullptr;
+  SUBCASE("i32 base, run-time f32 exponent") {
+    auto model = OneNode(15, "Pow", {"x", "e"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::INT32, {3});
+    SetTensorType(*model.mutable_graph()->add_input(), "e", ::onnx::TensorProto::FLOAT, {3});
+    const auto y = Run(model, {{"x", Array<std::int32_t>(DataType::kInt32, {3}, {4, 2, 3})},
+                               {"e", Array<float>(DataType::kFloat32, {3}, {0.5f, 3, 0.5f})}})
+                       .at("y");
+    CHECK(y.type == DataType::kInt32);
+    std::vector<std::int32_t> values(3);
+    std::memcpy(values.data(), y.data.data(), 12);
+    CHECK(values == std::vector<std::int32_t>{2, 8, 1});  // 3 ** 0.5 = 1.73, not 3 ** 0
+  }
+  SUBCASE("f32 base, constant i64 exponent 2 stored as f32") {
+    auto model = OneNode(15, "Pow", {"x", "e"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2});
+    AddInitializer(*model.mutable_graph(), "e", ::onnx::TensorProto::INT64, {}, {2});
+    const ImportedModel imported = ImportProto(model);
+    CHECK(imported.network.GetOutputInfo({imported.network.FindLayer("Pow/exponent"), 0}).type == DataType::kFloat32);
+    CHECK(Floats(RunImportedOnCpuRef(imported, {{"x", Array<float>(DataType::kFloat32, {2}, {3, -1.5f})}})
+                     .outputs.at("y")) == std::vector<float>{9, 2.25f});
+  }
+}
+
 TEST_CASE("Conv, MaxPool and the global pools over 3 spatial axes: auto_pad and values") {
   // x [1, 1, 2, 1, 3] holds rows [1, 2, 3] and [4, 5, 6] (D = 2, H = 1, W = 3).
   const auto x = Array<float>(DataType::kFloat32, {1, 1, 2, 1, 3}, {1, 2, 3, 4, 5, 6});

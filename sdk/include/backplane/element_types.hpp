@@ -115,6 +115,25 @@ inline bool IsNumberType(DataType type) {
   return type != DataType::kBool && type != DataType::kFloat16 && type != DataType::kBFloat16;
 }
 
+// Whether T is a 16-bit float stored as its bits (Half, BFloat16): kernels compute it in float
+// (ComputeElement) and round each result once (ConvertElement).
+template <typename T>
+inline constexpr bool kIsFloat16Element = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+// Whether kernels compute with T / `type` (a number, f16 or bf16: every type but bool).
+template <typename T>
+inline constexpr bool kIsArithmeticElement = kIsNumberElement<T> || kIsFloat16Element<T>;
+inline bool IsArithmeticType(DataType type) { return type != DataType::kBool; }
+// Whether T / `type` is floating point (f32, f64, f16, bf16).
+template <typename T>
+inline constexpr bool kIsFloatingPointElement = std::is_floating_point_v<T> || kIsFloat16Element<T>;
+inline bool IsFloatingPointType(DataType type) {
+  return type == DataType::kFloat32 || type == DataType::kFloat64 || type == DataType::kFloat16 ||
+         type == DataType::kBFloat16;
+}
+// The type a kernel computes elements of T in: float for Half and BFloat16, T for a number.
+template <typename T>
+using ComputeElement = std::conditional_t<kIsFloat16Element<T>, float, T>;
+
 // Whether a number T is NaN (never for integers).
 template <typename T>
 bool IsNanElement(T value) {
@@ -142,6 +161,31 @@ T MultiplyElements(T a, T b) {
   } else {
     return static_cast<T>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
   }
+}
+
+// a to the power b for integers A and B, as numpy's power on integers: exact, wrapping as
+// MultiplyElements (by squaring). numpy refuses a negative power of an integer; here it is the
+// real result truncated toward zero, as for a floating-point exponent: 1 for a = 1, +-1 for
+// a = -1, else 0 (0 for a = 0 too).
+template <typename A, typename B>
+A IntegerPower(A a, B b) {
+  static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "IntegerPower takes integers");
+  if constexpr (std::is_signed_v<B>) {
+    if (b < 0) {
+      if (a == 1) return A{1};
+      if constexpr (std::is_signed_v<A>) {
+        if (a == -1) return (b % 2 == 0) ? A{1} : A{-1};
+      }
+      return A{0};
+    }
+  }
+  A result{1};
+  auto exponent = static_cast<std::uint64_t>(b);
+  for (A base = a; exponent != 0; exponent >>= 1) {
+    if (exponent & 1u) result = MultiplyElements(result, base);
+    base = MultiplyElements(base, base);
+  }
+  return result;
 }
 
 // Element i of `data`, an array of T (bool: bytes).
