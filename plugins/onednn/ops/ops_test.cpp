@@ -538,6 +538,18 @@ TEST_CASE("ops: Reduce max, min, log-sum and log-sum-exp fall back to CpuRef wit
   }
 }
 
+TEST_CASE("ops: a Reduce over axes of length 1 only falls back to CpuRef with a reason, not a load failure") {
+  auto runtime = MakeRuntime();
+  ReduceDescriptor d;
+  d.operation = ReduceOperation::kSum;
+  d.axes = {1};
+  const Network net = OneLayer(d, {2, 1, 3});
+  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net, 0.5f, 2.0f));
+  std::string reason;
+  CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+  CHECK(reason.find("every reduced axis has length 1") != std::string::npos);
+}
+
 TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuRef") {
   auto runtime = MakeRuntime();
   for (bool ta : {false, true}) {

@@ -40,7 +40,12 @@ bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason) {
     reason = "CpuOneDnn runs mean, sum, product, L1, L2 and sum-of-squares reductions only";
     return false;
   }
-  return AllFloat32(layer, reason) && FitsOneDnnRank(layer.GetInputInfo(0).shape, reason);
+  if (!AllFloat32(layer, reason) || !FitsOneDnnRank(layer.GetInputInfo(0).shape, reason)) return false;
+  if (layer.GetInputInfo(0).shape.NumElements() == layer.GetOutputInfo(0).shape.NumElements()) {
+    reason = "every reduced axis has length 1: oneDNN's reduction needs one it reduces";
+    return false;
+  }
+  return true;
 }
 
 std::unique_ptr<backend::IWorkload> CreateReduceWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
