@@ -251,7 +251,7 @@ void ConvertMean(NodeContext& node) {
 // ---- Folded only ----------------------------------------------------------------------------
 
 std::string NotComputable(const NodeContext& node) {
-  return "op set v1 has no layer for " + node.node().op_type() +
+  return "op set v2 has no layer for " + node.node().op_type() +
          "; it is only folded when all its inputs are constant at import, and input '";
 }
 

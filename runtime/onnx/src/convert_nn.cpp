@@ -337,7 +337,7 @@ void ConvertMatMul(NodeContext& node) {
 }
 
 void ConvertBatchNormalization(NodeContext& node) {
-  if (node.Int("training_mode", 0) != 0) node.Unsupported("training_mode=1 (op set v1 is inference only)");
+  if (node.Int("training_mode", 0) != 0) node.Unsupported("training_mode=1 (op set v2 is inference only)");
   if (node.opset() < 9 && node.Int("spatial", 1) == 0) node.Unsupported("spatial=0 (statistics per element, opsets 7 and 8)");
   if (node.InputRank(0) < 2) node.Invalid("the input must have rank 2 or more");
   BatchNormalizationDescriptor descriptor;

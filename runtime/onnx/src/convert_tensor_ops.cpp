@@ -369,7 +369,7 @@ void ConvertPad(NodeContext& node) {
   } else if (mode == "edge") {
     descriptor.mode = PadMode::kEdge;
   } else {
-    node.Unsupported("mode '" + mode + "' (op set v1 pads constant, reflect or edge)");
+    node.Unsupported("mode '" + mode + "' (op set v2 pads constant, reflect or edge)");
   }
   const std::size_t rank = node.InputRank(0);
   if (node.opset() >= 11 ? !node.HasInput(1) : !node.HasAttribute("pads")) {
@@ -453,7 +453,7 @@ void ConvertDropout(NodeContext& node) {
     const ConstantTensor& training = node.RequireConstant(2, "training_mode");
     const bool ratio_zero = node.HasInput(1) && node.RequireConstant(1, "ratio").AsDoubles() == std::vector<double>{0.0};
     if (training.NumElements() == 1 && training.ToInt64()[0] != 0 && !ratio_zero) {
-      node.Unsupported("training_mode true with a ratio other than 0 (op set v1 is inference only)");
+      node.Unsupported("training_mode true with a ratio other than 0 (op set v2 is inference only)");
     }
   }
   node.SetOutputAlias(0, 0);

@@ -383,7 +383,7 @@ class Importer {
     if (!default_domain) {
       reason = "domain " + Quoted(node.domain()) + " is not supported (only the default ONNX domain)";
     } else if (!(op = FindConverter(node.op_type()))) {
-      reason = "not in op set v1";
+      reason = "not in op set v2";
     } else if (opset < op->min_opset) {
       reason = "its opset-" + std::to_string(opset) + " form is not read (the importer reads " + node.op_type() +
                " from opset " + std::to_string(op->min_opset) + ")";
