@@ -1,8 +1,9 @@
 # The op set's kernel files of the backends that run it op by op (CpuRef, GpuOpenCl): each keeps
-# one ops/<op>.cpp per op of op set v1 (Reshape's file also runs Flatten) and of the op set v2 ops both run. The one list of them,
-# by family; each backend adds its own shared files (op table, GEMM, ...). A new op is one entry
-# here and a file in each of those backends' ops/ folders. CpuOneDnn groups its ops by oneDNN
-# primitive and lists its own. Included by plugins/CMakeLists.txt, before the backends' folders.
+# one ops/<op>.cpp per op of op set v1 (Reshape's file also runs Flatten) and per op of op set v2
+# that both run. The one list of them, by family; each backend adds its own shared files (op
+# table, GEMM, ...). A new op is one entry here and a file in each of those backends' ops/
+# folders. CpuOneDnn groups its ops by oneDNN primitive and lists its own. Included by
+# plugins/CMakeLists.txt, before the backends' folders.
 set(BACKPLANE_COMPUTE_OP_SOURCES
   ops/convolution2d.cpp
   ops/fully_connected.cpp
