@@ -20,7 +20,7 @@ std::unique_ptr<backend::IWorkload> CreateConvolutionNdWorkload(const backend::I
   backend::ConvNdGeometry g;
   std::string reason;
   if (!backend::DescribeConvolutionNd(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  return std::make_unique<DirectConvNdWorkload>(layer, device, "conv_nd", g.batch, g.channels, g.out_channels,
+  return std::make_unique<DirectConvNdWorkload>(layer, device, false, g.batch, g.channels, g.out_channels,
                                                 g.groups, PackThreeAxes(g.axes));
 }
 

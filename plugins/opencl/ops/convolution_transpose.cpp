@@ -1,6 +1,6 @@
 // ConvolutionTranspose (op set v2, ONNX ConvTranspose over 1 to 3 spatial axes), f32: x [N, C,
 // D...], weights [C, M/groups, k...], optional bias [M], y [N, M, O...]. The gather form of
-// the transposed convolution, one output element per work-item (conv_transpose_nd,
+// the transposed convolution, one output element per work-item (conv_nd with `transposed`,
 // kernels/convolution_nd.cl): output o of an axis reads input i through tap t when i * stride +
 // t * dilation - pad_begin == o; the end pads and output_padding only shape the output (the
 // geometry, backend/op_geometry.hpp). Correctness first: no GEMM.
@@ -23,7 +23,7 @@ std::unique_ptr<backend::IWorkload> CreateConvolutionTransposeWorkload(const bac
   backend::ConvTransposeGeometry g;
   std::string reason;
   if (!backend::DescribeConvolutionTranspose(layer, g, reason)) throw Exception(ErrorCode::kUnsupported, reason);
-  return std::make_unique<DirectConvNdWorkload>(layer, device, "conv_transpose_nd", g.batch, g.channels,
+  return std::make_unique<DirectConvNdWorkload>(layer, device, true, g.batch, g.channels,
                                                 g.out_channels, g.groups, PackThreeAxes(g.axes));
 }
 

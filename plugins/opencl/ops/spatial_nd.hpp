@@ -52,16 +52,16 @@ ThreeAxes PackThreeAxes(const std::vector<Axis>& axes) {
   return packed;
 }
 
-// ConvolutionNd (`kernel_name` conv_nd) or ConvolutionTranspose (conv_transpose_nd): x [N, C,
-// D...], weights, optional bias [M], y [N, M, O...]; one output element per work-item.
+// ConvolutionNd or, `transposed`, ConvolutionTranspose (kernel conv_nd): x [N, C, D...],
+// weights, optional bias [M], y [N, M, O...]; one output element per work-item.
 class DirectConvNdWorkload final : public OpenClWorkload {
  public:
-  DirectConvNdWorkload(const backend::ILayerView& layer, OpenClDevice& device, const char* kernel_name,
+  DirectConvNdWorkload(const backend::ILayerView& layer, OpenClDevice& device, bool transposed,
                        std::int64_t batch, std::int64_t channels, std::int64_t out_channels, std::int64_t groups,
                        const ThreeAxes& axes)
       : OpenClWorkload(layer, device),
-        kernel_(MakeKernel(device, kKernelSource_convolution_nd, kernel_name)),
-        implementation_(kernel_name),
+        kernel_(MakeKernel(device, kKernelSource_convolution_nd, "conv_nd")),
+        transposed_(transposed ? 1 : 0),
         has_bias_(layer.GetNumInputs() == 3 ? 1 : 0),
         batch_(batch),
         channels_(static_cast<cl_int>(channels)),
@@ -69,7 +69,7 @@ class DirectConvNdWorkload final : public OpenClWorkload {
         groups_(static_cast<cl_int>(groups)),
         axes_(axes) {}
 
-  backend::WorkloadInfo GetInfo() const override { return {implementation_, ""}; }
+  backend::WorkloadInfo GetInfo() const override { return {transposed_ ? "conv_nd, transposed" : "conv_nd", ""}; }
 
   void Execute(const backend::WorkloadArgs& args) const override {
     cl_mem x = In(args, 0), w = In(args, 1), y = Out(args, 0);
@@ -80,13 +80,13 @@ class DirectConvNdWorkload final : public OpenClWorkload {
            {},
            {Arg(x), Arg(w), Arg(bias), Arg(has_bias_), Arg(y), Arg(channels_), Arg(out_channels_), Arg(groups_),
             Arg(axes_.size), Arg(axes_.out), Arg(axes_.kernel), Arg(axes_.stride), Arg(axes_.dilation),
-            Arg(axes_.pad_begin)},
+            Arg(axes_.pad_begin), Arg(transposed_)},
            name_.c_str());
   }
 
  private:
   ClKernel kernel_;
-  std::string implementation_;
+  cl_int transposed_;
   cl_int has_bias_;
   std::int64_t batch_;
   cl_int channels_, out_channels_, groups_;

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -24,54 +25,33 @@ using backplane::opencl::testing::HostTensor;
 using List = std::vector<std::uint32_t>;
 using Dims = std::vector<std::int64_t>;
 
-struct Transpose {
+// A convolution over the spatial extents `in`; output_padding is the transposed one's alone.
+struct Conv {
   std::int64_t n, c, m;
   Dims in, kernel;
-  List strides, dilations, output_padding, pads;
+  List strides, dilations, pads, output_padding;
   std::uint32_t groups = 1;
   bool bias = true, constant = true;
 };
 
-void CheckTranspose(const Transpose& t) {
-  ConvolutionTransposeDescriptor d;
-  d.strides = t.strides;
-  d.dilations = t.dilations;
-  d.output_padding = t.output_padding;
-  d.pads = t.pads;
-  d.groups = t.groups;
-  const std::size_t s = t.in.size();
-  Dims x{t.n, t.c}, w{t.c, t.m / t.groups}, y{t.n, t.m};
-  for (std::size_t a = 0; a < s; ++a) {
-    x.push_back(t.in[a]);
-    w.push_back(t.kernel[a]);
-    y.push_back(t.strides[a] * (t.in[a] - 1) + t.output_padding[a] + (t.kernel[a] - 1) * t.dilations[a] + 1 -
-                t.pads[a] - t.pads[s + a]);
-  }
-  std::vector<HostTensor> inputs{F32(TensorShape(x), 1), F32(TensorShape(w), 2, t.constant)};
-  if (t.bias) inputs.push_back(F32({t.m}, 3, t.constant));
-  CheckMatchesReference(d, inputs, {{TensorShape(y), DataType::kFloat32}});
-}
-
-struct ConvNd {
-  std::int64_t n, c, m;
-  Dims in, kernel;
-  List strides, dilations, pads;
-  std::uint32_t groups = 1;
-  bool bias = true, constant = true;
-};
-
-void CheckConvNd(const ConvNd& t) {
-  ConvolutionNdDescriptor d;
+// ConvolutionNdDescriptor or ConvolutionTransposeDescriptor `t` against CpuRef's.
+template <typename Descriptor>
+void CheckConv(const Conv& t) {
+  constexpr bool kTransposed = std::is_same_v<Descriptor, ConvolutionTransposeDescriptor>;
+  Descriptor d;
   d.strides = t.strides;
   d.dilations = t.dilations;
   d.pads = t.pads;
   d.groups = t.groups;
+  if constexpr (kTransposed) d.output_padding = t.output_padding;
   const std::size_t s = t.in.size();
-  Dims x{t.n, t.c}, w{t.m, t.c / t.groups}, y{t.n, t.m};
+  Dims x{t.n, t.c}, w{kTransposed ? t.c : t.m, kTransposed ? t.m / t.groups : t.c / t.groups}, y{t.n, t.m};
   for (std::size_t a = 0; a < s; ++a) {
     x.push_back(t.in[a]);
     w.push_back(t.kernel[a]);
-    y.push_back((t.in[a] + t.pads[a] + t.pads[s + a] - (t.kernel[a] - 1) * t.dilations[a] - 1) / t.strides[a] + 1);
+    const std::int64_t span = (t.kernel[a] - 1) * t.dilations[a] + 1, pads = t.pads[a] + t.pads[s + a];
+    y.push_back(kTransposed ? t.strides[a] * (t.in[a] - 1) + t.output_padding[a] + span - pads
+                            : (t.in[a] + pads - span) / t.strides[a] + 1);
   }
   std::vector<HostTensor> inputs{F32(TensorShape(x), 1), F32(TensorShape(w), 2, t.constant)};
   if (t.bias) inputs.push_back(F32({t.m}, 3, t.constant));
@@ -81,28 +61,29 @@ void CheckConvNd(const ConvNd& t) {
 }  // namespace
 
 TEST_CASE("opencl conv transpose: 1, 2 and 3 spatial axes, strides, dilations, pads, output_padding") {
-  CheckTranspose({2, 3, 4, {7}, {3}, {2}, {1}, {1}, {1, 0}});
-  CheckTranspose({1, 4, 6, {5, 6}, {3, 2}, {2, 3}, {1, 2}, {1, 0}, {1, 0, 0, 2}});
-  CheckTranspose({2, 2, 3, {3, 4, 5}, {2, 3, 2}, {1, 2, 2}, {2, 1, 1}, {0, 1, 1}, {0, 1, 0, 1, 0, 1}});
+  CheckConv<ConvolutionTransposeDescriptor>({2, 3, 4, {7}, {3}, {2}, {1}, {1, 0}, {1}});
+  CheckConv<ConvolutionTransposeDescriptor>({1, 4, 6, {5, 6}, {3, 2}, {2, 3}, {1, 2}, {1, 0, 0, 2}, {1, 0}});
+  CheckConv<ConvolutionTransposeDescriptor>(
+      {2, 2, 3, {3, 4, 5}, {2, 3, 2}, {1, 2, 2}, {2, 1, 1}, {0, 1, 0, 1, 0, 1}, {0, 1, 1}});
 }
 
 TEST_CASE("opencl conv transpose: groups, no bias, run-time weights") {
-  Transpose grouped{1, 6, 4, {6, 5}, {3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1, 1, 1}, 2};
+  Conv grouped{1, 6, 4, {6, 5}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, {0, 0}, 2};
   grouped.bias = false;
-  CheckTranspose(grouped);
-  Transpose runtime{2, 4, 8, {3, 3, 3}, {2, 2, 2}, {2, 2, 2}, {1, 1, 1}, {1, 0, 1}, {0, 0, 0, 0, 0, 0}, 4};
+  CheckConv<ConvolutionTransposeDescriptor>(grouped);
+  Conv runtime{2, 4, 8, {3, 3, 3}, {2, 2, 2}, {2, 2, 2}, {1, 1, 1}, {0, 0, 0, 0, 0, 0}, {1, 0, 1}, 4};
   runtime.constant = false;
-  CheckTranspose(runtime);
+  CheckConv<ConvolutionTransposeDescriptor>(runtime);
 }
 
 TEST_CASE("opencl conv nd: 3-D and 1-D, strides, dilations, asymmetric pads, groups, no bias") {
-  CheckConvNd({2, 3, 5, {6, 7, 5}, {3, 3, 2}, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 1, 1, 0}});
-  ConvNd grouped{1, 4, 6, {5, 5, 6}, {2, 3, 3}, {2, 1, 2}, {2, 1, 1}, {0, 1, 1, 1, 1, 0}, 2};
+  CheckConv<ConvolutionNdDescriptor>({2, 3, 5, {6, 7, 5}, {3, 3, 2}, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 1, 1, 0}, {}});
+  Conv grouped{1, 4, 6, {5, 5, 6}, {2, 3, 3}, {2, 1, 2}, {2, 1, 1}, {0, 1, 1, 1, 1, 0}, {}, 2};
   grouped.bias = false;
   grouped.constant = false;
-  CheckConvNd(grouped);
-  CheckConvNd({2, 3, 4, {11}, {3}, {2}, {2}, {2, 1}});
-  CheckConvNd({1, 3, 2, {6, 7}, {3, 2}, {1, 2}, {1, 1}, {1, 0, 1, 1}});
+  CheckConv<ConvolutionNdDescriptor>(grouped);
+  CheckConv<ConvolutionNdDescriptor>({2, 3, 4, {11}, {3}, {2}, {2}, {2, 1}, {}});
+  CheckConv<ConvolutionNdDescriptor>({1, 3, 2, {6, 7}, {3, 2}, {1, 2}, {1, 1}, {1, 0, 1, 1}, {}});
 }
 
 TEST_CASE("opencl pooling nd: 3-D and 1-D max and average, pads, count_include_pad, ceil_mode, global") {
