@@ -31,6 +31,10 @@ BACKPLANE_OPENCL_OP(Slice)
 BACKPLANE_OPENCL_OP(Gather)
 BACKPLANE_OPENCL_OP(Pad)
 BACKPLANE_OPENCL_OP(Cast)
+BACKPLANE_OPENCL_OP(Resize)
+BACKPLANE_OPENCL_OP(ConvolutionTranspose)
+BACKPLANE_OPENCL_OP(ConvolutionNd)
+BACKPLANE_OPENCL_OP(PoolingNd)
 
 #undef BACKPLANE_OPENCL_OP
 
@@ -55,5 +59,11 @@ bool IsReduceSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsGatherSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsPadSupported(const backend::ILayerView& layer, std::string& reason);
 bool IsCastSupported(const backend::ILayerView& layer, std::string& reason);
+// Any mode and coordinate transformation; refuses tap tables or tap products too large for the
+// kernel (resize.cpp).
+bool IsResizeSupported(const backend::ILayerView& layer, std::string& reason);
+// Their geometry (backend/op_geometry.hpp) and tensors that fit kernel indexing.
+bool IsConvolutionTransposeSupported(const backend::ILayerView& layer, std::string& reason);
+bool IsConvolutionNdSupported(const backend::ILayerView& layer, std::string& reason);
 
 }  // namespace backplane::opencl

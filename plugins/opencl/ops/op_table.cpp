@@ -10,7 +10,7 @@ namespace backplane::opencl {
 namespace {
 using backend::LayerType;
 
-const std::array<OpKernel, 20> kOps{{
+const std::array<OpKernel, 24> kOps{{
     {LayerType::kConvolution2d, IsConvolution2dSupported, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload},
@@ -31,6 +31,10 @@ const std::array<OpKernel, 20> kOps{{
     {LayerType::kGather, IsGatherSupported, CreateGatherWorkload},
     {LayerType::kPad, IsPadSupported, CreatePadWorkload},
     {LayerType::kCast, IsCastSupported, CreateCastWorkload},
+    {LayerType::kResize, IsResizeSupported, CreateResizeWorkload},
+    {LayerType::kConvolutionTranspose, IsConvolutionTransposeSupported, CreateConvolutionTransposeWorkload},
+    {LayerType::kConvolutionNd, IsConvolutionNdSupported, CreateConvolutionNdWorkload},
+    {LayerType::kPoolingNd, InputFitsKernelIndexing, CreatePoolingNdWorkload},
 }};
 
 // f32 inputs everywhere, except Gather's indices (the op schema allows i32 or i64, and the

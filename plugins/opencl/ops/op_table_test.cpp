@@ -1,4 +1,5 @@
-// The GpuOpenCl op table: every op of op set v1 has a row (Input, Output, Constant and
+// The GpuOpenCl op table: every op of op set v1 and four of op set v2 (Resize,
+// ConvolutionTranspose, ConvolutionNd, PoolingNd) have a row (Input, Output, Constant and
 // PreCompiled have none), and the table-level checks (descriptor present, the op schema, then
 // GpuOpenCl's f32 tensors) refuse with a plain reason before an op's own check runs. Needs no
 // device.
@@ -12,11 +13,11 @@ using backplane::DataType;
 using backplane::backend::LayerType;
 using backplane::opencl::testing::HostTensor;
 
-TEST_CASE("opencl op table: a row for every op of op set v1, in table order") {
+TEST_CASE("opencl op table: a row for every op of op set v1 and four of v2, in table order") {
   const auto& table = backplane::opencl::Ops();
   CHECK(table.Backend() == "GpuOpenCl");
   const auto types = table.LayerTypes();
-  CHECK(types.size() == 20);
+  CHECK(types.size() == 24);
   for (const LayerType type : types) {
     const auto* op = table.Find(type);
     REQUIRE(op != nullptr);
@@ -48,6 +49,14 @@ TEST_CASE("opencl op table: no descriptor, non-f32 tensors and f16 casts are ref
   CHECK_FALSE(backplane::opencl::testing::Supported(gather, {HostTensor::I64({3}, {1, 2, 3}), HostTensor::I64({1}, {2})},
                                                     {{{1}, DataType::kInt64}}, reason));
   CHECK(reason == "input 0 is i64; GpuOpenCl runs Gather on f32 only");
+
+  backplane::ResizeDescriptor resize;
+  resize.sizes = {2};
+  resize.scales = {1.0};
+  reason.clear();
+  CHECK_FALSE(backplane::opencl::testing::Supported(resize, {HostTensor::I32({2}, {1, 2})},
+                                                    {{{2}, DataType::kInt32}}, reason));
+  CHECK(reason == "input 0 is i32; GpuOpenCl runs Resize on f32 only");
 
   backplane::CastDescriptor to_f16;
   to_f16.to = DataType::kFloat16;

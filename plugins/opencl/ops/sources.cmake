@@ -10,6 +10,8 @@ set(OPENCL_OP_SOURCES
 )
 set(OPENCL_KERNEL_FILES
   kernels/convolution.cl
+  kernels/convolution_nd.cl
+  kernels/resize.cl
   kernels/gemm.cl
   kernels/elementwise.cl
   kernels/pooling.cl
@@ -27,6 +29,8 @@ if(BACKPLANE_BUILD_TESTS AND TARGET backplane_reference_ops)
     ops/convolution2d_test.cpp
     ops/gemm_test.cpp
     ops/pooling2d_test.cpp
+    ops/resize_test.cpp
+    ops/spatial_nd_test.cpp
     ops/elementwise_test.cpp
     ops/normalization_test.cpp
     ops/data_movement_test.cpp
