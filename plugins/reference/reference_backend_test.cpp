@@ -67,7 +67,8 @@ const std::vector<LayerType> kOpSet = {
     LayerType::kGatherElements, LayerType::kArgMinMax,         LayerType::kTrilu,
     LayerType::kResize, LayerType::kConvolutionTranspose,
     LayerType::kTopK,          LayerType::kCumSum,             LayerType::kScatterElements,
-    LayerType::kGatherNd,      LayerType::kConvolutionNd,      LayerType::kPoolingNd};
+    LayerType::kGatherNd,      LayerType::kConvolutionNd,      LayerType::kPoolingNd,
+    LayerType::kGridSample};
 
 }  // namespace
 

@@ -264,6 +264,15 @@ TEST_CASE("op attributes: descriptors with arrays round-trip as copies") {
   CHECK(pool_back->ceil_mode);
   CHECK_FALSE(pool_back->global);
 
+  GridSampleDescriptor grid;
+  grid.mode = GridSampleMode::kBicubic;
+  grid.padding_mode = GridSamplePadding::kReflection;
+  grid.align_corners = true;
+  auto grid_back = RoundTrip(grid);
+  CHECK(grid_back->mode == GridSampleMode::kBicubic);
+  CHECK(grid_back->padding_mode == GridSamplePadding::kReflection);
+  CHECK(grid_back->align_corners);
+
   PadDescriptor pad;
   pad.pads = {0, 1, 2, 3};
   pad.mode = PadMode::kReflect;
@@ -314,7 +323,7 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
 }
 
 TEST_CASE("op attributes: malformed C attributes are refused by name") {
-  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 36 layer types)");
+  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 37 layer types)");
   CHECK(ErrorOf([] { DescriptorFromC(BP_LAYER_CONVOLUTION_2D, nullptr); }) ==
         "Convolution2d layer without attributes (BpConvolution2dAttributes expected)");
 

@@ -4,6 +4,7 @@
 #include <backplane/backend/op_schema.hpp>
 #include <backplane/checked_size.hpp>
 #include <backplane/descriptors.hpp>
+#include <backplane/element_types.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -381,6 +382,9 @@ std::vector<TensorInfo> ElementwiseBinary(const Rules& r) {
   if (!GivesBool(operation) && r.In(0).type == DataType::kBool) {
     Rules::Fail("arithmetic takes numbers, not bool inputs");
   }
+  if (IsBitShift(operation) && !IsUnsignedIntegerType(r.In(0).type)) {
+    Rules::Fail(std::string("a bit shift takes unsigned integers (u8, u16, u32, u64), not ") + ToString(r.In(0).type));
+  }
   return {{TensorShape(Broadcast(r.Shape(0), r.Shape(1))), GivesBool(operation) ? DataType::kBool : r.In(0).type}};
 }
 
@@ -744,6 +748,28 @@ std::vector<TensorInfo> Resize(const Rules& r) {
   return {{TensorShape(d.sizes), r.In(0).type}};
 }
 
+std::vector<TensorInfo> GridSample(const Rules& r) {
+  r.Arity(2, 2);
+  const auto& d = r.Descriptor<GridSampleDescriptor>();
+  r.Known(d.mode);
+  r.Known(d.padding_mode);
+  r.Rank(0, 4, "x [N, C, H, W]");
+  r.Rank(1, 4, "grid [N, Ho, Wo, 2]");
+  const Dims& x = r.Shape(0);
+  const Dims& grid = r.Shape(1);
+  if (grid[0] != x[0] || grid[3] != 2) {
+    Rules::Fail("grid " + r.InText(1) + " must be [" + std::to_string(x[0]) + ", Ho, Wo, 2] for input " + r.InText(0));
+  }
+  if (!IsFloatingPointType(r.In(0).type) || r.In(1).type != r.In(0).type) {
+    Rules::Fail(std::string("x and grid must have one floating-point type, have ") + ToString(r.In(0).type) + " and " +
+                ToString(r.In(1).type));
+  }
+  if ((x[2] == 0 || x[3] == 0) && grid[1] * grid[2] > 0) {
+    Rules::Fail("cannot sample input " + r.InText(0) + " with no pixels");
+  }
+  return {{TensorShape{x[0], x[1], grid[1], grid[2]}, r.In(0).type}};
+}
+
 std::vector<TensorInfo> TopK(const Rules& r) {
   r.Arity(1, 1, 2);
   const auto& d = r.Descriptor<TopKDescriptor>();
@@ -856,6 +882,7 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kGatherNd: return GatherNd(r);
     case LayerType::kConvolutionNd: return ConvolutionNd(r);
     case LayerType::kPoolingNd: return PoolingNd(r);
+    case LayerType::kGridSample: return GridSample(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

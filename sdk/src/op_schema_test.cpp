@@ -197,6 +197,40 @@ TEST_CASE("op schema: GatherElements, ArgMinMax, Trilu, Resize and arithmetic on
   CHECK(Refusal(add, {flags, flags}) == "arithmetic takes numbers, not bool inputs");
 }
 
+TEST_CASE("op schema: bit shifts take unsigned integers") {
+  ElementwiseBinaryDescriptor shift;
+  shift.operation = BinaryOperation::kBitShiftLeft;
+  const TensorInfo u8{TensorShape{2, 3}, DataType::kUInt8};
+  CHECK(Infer(shift, {u8, {TensorShape{3}, DataType::kUInt8}})[0] == u8);
+  shift.operation = BinaryOperation::kBitShiftRight;
+  const TensorInfo u64{TensorShape{4}, DataType::kUInt64};
+  CHECK(Infer(shift, {u64, u64})[0] == u64);
+  const TensorInfo i64{TensorShape{4}, DataType::kInt64};
+  CHECK(Refusal(shift, {i64, i64}) == "a bit shift takes unsigned integers (u8, u16, u32, u64), not i64");
+  CHECK(Refusal(shift, {F32({4}), F32({4})}) == "a bit shift takes unsigned integers (u8, u16, u32, u64), not f32");
+  CHECK(Refusal(shift, {u64, {TensorShape{4}, DataType::kUInt32}}) == "inputs have different types: u64 and u32");
+}
+
+TEST_CASE("op schema: GridSample shapes, types and modes") {
+  GridSampleDescriptor d;
+  CHECK(Infer(d, {F32({2, 3, 5, 7}), F32({2, 4, 6, 2})})[0] == F32({2, 3, 4, 6}));
+  CHECK(Infer(d, {F32({2, 3, 5, 7}), F32({2, 0, 6, 2})})[0] == F32({2, 3, 0, 6}));
+  CHECK(Refusal(d, {F32({2, 3, 5, 7}), F32({1, 4, 6, 2})}) == "grid [1,4,6,2] must be [2, Ho, Wo, 2] for input [2,3,5,7]");
+  CHECK(Refusal(d, {F32({2, 3, 5, 7}), F32({2, 4, 6, 3})}) == "grid [2,4,6,3] must be [2, Ho, Wo, 2] for input [2,3,5,7]");
+  CHECK(Refusal(d, {F32({2, 3, 5, 7, 1}), F32({2, 4, 6, 2})}) ==
+        "x [N, C, H, W] (input 0) must have rank 4, has shape [2,3,5,7,1]");
+  CHECK(Refusal(d, {F32({1, 1, 0, 3}), F32({1, 1, 1, 2})}) == "cannot sample input [1,1,0,3] with no pixels");
+  const TensorInfo i32{TensorShape{1, 1, 2, 2}, DataType::kInt32};
+  CHECK(Refusal(d, {i32, F32({1, 1, 1, 2})}) == "x and grid must have one floating-point type, have i32 and f32");
+  CHECK(Refusal(d, {F32({1, 1, 2, 2}), {TensorShape{1, 1, 1, 2}, DataType::kFloat64}}) ==
+        "x and grid must have one floating-point type, have f32 and f64");
+  d.padding_mode = static_cast<GridSamplePadding>(3);
+  CHECK(Refusal(d, {F32({1, 1, 2, 2}), F32({1, 1, 1, 2})}) == "unknown grid sample padding mode 3");
+  d.padding_mode = GridSamplePadding::kReflection;
+  d.mode = static_cast<GridSampleMode>(3);
+  CHECK(Refusal(d, {F32({1, 1, 2, 2}), F32({1, 1, 1, 2})}) == "unknown grid sample mode 3");
+}
+
 TEST_CASE("op schema: ConvolutionTranspose shapes, channels, groups and lists") {
   ConvolutionTransposeDescriptor d;  // 2-D: stride 2, output_padding 1 on W, pads 1 and 0 on H
   d.strides = {2, 2};

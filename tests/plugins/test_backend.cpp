@@ -120,6 +120,8 @@ const char* BinaryOperationName(BinaryOperation operation) {
     case BinaryOperation::kXor: return "Xor";
     case BinaryOperation::kMod: return "Mod";
     case BinaryOperation::kFmod: return "Fmod";
+    case BinaryOperation::kBitShiftLeft: return "BitShiftLeft";
+    case BinaryOperation::kBitShiftRight: return "BitShiftRight";
   }
   return "unknown";
 }

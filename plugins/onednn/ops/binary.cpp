@@ -124,7 +124,7 @@ bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string&
   dnnl::algorithm algorithm;
   if (!BinaryAlgorithm(op, algorithm)) {
     reason = op == BinaryOperation::kPow ? "oneDNN has no binary Pow"
-                                         : "CpuOneDnn runs Add, Sub, Mul, Div, Max and Min (no comparison, logic or remainder op)";
+                                         : "CpuOneDnn runs Add, Sub, Mul, Div, Max and Min (no comparison, logic, remainder or bit shift op)";
     return false;
   }
   if (!FitsOneDnnRank(layer.GetOutputInfo(0).shape, reason)) return false;

@@ -115,7 +115,7 @@ bool BinaryAlgorithm(BinaryOperation operation, dnnl::algorithm& out) {
     case BinaryOperation::kMax: out = algorithm::binary_max; return true;
     case BinaryOperation::kMin: out = algorithm::binary_min; return true;
     case BinaryOperation::kPow: return false;
-    default: return false;  // the comparisons, logic ops (bool output) and remainders
+    default: return false;  // the comparisons, logic ops (bool output), remainders and bit shifts
   }
 }
 

@@ -81,7 +81,7 @@ class BinaryWorkload final : public OpenClWorkload {
 
 bool IsElementwiseBinarySupported(const backend::ILayerView& layer, std::string& reason) {
   if (DescriptorOf<ElementwiseBinaryDescriptor>(layer).operation > BinaryOperation::kPow) {
-    return Fail(reason, "GpuOpenCl runs Add, Sub, Mul, Div, Max, Min and Pow (no comparison, logic or remainder op)");
+    return Fail(reason, "GpuOpenCl runs Add, Sub, Mul, Div, Max, Min and Pow (no comparison, logic, remainder or bit shift op)");
   }
   const TensorShape& out = layer.GetOutputInfo(0).shape;
   std::vector<std::int64_t> dims, sa, sb;

@@ -1,7 +1,7 @@
 // ElementwiseBinary with numpy broadcasting: add, sub, mul, div, max, min, mod, fmod and pow on
-// every type but bool (pow's exponent of any such type, the output of the base's); the
-// comparisons on the same types (Equal on bool too), giving bool; and, or, xor on bool. Bool
-// elements are bytes, 0 or 1. f16 and bf16 are computed in float and each result rounded once
+// every type but bool (pow's exponent of any such type, the output of the base's); bit shifts on
+// the unsigned integers; the comparisons on the same types (Equal on bool too), giving bool; and,
+// or, xor on bool. Bool elements are bytes, 0 or 1. f16 and bf16 are computed in float and each result rounded once
 // (ConvertElement).
 //
 // The output's index space is walked as a StridedLoop over (output, a, b), so equal shapes run
@@ -129,6 +129,22 @@ struct Mod {
     return r;
   }
 };
+// ONNX BitShift on unsigned integers (the op schema's rule): a shift by the bit width or more
+// gives 0 (numpy's and ONNX's reference result), where C++'s << and >> would be undefined.
+struct BitShiftLeft {
+  template <typename T>
+  T operator()(T a, T b) const {
+    static_assert(std::is_unsigned_v<T>, "BitShiftLeft takes unsigned integers");
+    return b >= T{sizeof(T) * 8} ? T{0} : static_cast<T>(a << b);
+  }
+};
+struct BitShiftRight {
+  template <typename T>
+  T operator()(T a, T b) const {
+    static_assert(std::is_unsigned_v<T>, "BitShiftRight takes unsigned integers");
+    return b >= T{sizeof(T) * 8} ? T{0} : static_cast<T>(a >> b);
+  }
+};
 struct Equal { template <typename T> Bool operator()(T a, T b) const { return a == b; } };
 struct Less { template <typename T> Bool operator()(T a, T b) const { return a < b; } };
 struct LessOrEqual { template <typename T> Bool operator()(T a, T b) const { return a <= b; } };
@@ -235,6 +251,19 @@ std::unique_ptr<backend::IWorkload> MakeComparison(StridedLoop<3> loop, DataType
   });
 }
 
+// A bit shift of inputs of `type`, an unsigned integer type (the op schema's rule).
+template <typename Op>
+std::unique_ptr<backend::IWorkload> MakeBitShift(StridedLoop<3> loop, DataType type) {
+  return VisitElementType(type, [&](auto element) -> std::unique_ptr<backend::IWorkload> {
+    using T = decltype(element);
+    if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+      return std::make_unique<BinaryWorkload<Op, T, T, T>>(std::move(loop));
+    } else {
+      throw Exception(ErrorCode::kInternal, std::string("CpuRef has no bit shift of ") + ToString(type));
+    }
+  });
+}
+
 template <typename Op>
 std::unique_ptr<backend::IWorkload> MakeLogical(StridedLoop<3> loop) {
   return std::make_unique<BinaryWorkload<Op, Bool, Bool, Bool>>(std::move(loop));
@@ -276,6 +305,8 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const backen
     case BinaryOperation::kAnd: return MakeLogical<And>(std::move(loop));
     case BinaryOperation::kOr: return MakeLogical<Or>(std::move(loop));
     case BinaryOperation::kXor: return MakeLogical<Xor>(std::move(loop));
+    case BinaryOperation::kBitShiftLeft: return MakeBitShift<BitShiftLeft>(std::move(loop), type);
+    case BinaryOperation::kBitShiftRight: return MakeBitShift<BitShiftRight>(std::move(loop), type);
   }
   throw Exception(ErrorCode::kUnsupported, "ElementwiseBinary operation " +
                                                std::to_string(static_cast<std::uint32_t>(descriptor.operation)) +

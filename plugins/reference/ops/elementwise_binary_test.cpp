@@ -291,6 +291,40 @@ TEST_CASE("elementwise_binary: i32 and i64 arithmetic wraps, divides toward zero
   CHECK(fm == std::vector<float>{1.5f, -1.5f});
 }
 
+TEST_CASE("elementwise_binary: bit shifts of u8 to u64, a shift by the bit width or more giving 0") {
+  // numpy: np.left_shift / np.right_shift on these types, except numpy's undefined wide shifts
+  // (ONNX's reference and this kernel give 0 for them).
+  const auto u8 = [](BinaryOperation operation, std::vector<std::uint8_t> a, std::vector<std::uint8_t> b) {
+    const TensorShape shape{static_cast<std::int64_t>(a.size())};
+    return RunOp(Operation(operation),
+                 {HostTensor::From(shape, a, DataType::kUInt8), HostTensor::From(TensorShape{1}, b, DataType::kUInt8)},
+                 {{shape, DataType::kUInt8}})[0]
+        .As<std::uint8_t>();
+  };
+  using U8s = std::vector<std::uint8_t>;
+  CHECK(u8(BinaryOperation::kBitShiftLeft, {16, 4, 1, 255}, {2}) == U8s{64, 16, 4, 252});
+  CHECK(u8(BinaryOperation::kBitShiftRight, {16, 4, 1, 255}, {2}) == U8s{4, 1, 0, 63});
+  CHECK(u8(BinaryOperation::kBitShiftLeft, {1, 255}, {8}) == U8s{0, 0});
+  CHECK(u8(BinaryOperation::kBitShiftRight, {1, 255}, {200}) == U8s{0, 0});
+  const auto u64 = RunOp(Operation(BinaryOperation::kBitShiftLeft),
+                         {HostTensor::From<std::uint64_t>({3}, {1, 3, 1}, DataType::kUInt64),
+                          HostTensor::From<std::uint64_t>({3}, {63, 62, 64}, DataType::kUInt64)},
+                         {{{3}, DataType::kUInt64}})[0]
+                       .As<std::uint64_t>();
+  CHECK(u64 == std::vector<std::uint64_t>{1ULL << 63, 3ULL << 62, 0});
+  const auto u16 = RunOp(Operation(BinaryOperation::kBitShiftRight),
+                         {HostTensor::From<std::uint16_t>({2}, {0x8000, 0xFFFF}, DataType::kUInt16),
+                          HostTensor::From<std::uint16_t>({2}, {15, 16}, DataType::kUInt16)},
+                         {{{2}, DataType::kUInt16}})[0]
+                       .As<std::uint16_t>();
+  CHECK(u16 == std::vector<std::uint16_t>{1, 0});
+
+  std::string reason;
+  CHECK_FALSE(IsSupported(Operation(BinaryOperation::kBitShiftLeft), {HostTensor::I32({1}, {1}), HostTensor::I32({1}, {1})},
+                          {{{1}, DataType::kInt32}}, reason));
+  CHECK(reason == "a bit shift takes unsigned integers (u8, u16, u32, u64), not i32");
+}
+
 TEST_CASE("elementwise_binary: support rejects shapes that do not broadcast and a wrong output shape") {
   std::string reason;
   const auto add = Operation(BinaryOperation::kAdd);

@@ -1,8 +1,9 @@
-// MatMul, f32, with numpy.matmul semantics: A [..., M, K] times B [..., K, N], batch
+// MatMul, f32 and f64, with numpy.matmul semantics: A [..., M, K] times B [..., K, N], batch
 // dimensions broadcast; a rank-1 A is [1, K] and a rank-1 B is [K, 1], with that dimension
-// dropped from the output. One GEMM per batch entry, or a single GEMM over [batch * M, K] when
-// every batch entry uses the same B. A constant B is packed for the GEMM once, when the
-// workload is created.
+// dropped from the output. f32: one GEMM per batch entry, or a single GEMM over [batch * M, K]
+// when every batch entry uses the same B; a constant B is packed for the GEMM once, when the
+// workload is created. f64 (rare: models exported in double, ONNX Einsum tests): a plain dot
+// product per output element in double, no packing.
 #include "broadcast.hpp"
 #include "gemm.hpp"
 #include "reference_ops.hpp"
@@ -12,6 +13,7 @@
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
 
+#include <string>
 #include <vector>
 
 namespace backplane::reference {
@@ -77,12 +79,50 @@ class MatMulWorkload final : public backend::IWorkload {
   std::vector<float> packed_b_;
 };
 
+// f64 MatMul: y[m, n] = sum over k of a[m, k] * b[k, n], accumulated in double in k's order.
+class MatMulFloat64Workload final : public backend::IWorkload {
+ public:
+  explicit MatMulFloat64Workload(const MatMulShape& shape) : s_(shape), operands_(backend::MatMulBatchOperands(s_)) {}
+
+  void Execute(const backend::WorkloadArgs& args) const override {
+    const double* a = Input<double>(args, 0);
+    const double* b = Input<double>(args, 1);
+    double* y = Output<double>(args, 0);
+    for (std::size_t index = 0; index < operands_.size(); ++index) {
+      const double* am = a + operands_[index].a * s_.m * s_.k;
+      const double* bm = b + operands_[index].b * s_.k * s_.n;
+      double* ym = y + static_cast<std::int64_t>(index) * s_.m * s_.n;
+      for (std::int64_t i = 0; i < s_.m; ++i) {
+        for (std::int64_t j = 0; j < s_.n; ++j) {
+          double sum = 0.0;
+          for (std::int64_t p = 0; p < s_.k; ++p) sum += am[i * s_.k + p] * bm[p * s_.n + j];
+          ym[i * s_.n + j] = sum;
+        }
+      }
+    }
+  }
+
+ private:
+  MatMulShape s_;
+  std::vector<backend::MatMulOperands> operands_;  // per output matrix: its A and B
+};
+
 }  // namespace
+
+bool IsMatMulSupported(const backend::ILayerView& layer, std::string& reason) {
+  const DataType a = layer.GetInputInfo(0).type;
+  const DataType b = layer.GetInputInfo(1).type;
+  if ((a == DataType::kFloat32 || a == DataType::kFloat64) && b == a) return true;
+  reason = std::string("inputs are ") + ToString(a) + " and " + ToString(b) +
+           "; CpuRef runs MatMul on two f32 or two f64 inputs";
+  return false;
+}
 
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView& layer) {
   MatMulShape shape;
   std::string reason;
   if (!backend::DescribeMatMul(layer, shape, reason)) throw Exception(ErrorCode::kUnsupported, reason);
+  if (layer.GetInputInfo(0).type == DataType::kFloat64) return std::make_unique<MatMulFloat64Workload>(shape);
   return std::make_unique<MatMulWorkload>(shape, static_cast<const float*>(layer.GetConstantInput(1)));
 }
 

@@ -143,3 +143,28 @@ TEST_CASE("matmul: unsupported layers say why") {
   CHECK(Reason({{}, {3, 4}}, {4}).find("rank 1 or more") != std::string::npos);
   CHECK(Reason({{2, 3}}, {2, 3}).find("takes 2 inputs") != std::string::npos);
 }
+
+TEST_CASE("matmul: f64 by hand, batched and broadcast, in double") {
+  const auto f64 = [](const TensorShape& shape, const std::vector<double>& values) {
+    return HostTensor::From(shape, values, DataType::kFloat64);
+  };
+  // 1 + 2^-40 survives in double, not in float: the sum is exact in double.
+  const double tiny = std::ldexp(1.0, -40);
+  const auto y = RunOp(MatMulDescriptor{}, {f64({2, 2}, {1, 2, 3, 4}), f64({2, 2}, {5, 6, 7, 8 + tiny})},
+                       {{{2, 2}, DataType::kFloat64}})[0]
+                     .As<double>();
+  CHECK(y == std::vector<double>{19, 22 + 2 * tiny, 43, 50 + 4 * tiny});
+  // [2, 1, 1, 2] x [3, 2, 1] -> [2, 3, 1, 1]: every A row against every B column.
+  const auto batched = RunOp(MatMulDescriptor{}, {f64({2, 1, 1, 2}, {1, 2, 3, 4}), f64({3, 2, 1}, {1, 0, 0, 1, 1, 1})},
+                             {{{2, 3, 1, 1}, DataType::kFloat64}})[0]
+                           .As<double>();
+  CHECK(batched == std::vector<double>{1, 2, 3, 3, 4, 7});
+  // A rank-1 inner product, as Einsum's "i,i" gives.
+  CHECK(RunOp(MatMulDescriptor{}, {f64({3}, {1, 2, 3}), f64({3}, {4, 5, 6})}, {{TensorShape{}, DataType::kFloat64}})[0]
+            .As<double>() == std::vector<double>{32});
+
+  std::string reason;
+  CHECK_FALSE(IsSupported(MatMulDescriptor{}, {f64({2, 2}, {1, 2, 3, 4}), HostTensor::F32({2, 2}, {1, 2, 3, 4})},
+                          {{{2, 2}, DataType::kFloat64}}, reason));
+  CHECK(reason == "inputs are f64 and f32; CpuRef runs MatMul on two f32 or two f64 inputs");
+}

@@ -16,10 +16,10 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 32> kOps{{
+const std::array<OpKernel, 33> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
-    {LayerType::kMatMul, AllFloat32, CreateMatMulWorkload},
+    {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload},
     {LayerType::kPooling2d, IsPooling2dSupported, CreatePooling2dWorkload},
     {LayerType::kActivation, IsActivationSupported, CreateActivationWorkload},
     {LayerType::kElementwiseBinary, IsElementwiseBinarySupported, CreateElementwiseBinaryWorkload},
@@ -49,6 +49,7 @@ const std::array<OpKernel, 32> kOps{{
     {LayerType::kGatherNd, backend::NoOwnLimits, CreateGatherNdWorkload},
     {LayerType::kConvolutionNd, AllFloat32, CreateConvolutionNdWorkload},
     {LayerType::kPoolingNd, AllFloat32, CreatePoolingNdWorkload},
+    {LayerType::kGridSample, IsGridSampleSupported, CreateGridSampleWorkload},
 }};
 }  // namespace
 

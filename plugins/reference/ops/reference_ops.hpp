@@ -33,6 +33,7 @@ const backend::OpTable<OpKernel>& Ops();
 // own has its own check, in its file.
 std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateFullyConnectedWorkload(const backend::ILayerView&);
+bool IsMatMulSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateMatMulWorkload(const backend::ILayerView&);
 bool IsPooling2dSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreatePooling2dWorkload(const backend::ILayerView&);
@@ -72,6 +73,8 @@ std::unique_ptr<backend::IWorkload> CreateScatterElementsWorkload(const backend:
 std::unique_ptr<backend::IWorkload> CreateGatherNdWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateConvolutionNdWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreatePoolingNdWorkload(const backend::ILayerView&);
+bool IsGridSampleSupported(const backend::ILayerView&, std::string& reason);
+std::unique_ptr<backend::IWorkload> CreateGridSampleWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

@@ -296,6 +296,15 @@ void ConvertMod(NodeContext& node) {
   }
 }
 
+// BitShift (opset 11): the unsigned integers of input 0 shifted by input 1, LEFT or RIGHT (the
+// op schema refuses other types, naming them). Always a layer: constant folding has no shifts.
+void ConvertBitShift(NodeContext& node) {
+  const std::string direction = node.String("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") node.Invalid("direction must be LEFT or RIGHT, is '" + direction + "'");
+  const BinaryOperation operation = direction == "LEFT" ? BinaryOperation::kBitShiftLeft : BinaryOperation::kBitShiftRight;
+  node.SetOutput(0, AddBinary(node, operation, 0, 1));
+}
+
 }  // namespace
 
 void AddElementwiseConverters(ConverterTable& table) {
@@ -356,6 +365,7 @@ void AddElementwiseConverters(ConverterTable& table) {
   table["Or"] = {ConvertBinary<BinaryOperation::kOr, Binary::kOr>, 2, 2, 1};
   table["Xor"] = {ConvertBinary<BinaryOperation::kXor, Binary::kXor>, 2, 2, 1};
   table["Mod"] = {ConvertMod, 2, 2, 1};
+  table["BitShift"] = {ConvertBitShift, 2, 2, 1, 11};
   table["Not"] = {ConvertUnary<UnaryOperation::kNot, Unary::kNot>, 1, 1, 1};
   table["Where"] = {ConvertWhere, 3, 3, 1};
 }

@@ -1,6 +1,6 @@
-// Resize (opset 10+) and Upsample (opset 7-9) -> the Resize layer (op set v2). The output shape
-// must be known at import: scales, sizes and roi are constants (computed at run time they are
-// refused, naming the input). Resize-10 and Upsample map coordinates asymmetrically; their
+// Resize (opset 10+) and Upsample (opset 7-9) -> the Resize layer (op set v2); GridSample
+// (opset 16+) -> the GridSample layer. Resize's output shape must be known at import: scales,
+// sizes and roi are constants (computed at run time they are refused, naming the input). Resize-10 and Upsample map coordinates asymmetrically; their
 // nearest mode is defined by ONNX for integer scales only (a repeat), so other scales are refused
 // there rather than guessed.
 #include "constant_folding.hpp"
@@ -153,10 +153,33 @@ void ConvertUpsample(NodeContext& node) {
   node.SetOutput(0, node.Add(d, {node.Slot(0)}));
 }
 
+// GridSample (opset 16; opset 20 renames the modes linear and cubic and allows more spatial axes)
+// -> the GridSample layer, over 2 spatial axes only.
+void ConvertGridSample(NodeContext& node) {
+  if (node.InputRank(0) != 4) {
+    node.Unsupported("GridSample of an input of rank " + std::to_string(node.InputRank(0)) +
+                     " (the GridSample layer samples 2 spatial axes: X [N, C, H, W])");
+  }
+  GridSampleDescriptor d;
+  d.mode = Choice<GridSampleMode>(node, "mode", node.opset() < 20 ? "bilinear" : "linear",
+                                  {{"bilinear", GridSampleMode::kBilinear},
+                                   {"linear", GridSampleMode::kBilinear},
+                                   {"nearest", GridSampleMode::kNearest},
+                                   {"bicubic", GridSampleMode::kBicubic},
+                                   {"cubic", GridSampleMode::kBicubic}});
+  d.padding_mode = Choice<GridSamplePadding>(node, "padding_mode", "zeros",
+                                             {{"zeros", GridSamplePadding::kZeros},
+                                              {"border", GridSamplePadding::kBorder},
+                                              {"reflection", GridSamplePadding::kReflection}});
+  d.align_corners = node.Int("align_corners", 0) != 0;
+  node.SetOutput(0, node.Add(d, {node.Slot(0), node.Slot(1)}));
+}
+
 }  // namespace
 
 void AddResizeConverters(ConverterTable& table) {
   table["Resize"] = {ConvertResize, 1, 4, 1, 10};
+  table["GridSample"] = {ConvertGridSample, 2, 2, 1, 16};
   table["Upsample"] = {ConvertUpsample, 1, 2, 1, 7};
 }
 

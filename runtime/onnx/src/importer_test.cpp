@@ -914,3 +914,74 @@ TEST_CASE("Conv, MaxPool and the global pools over 3 spatial axes: auto_pad and 
         "the input has shape [1,1,2,1,3,1]; GlobalMaxPool runs over 1 to 3 spatial dimensions ([N, C, L], "
         "[N, C, H, W] or [N, C, D, H, W])");
 }
+
+// ---- Op set v2: BitShift, GridSample (convert_elementwise.cpp, convert_resize.cpp) -----------
+
+TEST_CASE("BitShift shifts unsigned integers LEFT or RIGHT, a shift by the bit width giving 0") {
+  ::onnx::NodeProto* node = nullptr;
+  const auto shift = [&](const std::string& direction) {
+    auto model = OneNode(11, "BitShift", {"x", "n"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::UINT32, {3});
+    SetTensorType(*model.mutable_graph()->add_input(), "n", ::onnx::TensorProto::UINT32, {3});
+    AddString(*node, "direction", direction);
+    return model;
+  };
+  const NpyArray x = Array<std::uint32_t>(DataType::kUInt32, {3}, {16, 4, 0xFFFFFFFFu});
+  const NpyArray n = Array<std::uint32_t>(DataType::kUInt32, {3}, {1, 2, 32});
+  const auto values = [](const NpyArray& y) {
+    std::vector<std::uint32_t> v(y.data.size() / sizeof(std::uint32_t));
+    std::memcpy(v.data(), y.data.data(), y.data.size());
+    return v;
+  };
+  const NpyArray left = Run(shift("LEFT"), {{"x", x}, {"n", n}}).at("y");
+  CHECK(left.type == DataType::kUInt32);
+  CHECK(values(left) == std::vector<std::uint32_t>{32, 16, 0});
+  CHECK(values(Run(shift("RIGHT"), {{"x", x}, {"n", n}}).at("y")) == std::vector<std::uint32_t>{8, 1, 0});
+  const auto error = Thrown([&] { ImportProto(shift("UP")); });
+  CHECK(Contains(error.what(), "direction must be LEFT or RIGHT, is 'UP'"));
+}
+
+TEST_CASE("GridSample imports its modes, padding modes and align_corners; 2 spatial axes only") {
+  // Values from ONNX's reference (plugins/reference/ops/grid_sample_test.cpp has the generator).
+  const std::vector<float> offsets{0, 1, 0, 2, 1, 0, 3, 0, 0, 2, 0, 1};
+  std::vector<float> image;
+  for (int i = 0; i < 12; ++i) image.push_back(0.5f * static_cast<float>(i) + offsets[static_cast<std::size_t>(i)]);
+  const NpyArray x = Array<float>(DataType::kFloat32, {1, 1, 3, 4}, image);
+  const NpyArray grid = Array<float>(DataType::kFloat32, {1, 2, 3, 2},
+                                     {-1, -1, 0.3f, -0.2f, 1.2f, 0.7f, -1.7f, 0.45f, 0.55f, 1.9f, -0.25f, -1.35f});
+  ::onnx::NodeProto* node = nullptr;
+  const auto sample = [&](std::int64_t opset, const std::string& mode, const std::string& padding, bool align_corners) {
+    auto model = OneNode(opset, "GridSample", {"x", "grid"}, {"y"}, node);
+    SetTensorType(*model.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 3, 4});
+    SetTensorType(*model.mutable_graph()->add_input(), "grid", ::onnx::TensorProto::FLOAT, {1, 2, 3, 2});
+    if (!mode.empty()) AddString(*node, "mode", mode);
+    AddString(*node, "padding_mode", padding);
+    auto* attribute = node->add_attribute();
+    attribute->set_name("align_corners");
+    attribute->set_type(::onnx::AttributeProto::INT);
+    attribute->set_i(align_corners ? 1 : 0);
+    return model;
+  };
+  const auto run = [&](const ::onnx::ModelProto& model) {
+    const NpyArray y = Run(model, {{"x", x}, {"grid", grid}}).at("y");
+    CHECK(y.shape == TensorShape{1, 1, 2, 3});
+    return Floats(y);
+  };
+  const auto near = [](const std::vector<float>& actual, const std::vector<float>& expected) {
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) CHECK(actual[i] == doctest::Approx(expected[i]).epsilon(2e-5));
+  };
+  near(run(sample(16, "", "zeros", false)), {0, 4.4f, 0.617499f, 0, 0, 0});  // bilinear by default
+  near(run(sample(16, "nearest", "border", true)), {0, 6, 6.5f, 3, 5, 1.5f});
+  near(run(sample(16, "bicubic", "reflection", false)), {-0.914062f, 4.76679f, 6.71774f, 5.19449f, 5.04202f, 1.51738f});
+  near(run(sample(20, "linear", "reflection", true)), {0, 4.865f, 5.51f, 4.3625f, 5.2175f, 1.9625f});  // opset 20's names
+
+  const auto bad_mode = Thrown<UnsupportedModelError>([&] { ImportProto(sample(16, "area", "zeros", false)); });
+  CHECK(Contains(bad_mode.what(), "mode 'area'"));
+  auto volume = OneNode(20, "GridSample", {"x", "grid"}, {"y"}, node);
+  SetTensorType(*volume.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 1, 2, 2, 2});
+  SetTensorType(*volume.mutable_graph()->add_input(), "grid", ::onnx::TensorProto::FLOAT, {1, 1, 1, 1, 3});
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(volume); });
+  CHECK(error.nodes().at(0).reason ==
+        "GridSample of an input of rank 5 (the GridSample layer samples 2 spatial axes: X [N, C, H, W])");
+}

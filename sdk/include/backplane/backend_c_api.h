@@ -165,6 +165,7 @@ typedef struct BpStatus {
  * CONVOLUTION_2D and POOLING_2D for 2 spatial axes (the ONNX importer uses the N-D types for 3). */
 #define BP_LAYER_CONVOLUTION_ND 34u /* ONNX Conv over 1 to 3 spatial axes: BpConvolutionNdAttributes */
 #define BP_LAYER_POOLING_ND 35u     /* max / average pooling over 1 to 3 spatial axes: BpPoolingNdAttributes */
+#define BP_LAYER_GRID_SAMPLE 36u    /* x [N, C, H, W] sampled at grid [N, Ho, Wo, 2]: BpGridSampleAttributes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
  * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
@@ -246,6 +247,23 @@ typedef struct BpPoolingNdAttributes {
   uint32_t global;            /* 0 or 1 */
 } BpPoolingNdAttributes;
 
+/* ONNX GridSample (opset 16) over 2 spatial axes: inputs x [N, C, H, W] and grid [N, Ho, Wo, 2]
+ * (x's type: (x, y) coordinates normalized to [-1, 1], x along W); output [N, C, Ho, Wo].
+ * align_corners: -1 and 1 name the centres of the corner pixels (1) or their outer edges (0).
+ * Added in Backend API 2.4. */
+#define BP_GRID_SAMPLE_BILINEAR 0u
+#define BP_GRID_SAMPLE_NEAREST 1u /* rounds halves to even, as ONNX's reference */
+#define BP_GRID_SAMPLE_BICUBIC 2u /* cubic convolution with A = -0.75 over a 4x4 neighbourhood */
+#define BP_GRID_SAMPLE_ZEROS 0u      /* samples outside x read 0 */
+#define BP_GRID_SAMPLE_BORDER 1u     /* ... read the nearest border value */
+#define BP_GRID_SAMPLE_REFLECTION 2u /* ... reflect at the border until they are inside */
+typedef struct BpGridSampleAttributes {
+  uint32_t struct_size;
+  uint32_t mode;         /* BP_GRID_SAMPLE_BILINEAR .. BICUBIC */
+  uint32_t padding_mode; /* BP_GRID_SAMPLE_ZEROS .. REFLECTION */
+  uint32_t align_corners; /* 0 or 1 */
+} BpGridSampleAttributes;
+
 #define BP_ACTIVATION_RELU 0u
 #define BP_ACTIVATION_CLIP 1u
 #define BP_ACTIVATION_SIGMOID 2u
@@ -294,6 +312,10 @@ typedef struct BpActivationAttributes {
    sign (Python's %, ONNX Mod fmod=0); FMOD's the dividend's (C fmod, ONNX Mod fmod=1). */
 #define BP_BINARY_MOD 15u
 #define BP_BINARY_FMOD 16u
+/* Added in Backend API 2.4: bit shifts of the first input by the second, on the unsigned integer
+   types (ONNX BitShift); a shift by the bit width or more gives 0. */
+#define BP_BINARY_BIT_SHIFT_LEFT 17u
+#define BP_BINARY_BIT_SHIFT_RIGHT 18u
 typedef struct BpElementwiseBinaryAttributes {
   uint32_t struct_size;
   uint32_t operation; /* BP_BINARY_* */

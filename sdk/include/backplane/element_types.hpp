@@ -123,6 +123,11 @@ inline constexpr bool kIsFloat16Element = std::is_same_v<T, Half> || std::is_sam
 template <typename T>
 inline constexpr bool kIsArithmeticElement = kIsNumberElement<T> || kIsFloat16Element<T>;
 inline bool IsArithmeticType(DataType type) { return type != DataType::kBool; }
+// Whether `type` is an unsigned integer type (u8, u16, u32, u64).
+inline bool IsUnsignedIntegerType(DataType type) {
+  return type == DataType::kUInt8 || type == DataType::kUInt16 || type == DataType::kUInt32 ||
+         type == DataType::kUInt64;
+}
 // Whether T / `type` is floating point (f32, f64, f16, bf16).
 template <typename T>
 inline constexpr bool kIsFloatingPointElement = std::is_floating_point_v<T> || kIsFloat16Element<T>;

@@ -49,6 +49,7 @@ enum class LayerType : std::uint32_t {
   kGatherNd,
   kConvolutionNd,
   kPoolingNd,
+  kGridSample,
   kCount  // not a layer: the number of layer types above
 };
 

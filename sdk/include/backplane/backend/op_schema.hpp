@@ -35,6 +35,12 @@ inline bool IsLogical(BinaryOperation operation) {
   return operation >= BinaryOperation::kAnd && operation <= BinaryOperation::kXor;
 }
 
+// Whether `operation` is a bit shift (kBitShiftLeft, kBitShiftRight), which takes unsigned
+// integers.
+inline bool IsBitShift(BinaryOperation operation) {
+  return operation == BinaryOperation::kBitShiftLeft || operation == BinaryOperation::kBitShiftRight;
+}
+
 // The infos of `layer`'s outputs, inferred from its type, descriptor, input infos and output
 // count (GetOutputInfo is not read, except for Input, Constant and PreCompiled layers, whose
 // outputs are given, not inferred, and returned as they are). True with `outputs` set, or false
