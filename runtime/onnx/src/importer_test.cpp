@@ -941,7 +941,7 @@ TEST_CASE("BitShift shifts unsigned integers LEFT or RIGHT, a shift by the bit w
   CHECK(Contains(error.what(), "direction must be LEFT or RIGHT, is 'UP'"));
 }
 
-TEST_CASE("GridSample imports its modes, padding modes and align_corners; 2 spatial axes only") {
+TEST_CASE("GridSample imports its modes, padding modes and align_corners, over 2 spatial axes only") {
   // Values from ONNX's reference (plugins/reference/ops/grid_sample_test.cpp has the generator).
   const std::vector<float> offsets{0, 1, 0, 2, 1, 0, 3, 0, 0, 2, 0, 1};
   std::vector<float> image;
