@@ -77,9 +77,13 @@ class Specialization {
   NetworkId id() const { return id_; }
 
   std::vector<SessionOutput> Run(const std::vector<InputBinding>& inputs, const std::vector<std::string>& outputs) {
-    std::vector<InputBinding> bound;  // the network's inputs: the value inputs are constants of it
-    for (const auto& input : inputs) {
-      if (std::count(network_inputs_.begin(), network_inputs_.end(), input.name)) bound.push_back(input);
+    // `inputs` binds every model input once (checked); the value inputs are constants of the
+    // network, so it takes only the others.
+    std::vector<InputBinding> bound;
+    if (network_inputs_.size() < inputs.size()) {
+      for (const auto& input : inputs) {
+        if (std::count(network_inputs_.begin(), network_inputs_.end(), input.name)) bound.push_back(input);
+      }
     }
     std::vector<SessionOutput> results;
     std::vector<OutputBinding> bindings;
@@ -91,7 +95,7 @@ class Specialization {
       bindings.push_back({name, TensorView{info, info.NumBytes() ? results.back().data.data() : &empty_output}});
     }
     std::unique_ptr<ExecutionContext> context = Borrow();
-    context->Run(bound, bindings);
+    context->Run(network_inputs_.size() < inputs.size() ? bound : inputs, bindings);
     Return(std::move(context));
     return results;
   }
@@ -183,7 +187,16 @@ void Session::Impl::CheckBindings(const std::vector<InputBinding>& inputs, bool 
     if (!seen.insert(input.name).second) fail("input " + Quoted(input.name) + " is bound twice");
     if (!input.tensor.data && input.tensor.info.NumBytes()) fail("input " + Quoted(input.name) + " has no data");
   }
-  std::map<std::string, std::pair<std::string, std::int64_t>> symbols;  // symbol -> (where, value)
+  // symbol -> where it was first seen and its value; a message is only built on a failure
+  struct Seen {
+    const std::string* input;
+    std::size_t dimension;
+    std::int64_t value;
+  };
+  std::map<std::string, Seen> symbols;
+  auto dimension = [](const std::string& input, std::size_t i) {
+    return "input " + Quoted(input) + " dimension " + std::to_string(i);
+  };
   for (const auto& declared : declared) {
     const InputBinding* input = Find(inputs, declared.name);
     if (!input) {
@@ -191,31 +204,32 @@ void Session::Impl::CheckBindings(const std::vector<InputBinding>& inputs, bool 
       continue;
     }
     const TensorInfo& info = input->tensor.info;
-    const std::string what = "input " + Quoted(declared.name);
     if (info.type != declared.type) {
-      fail(what + " is " + ToString(info.type) + "; the model's input is " + ToString(declared.type));
+      fail("input " + Quoted(declared.name) + " is " + ToString(info.type) + "; the model's input is " +
+           ToString(declared.type));
     }
     const auto& dims = info.shape.Dims();
     const auto given = options.import.input_shapes.find(declared.name);
     if (given != options.import.input_shapes.end() && given->second != dims) {
-      fail(what + " has the shape " + ToString(info.shape) + "; SessionOptions::import.input_shapes fixes it to " +
-           ToString(TensorShape(given->second)));
+      fail("input " + Quoted(declared.name) + " has the shape " + ToString(info.shape) +
+           "; SessionOptions::import.input_shapes fixes it to " + ToString(TensorShape(given->second)));
     }
     if (!declared.has_shape) continue;
     if (dims.size() != declared.fixed.size()) {
-      fail(what + " has rank " + std::to_string(dims.size()) + " (" + ToString(info.shape) + "); the model's has rank " +
-           std::to_string(declared.fixed.size()));
+      fail("input " + Quoted(declared.name) + " has rank " + std::to_string(dims.size()) + " (" +
+           ToString(info.shape) + "); the model's has rank " + std::to_string(declared.fixed.size()));
     }
     for (std::size_t i = 0; i < dims.size(); ++i) {
-      const std::string dim = what + " dimension " + std::to_string(i);
       if (declared.fixed[i] > 0 && dims[i] != declared.fixed[i]) {
-        fail(dim + " is " + std::to_string(dims[i]) + "; the model fixes it to " + std::to_string(declared.fixed[i]));
+        fail(dimension(declared.name, i) + " is " + std::to_string(dims[i]) + "; the model fixes it to " +
+             std::to_string(declared.fixed[i]));
       }
       if (declared.symbols[i].empty()) continue;
-      const auto [it, first] = symbols.emplace(declared.symbols[i], std::make_pair(dim, dims[i]));
-      if (!first && it->second.second != dims[i]) {
-        fail(dim + " (" + Quoted(declared.symbols[i]) + ") is " + std::to_string(dims[i]) + ", but " + it->second.first +
-             " (the same dimension in the model) is " + std::to_string(it->second.second));
+      const auto [it, first] = symbols.emplace(declared.symbols[i], Seen{&declared.name, i, dims[i]});
+      if (!first && it->second.value != dims[i]) {
+        fail(dimension(declared.name, i) + " (" + Quoted(declared.symbols[i]) + ") is " + std::to_string(dims[i]) +
+             ", but " + dimension(*it->second.input, it->second.dimension) +
+             " (the same dimension in the model) is " + std::to_string(it->second.value));
       }
     }
   }
@@ -225,12 +239,13 @@ std::string Session::Impl::KeyOf(const std::vector<InputBinding>& inputs) const 
   std::string key;
   for (const auto& name : input_names) {
     const ConstTensorView& tensor = Find(inputs, name)->tensor;
-    key += ToString(tensor.info.shape);
+    const auto& dims = tensor.info.shape.Dims();  // rank, then the dimensions, as bytes
+    const std::uint64_t rank = dims.size();
+    key.append(reinterpret_cast<const char*>(&rank), sizeof rank);
+    key.append(reinterpret_cast<const char*>(dims.data()), dims.size() * sizeof(std::int64_t));
     if (value_inputs.count(name)) {  // (an empty input has one value: its shape says it)
-      key += '=';
       key.append(static_cast<const char*>(tensor.data), tensor.info.NumBytes());
     }
-    key += ';';
   }
   return key;
 }
