@@ -5,7 +5,8 @@
 //   build/bin/backplane_session_shapes_bench --model tests/data/bert_dynamic.onnx
 //     --shapes "input_ids=1,16;attention_mask=1,16" --shapes "input_ids=2,40;attention_mask=2,40"
 // Inputs get zeros (integers, bool) or values in [-1, 1) (floating point), so token ids and masks
-// stay valid for any model.
+// stay valid for any model. Then, on Linux, the resident memory one session adds per shape set
+// loaded in it (weights are read once per session and shared by its specializations).
 #include <backplane/onnx_importer.hpp>
 #include <backplane/onnx_session.hpp>
 #include <backplane/runtime.hpp>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -28,6 +30,15 @@ using Clock = std::chrono::steady_clock;
 using Shapes = std::map<std::string, std::vector<std::int64_t>>;
 
 double Ms(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+// The process's resident memory in MiB (Linux: /proc/self/status VmRSS), or -1 where unknown.
+double ResidentMiB() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // "VmRSS:  1234 kB"
+  }
+  return -1;
+}
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -123,6 +134,29 @@ Round MeasureOnce(Runtime& runtime, const std::string& path, const Shapes& shape
   return round;
 }
 
+// One session, each shape set run once in order: the resident memory it adds per set.
+void PrintMemory(Runtime& runtime, const std::string& path, const std::vector<Shapes>& sets,
+                 const OptimizeOptions& optimize) {
+  if (ResidentMiB() < 0) return;
+  onnx::SessionOptions options;
+  options.optimize = optimize;
+  std::vector<InputSet> inputs;
+  for (const auto& shapes : sets) {
+    onnx::ImportOptions fixed;
+    fixed.input_shapes = shapes;
+    inputs.push_back(MakeInputs(onnx::ImportModel(path, fixed)));
+  }
+  const double before = ResidentMiB();
+  auto session = onnx::Session::Open(runtime, path, options);
+  std::printf("resident memory: the opened session +%.1f MiB", ResidentMiB() - before);
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const double start = ResidentMiB();
+    session->Run(inputs[i].bindings);
+    std::printf("; %s +%.1f MiB", ShapesText(sets[i]).c_str(), ResidentMiB() - start);
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,6 +206,7 @@ int main(int argc, char** argv) {
                   median([](const Round& r) { return r.session_p50_ms; }),
                   median([](const Round& r) { return r.session_p50_ms / r.fixed_p50_ms; }));
     }
+    PrintMemory(*runtime, model, sets, optimize);
   } catch (const std::exception& error) {
     std::cerr << "backplane_session_shapes_bench: " << error.what() << "\n";
     return 1;

@@ -31,9 +31,9 @@ const char* AttributeTypeName(int type) {
 // ---- ImportContext ------------------------------------------------------------------------
 
 ImportContext::ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes,
-                             ExternalDataFolder external)
+                             ExternalDataFolder external, SharedTensors* shared)
     : network_(network), max_tensor_bytes_(max_tensor_bytes), budget_bytes_(budget_bytes),
-      external_(std::move(external)) {}
+      external_(std::move(external)), shared_(shared) {}
 
 void ImportContext::CheckBudget(const TensorInfo& info) const {
   const std::uint64_t bytes = CheckedNumBytes(info.shape.Dims(), info.type, "the tensor");
@@ -54,7 +54,8 @@ void ImportContext::Charge(const TensorInfo& info, const void* buffer) {
 
 ConstantTensor ImportContext::ReadTensor(const ::onnx::TensorProto& tensor) const {
   if (tensor.data_location() == ::onnx::TensorProto::EXTERNAL) CheckBudget(TensorProtoInfo(tensor, max_tensor_bytes_));
-  return ReadTensorProto(tensor, max_tensor_bytes_, external_);
+  if (!shared_) return ReadTensorProto(tensor, max_tensor_bytes_, external_);
+  return shared_->Get(tensor, [&] { return ReadTensorProto(tensor, max_tensor_bytes_, external_); });
 }
 
 void ImportContext::ReserveName(const std::string& name) { names_.insert(name); }

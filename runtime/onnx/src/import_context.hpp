@@ -3,6 +3,7 @@
 #pragma once
 
 #include "constant_tensor.hpp"
+#include "shared_tensors.hpp"
 
 #include <backplane/network.hpp>
 
@@ -67,9 +68,10 @@ constexpr std::uint64_t kMaxAmplifyingFoldBytes = 64ull << 20;
 class ImportContext {
  public:
   // `max_tensor_bytes`: ImportOptions::max_model_bytes; `budget_bytes`:
-  // ImportOptions::memory_budget_bytes; `external`: where tensors stored outside the model are.
+  // ImportOptions::memory_budget_bytes; `external`: where tensors stored outside the model are;
+  // `shared`: where the model's tensors are read once for all its imports (null: read here).
   ImportContext(Network& network, std::uint64_t max_tensor_bytes, std::uint64_t budget_bytes,
-                ExternalDataFolder external);
+                ExternalDataFolder external, SharedTensors* shared = nullptr);
 
   Network& network() { return network_; }
   std::uint64_t max_tensor_bytes() const { return max_tensor_bytes_; }
@@ -84,9 +86,9 @@ class ImportContext {
   void Charge(const TensorInfo& info, const void* buffer);
   std::uint64_t budget_used() const { return budget_used_; }
 
-  // ReadTensorProto with this import's limit and external data folder; a tensor stored
-  // outside the model is checked against the memory budget (CheckBudget) before it is read.
-  // Throws as ReadTensorProto and CheckBudget.
+  // ReadTensorProto with this import's limit and external data folder, through the shared
+  // tensors when there are; a tensor stored outside the model is checked against the memory
+  // budget (CheckBudget) before it is read. Throws as ReadTensorProto and CheckBudget.
   ConstantTensor ReadTensor(const ::onnx::TensorProto& tensor) const;
 
   // Marks a layer name as taken (network inputs and outputs take theirs first).
@@ -121,6 +123,7 @@ class ImportContext {
   std::uint64_t budget_bytes_;
   std::uint64_t budget_used_ = 0;
   ExternalDataFolder external_;
+  SharedTensors* shared_;  // not owned; may be null
   std::unordered_set<const void*> charged_buffers_;
   std::map<std::string, std::shared_ptr<Value>> values_;
   std::set<std::string> names_;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "external_data.hpp"
+#include "shared_tensors.hpp"
 
 #include <backplane/onnx_importer.hpp>
 
@@ -13,8 +14,9 @@
 namespace backplane::onnx {
 
 // Checks and imports `model` (`name` is used in messages); throws as ImportModel. `model` is
-// only read during the call. Thread-safe.
+// only read during the call; its tensors are read through `shared` when given (which must then
+// belong to this model). Thread-safe.
 ImportedModel ImportParsedModel(const ::onnx::ModelProto& model, const std::string& name, const ImportOptions& options,
-                                ExternalDataFolder external);
+                                ExternalDataFolder external, SharedTensors* shared = nullptr);
 
 }  // namespace backplane::onnx

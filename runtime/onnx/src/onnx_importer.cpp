@@ -44,9 +44,9 @@ std::string JoinDims(const std::vector<std::int64_t>& dims) {
 class Importer {
  public:
   Importer(const ModelProto& model, std::string name, const ImportOptions& options, std::int64_t opset,
-           ExternalDataFolder external)
+           ExternalDataFolder external, SharedTensors* shared)
       : model_(model), graph_(model.graph()), name_(std::move(name)), options_(options), opset_(opset),
-        context_(network_, options.max_model_bytes, options.memory_budget_bytes, std::move(external)) {}
+        context_(network_, options.max_model_bytes, options.memory_budget_bytes, std::move(external), shared) {}
 
   ImportedModel Run() {
     ReserveNames();
@@ -506,9 +506,9 @@ ImportedModel Import(const void* data, std::size_t size, const std::string& name
 }  // namespace
 
 ImportedModel ImportParsedModel(const ModelProto& model, const std::string& name, const ImportOptions& options,
-                                ExternalDataFolder external) {
+                                ExternalDataFolder external, SharedTensors* shared) {
   const std::int64_t opset = CheckModel(model, name);
-  return Importer(model, name, options, opset, std::move(external)).Run();
+  return Importer(model, name, options, opset, std::move(external), shared).Run();
 }
 
 ImportedModel ImportModelFromMemory(const void* data, std::size_t size, const std::string& name,

@@ -5,6 +5,7 @@
 #include "constant_tensor.hpp"
 #include "import_parsed.hpp"
 #include "model_file.hpp"
+#include "shared_tensors.hpp"
 
 #include <backplane/runtime.hpp>
 
@@ -143,6 +144,8 @@ struct Session::Impl {
   std::string path;
   SessionOptions options;
   ::onnx::ModelProto model;
+  // The model's weights, read once for every specialization (mutable: reading is not a change).
+  mutable SharedTensors tensors;
   std::vector<DeclaredInput> declared;
   std::vector<std::string> input_names, output_names;
 
@@ -291,7 +294,7 @@ ImportedModel Session::Impl::Import(const std::vector<InputBinding>& inputs, std
       }
     }
     try {
-      return ImportParsedModel(model, path, import, ExternalDataFolder::OfModel(path));
+      return ImportParsedModel(model, path, import, ExternalDataFolder::OfModel(path), &tensors);
     } catch (const UnsupportedModelError& error) {
       if (!LearnValueInputs(error, inputs, values)) throw;
     }
