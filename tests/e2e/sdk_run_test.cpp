@@ -134,7 +134,7 @@ TEST_CASE("sdk-run: a bad command line exits 64 naming the option") {
       {{"--model", kMlp, "--max-latency-ms", "-3"}, "--max-latency-ms -3: must be a finite number above 0"},
       {{"--model", kMlp, "--expected", "output"}, "--expected 'output': expected NAME=FILE.npy"},
       {{"--list-backends", "--model", kMlp}, "--list-backends takes no other option"},
-      {{"--model", kMlp, "--per-layer=fastest"}, "--per-layer fastest: expected time, name or order"},
+      {{"--model", kMlp, "--per-layer=fastest"}, "--per-layer fastest: expected time, name, order or load"},
   };
   for (const Case& c : cases) {
     RUN_SDK_RUN(result, c.arguments);
@@ -448,6 +448,7 @@ TEST_CASE("sdk-run --profile traces every timed run and reports the per-layer ta
     CHECK((row.at("flops").get<double>() > 0) == counted);
     CHECK(row.at("gflops_per_s").is_number() == counted);
     CHECK(row.at("implementation").is_string());  // CpuRef's workloads say nothing: ""
+    CHECK(row.at("load_ms").get<double>() >= 0);   // creating its workload at load
     CHECK(row.at("slow_path") == "");
   }
   CHECK(share == doctest::Approx(1.0));
@@ -460,8 +461,9 @@ TEST_CASE("sdk-run --per-layer prints the table in the order asked for, and writ
   RUN_SDK_RUN(result, {"--model", cnn, "--backends", "CpuRef", "--iterations", "2", "--per-layer", "name"});
   REQUIRE(result.exit_code == 0);
   // 16 compute layers: the exported HardSigmoid * x is recognized as one HardSwish.
-  CHECK(Contains(result.out, "Per layer (16 steps, 2 profiled runs, by name):"));
+  CHECK(Contains(result.out, "Per layer (16 steps, 2 profiled runs, by name; creating the workloads took "));
   CHECK(Contains(result.out, "GFLOP/s"));
+  CHECK(Contains(result.out, "load ms"));
   CHECK_FALSE(Contains(result.out, "Profile:"));
   // The table's rows, between its heading line and the next section: sorted by name.
   const std::size_t heading = result.out.find("  layer ", result.out.find("Per layer"));

@@ -268,6 +268,16 @@ TEST_CASE("execution: a profiled context describes its steps, and every event na
     if (step.op == "Convolution2d") CHECK(step.inputs.at(1).shape.Rank() == 4);  // the weights
   }
   CHECK(copies > 0);
+  // Each workload's creation time at load; copies and imports have none.
+  const auto& details = context->GetProfiledStepDetails();
+  REQUIRE(details.size() == steps.size());
+  double load_ms = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    CHECK(details[i].load_ms >= 0);
+    if (!types.count(steps[i].layer)) CHECK(details[i].load_ms == 0);
+    load_ms += details[i].load_ms;
+  }
+  CHECK(load_ms > 0);
 }
 
 }  // namespace

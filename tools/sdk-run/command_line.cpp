@@ -123,8 +123,9 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "profile the timed runs and print per layer its average time, share of the total, "
        "calls, backend, op type, GFLOP/s (convolution, MatMul, FullyConnected, and layers "
        "fused from them), the implementation its backend names, and why it fell back from the "
-       "first preferred backend or runs a slow path; SORT: time (slowest first, the default), "
-       "name or order (execution order)")
+       "first preferred backend or runs a slow path, and how long its backend took to create it "
+       "at load; SORT: time (slowest first, the default), name, order (execution order) or load "
+       "(slowest to create first)")
       ("isolate", po::bool_switch(&into.isolate),
        "probe each new or changed plugin library in a child process before loading it; a "
        "library that crashes, hangs or exits there is not loaded, and stays quarantined (for "
@@ -427,7 +428,7 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   RequirePathValue(values, "output-dir", command_line.output_dir, "a folder name");
   RequirePathValue(values, "profile", command_line.profile, "a file name");
   if (Given(values, "per-layer") && !LayerSortFromString(command_line.per_layer)) {
-    Usage("--per-layer " + command_line.per_layer + ": expected time, name or order");
+    Usage("--per-layer " + command_line.per_layer + ": expected time, name, order or load");
   }
   CheckCombinations(values, command_line);
   return command_line;

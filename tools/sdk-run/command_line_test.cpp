@@ -87,7 +87,7 @@ TEST_CASE("--per-layer takes an optional sort, time by default") {
   CHECK(Parse({"--model", "m.onnx", "--per-layer", "name"}).per_layer == "name");
   CHECK(Parse({"--model", "m.onnx", "--per-layer=order"}).per_layer == "order");
   CHECK(UsageError({"--model", "m.onnx", "--per-layer=fastest"}) ==
-        "--per-layer fastest: expected time, name or order");
+        "--per-layer fastest: expected time, name, order or load");
   CHECK(UsageError({"--model", "m.onnx", "--compare-backends", "A,B", "--per-layer"}) ==
         "--compare-backends runs each backend alone, once: it takes no --per-layer");
 }

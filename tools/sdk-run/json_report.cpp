@@ -65,7 +65,8 @@ json PerLayer(const std::vector<LayerTiming>& table) {
                     {"gflops_per_s", row.gflops_per_s > 0 ? Number(row.gflops_per_s) : json(nullptr)},
                     {"implementation", row.implementation},
                     {"fallback", row.fallback},
-                    {"slow_path", row.slow_path}});
+                    {"slow_path", row.slow_path},
+                    {"load_ms", Number(row.load_ms)}});
   }
   return rows;
 }

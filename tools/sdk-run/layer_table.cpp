@@ -20,12 +20,12 @@ std::string Fallback(const LayerPlacement* layer, const std::string& preferred) 
 }  // namespace
 
 const char* ToString(LayerSort sort) {
-  constexpr const char* kNames[] = {"time", "name", "order"};  // indexed by LayerSort
+  constexpr const char* kNames[] = {"time", "name", "order", "load"};  // indexed by LayerSort
   return kNames[static_cast<int>(sort)];
 }
 
 std::optional<LayerSort> LayerSortFromString(const std::string& text) {
-  for (LayerSort sort : {LayerSort::kTime, LayerSort::kName, LayerSort::kOrder}) {
+  for (LayerSort sort : {LayerSort::kTime, LayerSort::kName, LayerSort::kOrder, LayerSort::kLoad}) {
     if (text == ToString(sort)) return sort;
   }
   return std::nullopt;
@@ -50,6 +50,7 @@ std::vector<LayerTiming> BuildLayerTable(const TimedProfile& profile, const Plac
     row.implementation = detail.implementation;
     row.fallback = Fallback(found == placed.end() ? nullptr : found->second, preferred);
     row.slow_path = detail.slow_path;
+    row.load_ms = detail.load_ms;
   }
   double all_ms = 0;
   for (const ProfiledRun& run : profile.runs) {
@@ -69,6 +70,7 @@ std::vector<LayerTiming> BuildLayerTable(const TimedProfile& profile, const Plac
     switch (sort) {
       case LayerSort::kTime: return a.total_ms > b.total_ms;
       case LayerSort::kName: return a.layer < b.layer;
+      case LayerSort::kLoad: return a.load_ms > b.load_ms;
       case LayerSort::kOrder: break;
     }
     return a.order < b.order;

@@ -1,7 +1,8 @@
 // The per-layer table of a profiled run (--per-layer, --profile): per step of the network its
 // average time over the timed runs, its share of the total, its GFLOP/s where the runtime counts
 // its FLOPs (ProfiledStepDetail::flops), what its backend says runs it, and whether it fell back
-// from the preferred backend or runs a path its backend calls slow.
+// from the preferred backend or runs a path its backend calls slow; and how long its backend took
+// to create its workload when the network was loaded (where a load's time goes).
 #pragma once
 
 #include "loaded_network.hpp"
@@ -17,8 +18,9 @@ enum class LayerSort {
   kTime,   // slowest first (total time; ties in execution order)
   kName,   // by layer name
   kOrder,  // execution order
+  kLoad,   // slowest to create at load first (ties in execution order)
 };
-const char* ToString(LayerSort sort);  // "time", "name", "order"
+const char* ToString(LayerSort sort);  // "time", "name", "order", "load"
 std::optional<LayerSort> LayerSortFromString(const std::string& text);
 
 // One step of the network over every profiled run. Value type.
@@ -36,6 +38,7 @@ struct LayerTiming {
   std::string implementation;  // what runs it, as its backend says; may be empty
   std::string fallback;    // why it is not on the first preferred backend; empty when it is
   std::string slow_path;   // why its backend says it runs a slow path; empty when it does not
+  double load_ms = 0;      // creating its workload at load (ProfiledStepDetail::load_ms)
 };
 
 // Aggregates `profile` per step, sorted by `sort`. A layer placed on another backend than

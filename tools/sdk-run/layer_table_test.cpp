@@ -69,6 +69,7 @@ TEST_CASE("the per-layer table sorts by time, name or execution order") {
   CHECK(LayerSortFromString("time") == LayerSort::kTime);
   CHECK(LayerSortFromString("name") == LayerSort::kName);
   CHECK(LayerSortFromString("order") == LayerSort::kOrder);
+  CHECK(LayerSortFromString("load") == LayerSort::kLoad);
   CHECK_FALSE(LayerSortFromString("fastest").has_value());
 }
 
@@ -105,6 +106,17 @@ TEST_CASE("the table takes FLOPs, implementation and slow path from the runtime'
   const auto bare = BuildLayerTable(MakeProfile(), MakePlacement(), "CpuFast", LayerSort::kOrder);
   CHECK(bare[0].flops == 0);
   CHECK(bare[0].gflops_per_s == 0);
+  CHECK(bare[0].load_ms == 0);
+}
+
+TEST_CASE("the per-layer table carries each workload's creation time and sorts by it") {
+  TimedProfile profile = MakeProfile();
+  profile.details = {{0, "", "", 1.5}, {0, "", "", 12.0}, {}};
+  const auto table = BuildLayerTable(profile, MakePlacement(), "CpuFast", LayerSort::kLoad);
+  CHECK(Names(table) == std::vector<std::string>{"matmul", "conv", "output 'y'"});
+  CHECK(table[0].load_ms == 12.0);
+  CHECK(table[1].load_ms == 1.5);
+  CHECK(table[2].load_ms == 0);
 }
 
 }  // namespace

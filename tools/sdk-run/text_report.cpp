@@ -115,7 +115,7 @@ void WriteBackendOptions(std::ostream& out, const BackendOptionValues& options, 
 }
 
 // How the table is sorted, in words; indexed by LayerSort.
-constexpr const char* kSortWords[] = {"slowest first", "by name", "in execution order"};
+constexpr const char* kSortWords[] = {"slowest first", "by name", "in execution order", "slowest to load first"};
 
 std::string Padded(std::string text, std::size_t width) {
   if (text.size() < width) text.resize(width, ' ');
@@ -131,18 +131,22 @@ void WritePerLayer(std::ostream& out, const RunReport& report, const TextStyle& 
     backend_width = std::max(backend_width, row.backend.size());
     implementation_width = std::max(implementation_width, row.implementation.size());
   }
+  double load_ms = 0;
+  for (const LayerTiming& row : report.per_layer) load_ms += row.load_ms;
   out << style.Heading("Per layer") << " (" << Plural(report.per_layer.size(), "step", "steps") << ", "
       << Plural(report.profiled_runs, "profiled run", "profiled runs") << ", "
-      << kSortWords[static_cast<int>(report.per_layer_sort)] << "):\n"
+      << kSortWords[static_cast<int>(report.per_layer_sort)] << "; creating the workloads took "
+      << Format("%.1f", load_ms) << " ms of the load):\n"
       << "  " << Padded("layer", name_width) << "  " << Padded("op", op_width) << "  "
-      << Padded("backend", backend_width) << "     avg ms   share   calls   GFLOP/s  "
+      << Padded("backend", backend_width) << "     avg ms   share   calls   GFLOP/s   load ms  "
       << Padded("implementation", implementation_width) << "  flagged\n";
   for (const LayerTiming& row : report.per_layer) {
     std::string line = "  " + Padded(row.layer, name_width) + "  " + Padded(row.op, op_width) + "  " +
                        Padded(row.backend.empty() ? "-" : row.backend, backend_width) +
                        Format(" %10.4f", row.average_ms) + Format(" %6.1f%%", 100 * row.share) +
                        Format(" %7.0f", static_cast<double>(row.calls)) +
-                       (row.gflops_per_s > 0 ? Format(" %9.2f", row.gflops_per_s) : std::string(10, ' ')) + "  " +
+                       (row.gflops_per_s > 0 ? Format(" %9.2f", row.gflops_per_s) : std::string(10, ' ')) +
+                       Format(" %9.2f", row.load_ms) + "  " +
                        Padded(row.implementation.empty() ? "-" : row.implementation, implementation_width);
     // Flagged: why it is not on the preferred backend, why its backend calls its path slow.
     std::vector<std::string> flags;

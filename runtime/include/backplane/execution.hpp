@@ -73,6 +73,9 @@ struct ProfiledStepDetail {
   double flops = 0;
   std::string implementation;  // what runs it, as its backend says (e.g. oneDNN's "jit:avx2"); may be empty
   std::string slow_path;       // why its backend says it runs a slow path; empty when it does not
+  // Milliseconds its backend took to create the step's workload when the network was loaded
+  // (weights prepacked, primitives or kernels made): where a load's time goes. 0 for copies.
+  double load_ms = 0;
 };
 
 // Writes `events` (of one or more runs, each given by the run's start offset) as a Chrome

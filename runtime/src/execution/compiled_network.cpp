@@ -9,6 +9,7 @@
 #include <backplane/exception.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 
 namespace backplane::execution {
@@ -242,7 +243,9 @@ class CompiledNetwork::StepBuilder {
         step.outputs.push_back(tensor);
       }
       try {
+        const auto start = std::chrono::steady_clock::now();
         step.workload = state.workload_factory->CreateWorkload(layer);
+        step.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!step.workload) throw Exception(ErrorCode::kBackendFailure, "CreateWorkload returned null");
         net_.scratch_size_ = std::max(net_.scratch_size_, step.workload->GetScratchSize());
         step.info = step.workload->GetInfo();

@@ -61,6 +61,7 @@ struct Step {
   std::string op;                    // for profiles: the layer type, "Copy" or "Import"
   double flops = 0;                  // for profiles: graph::LayerFlops of the layer; 0 for copies
   backend::WorkloadInfo info;        // for profiles: the workload's, read once when it was created
+  double load_ms = 0;                // for profiles: how long its backend took to create the workload
 };
 
 class CompiledNetwork {

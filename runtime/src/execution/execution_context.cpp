@@ -99,7 +99,7 @@ class Context final : public ExecutionContext {
         for (auto t : step.inputs) described.inputs.push_back(tensors[t].info);
         for (auto t : step.outputs) described.outputs.push_back(tensors[t].info);
         profiled_steps_.push_back(std::move(described));
-        profiled_step_details_.push_back({step.flops, step.info.implementation, step.info.slow_path});
+        profiled_step_details_.push_back({step.flops, step.info.implementation, step.info.slow_path, step.load_ms});
       }
     }
   }
