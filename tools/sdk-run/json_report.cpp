@@ -162,6 +162,90 @@ std::string JsonReport(const RunReport& report) {
   return Dump(document);
 }
 
+std::string JsonReport(const SetsReport& report) {
+  json sets = json::array();
+  for (const InputSetReport& set : report.sets) {
+    json inputs = json::array();
+    for (const InputReport& input : set.inputs) {
+      inputs.push_back({{"name", input.name}, {"type", ToString(input.info.type)},
+                        {"shape", input.info.shape.Dims()}, {"file", input.file}});
+    }
+    json outputs = json::array();
+    for (const OutputReport& output : set.outputs) {
+      outputs.push_back({{"name", output.name},
+                         {"type", ToString(output.info.type)},
+                         {"shape", output.info.shape.Dims()},
+                         {"min", Number(output.values.min)},
+                         {"max", Number(output.values.max)},
+                         {"mean", Number(output.values.mean)},
+                         {"non_finite", output.values.non_finite}});
+    }
+    json expected = json::array();
+    for (const ExpectedOutput& output : set.expected) {
+      json entry = Difference(output.difference);
+      entry["file"] = output.file;
+      expected.push_back(entry);
+    }
+    sets.push_back({{"inputs", inputs},
+                    {"shape", set.shape},
+                    {"runs", set.runs},
+                    {"first_run_ms", Number(set.first_run_ms)},
+                    {"specialized", set.specialized},
+                    {"specialize_ms", Number(set.specialize_ms)},
+                    {"outputs", outputs},
+                    {"expected", expected}});
+  }
+  json shapes = json::array();
+  for (const ShapeReport& shape : report.shapes) {
+    json inputs = json::array();
+    for (const InputReport& input : shape.inputs) {
+      inputs.push_back({{"name", input.name}, {"type", ToString(input.info.type)}, {"shape", input.info.shape.Dims()}});
+    }
+    const LatencyLimit& limit = shape.latency_limit;
+    shapes.push_back({{"inputs", inputs},
+                      {"sets", shape.sets},
+                      {"first_run_ms", Number(shape.first_run_ms)},
+                      {"specialize_ms", Number(shape.specialize_ms)},
+                      {"latency_ms", Latency(shape.steady)},
+                      {"latency_limit",
+                       {{"limit_ms", limit.limit_ms}, {"statistic", PercentileLabel(limit.checked.percent)},
+                        {"value_ms", Number(limit.checked.ms)}, {"within_limit", limit.within}}},
+                      {"reloads", shape.reloads},
+                      {"reload_mean_ms", Number(shape.reload_mean_ms)}});
+  }
+  const onnx::SessionStats& cache = report.cache;
+  const ExitCode status = report.Status();
+  const json document = {
+      {"format", kJsonFormatVersion},
+      {"kind", "sets"},
+      {"sdk_version", ToString(kSdkVersion)},
+      {"model", {{"path", report.model}, {"open_time_ms", Number(report.open_ms)}}},
+      {"backends", report.backends},
+      {"strict", report.strict},
+      {"threads", report.threads},
+      {"backend_options", report.backend_options},
+      {"iterations", report.iterations},
+      {"duration_s", report.duration_s},
+      {"warmup", report.warmup},
+      {"rounds", report.rounds},
+      {"sets", sets},
+      {"shapes", shapes},
+      {"cache",
+       {{"max_specializations", report.max_specializations},
+        {"specializations_made", cache.specializations_made},
+        {"specializations_loaded", cache.specializations_loaded},
+        {"specializations_unloaded", cache.specializations_unloaded},
+        {"runs", cache.runs}}},
+      {"interrupted", report.interrupted},
+      {"wall_time_ms", Number(report.wall_ms)},
+      {"throughput_runs_per_s", Number(report.throughput)},
+      {"tolerance", report.tolerance},
+      {"status", ToString(status)},
+      {"exit_code", static_cast<int>(status)},
+  };
+  return Dump(document);
+}
+
 std::string JsonReport(const CompareReport& report) {
   json runs = json::array();
   for (const ComparedRun* run : {&report.a, &report.b}) {

@@ -72,4 +72,19 @@ void RequireBackends(const Runtime& runtime, const std::string& option,
   }
 }
 
+void RequirePlacementBackends(const Runtime& runtime, const CommandLine& command_line) {
+  RequireBackends(runtime, "--backends", command_line.backends);
+  std::vector<std::string> pinned;
+  for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);
+  RequireBackends(runtime, "--pin", pinned);
+}
+
+OptimizeOptions MakeOptimizeOptions(const CommandLine& command_line) {
+  OptimizeOptions options;
+  for (const std::string& id : command_line.backends) options.backends.emplace_back(id);
+  options.strict = command_line.strict;
+  for (const auto& [layer, backend] : command_line.pins) options.pins.emplace(layer, backend);
+  return options;
+}
+
 }  // namespace backplane::sdk_run
