@@ -89,7 +89,8 @@ TEST_CASE("sdk-run --help exits 0 and describes every option and exit code") {
         "--iterations", "--warmup", "--threads", "--concurrency", "--output-dir",
         "--compare-backends", "--tolerance", "--profile", "--per-layer", "--json", "--list-backends",
         "--version", "CpuRef is single-threaded", "Exit status", "64", "65", "66", "70", "73",
-        "--duration", "--percentiles", "--max-latency-ms", "--expected", "--report", "130"}) {
+        "--duration", "--percentiles", "--max-latency-ms", "--expected", "--report", "130",
+        "--input-set", "--expected-set", "--max-specializations"}) {
     CHECK_MESSAGE(Contains(result.out, text), text);
   }
   CHECK(result.err.empty());
@@ -127,7 +128,7 @@ TEST_CASE("sdk-run: a bad command line exits 64 naming the option") {
       {{"--model", kMlp, "--compare-backends", "CpuRef,Other", "--iterations", "3"},
        "it takes no --iterations"},
       {{"--model", kMlp, "--tolerance", "0.1"},
-       "--tolerance applies to --compare-backends and --expected only"},
+       "--tolerance applies to --compare-backends, --expected and --expected-set only"},
       {{"--model", kMlp, "--duration", "0"}, "--duration 0: must be a finite number above 0"},
       {{"--model", kMlp, "--percentiles", "50,101"}, "'101' is not a percentile"},
       {{"--model", kMlp, "--percentiles", "0"}, "'0' is not a percentile"},
@@ -387,6 +388,12 @@ TEST_CASE("sdk-run --input-set: bad sets exit 66 naming the set, the input and t
     CHECK(result.exit_code == 66);
     CHECK(Contains(result.err, "--input-set 1 mask=" + s16 + "attention_mask.npy: the model has no input mask "
                                "(its inputs: input_ids, attention_mask)"));
+  }
+  SUBCASE("a --pin on a layer the model does not have: exit 64, as for one set") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--input-set", BertSet("s16"), "--pin",
+                         "nolayer=CpuRef"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "--pin nolayer=CpuRef: the model has no layer nolayer"));
   }
   SUBCASE("an expected output of another shape, and an output the model does not have") {
     RUN_SDK_RUN(shape, {"--model", kBert, "--backends", "CpuRef", "--input-set", BertSet("s16"), "--expected-set",

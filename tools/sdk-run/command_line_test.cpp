@@ -29,6 +29,20 @@ std::string UsageError(const std::vector<std::string>& arguments) {
   return "";
 }
 
+// Arguments after "--model m.onnx", and a part of the usage error they give.
+struct UsageCase {
+  std::vector<std::string> arguments;
+  const char* message;
+};
+
+void CheckUsageError(const UsageCase& c) {
+  std::vector<std::string> arguments = {"--model", "m.onnx"};
+  arguments.insert(arguments.end(), c.arguments.begin(), c.arguments.end());
+  const std::string message = UsageError(arguments);
+  INFO("message: " << message);
+  CHECK(message.find(c.message) != std::string::npos);
+}
+
 TEST_CASE("--backend-option ID:KEY=VALUE is collected by backend id, * included") {
   const CommandLine command_line =
       Parse({"--model", "m.onnx", "--backend-option", "CpuOneDnn:fast_math=1", "--backend-option",
@@ -50,11 +64,7 @@ TEST_CASE("--backend-option is allowed with --compare-backends") {
 }
 
 TEST_CASE("malformed --backend-option values are usage errors naming the option and value") {
-  struct Case {
-    std::vector<std::string> arguments;
-    const char* message;
-  };
-  const Case cases[] = {
+  const UsageCase cases[] = {
       {{"--backend-option", "fast_math=1"}, "--backend-option 'fast_math=1': expected ID:KEY=VALUE"},
       {{"--backend-option", ":fast_math=1"}, "--backend-option ':fast_math=1': expected ID:KEY=VALUE"},
       {{"--backend-option", "CpuOneDnn:fast_math"}, "--backend-option 'CpuOneDnn:fast_math': expected"},
@@ -68,13 +78,7 @@ TEST_CASE("malformed --backend-option values are usage errors naming the option 
        "--backend-option '*:threads=4': --threads already sets threads for every backend"},
       {{"--backend-option"}, "backend-option"},
   };
-  for (const Case& c : cases) {
-    std::vector<std::string> arguments = {"--model", "m.onnx"};
-    arguments.insert(arguments.end(), c.arguments.begin(), c.arguments.end());
-    const std::string message = UsageError(arguments);
-    INFO("message: " << message);
-    CHECK(message.find(c.message) != std::string::npos);
-  }
+  for (const UsageCase& c : cases) CheckUsageError(c);
 }
 
 TEST_CASE("--help describes --backend-option") {
@@ -205,11 +209,7 @@ TEST_CASE("--input-set: one set per option, in order, each NAME=FILE,NAME=FILE")
 }
 
 TEST_CASE("malformed --input-set and --expected-set values are usage errors naming the set") {
-  struct Case {
-    std::vector<std::string> arguments;
-    const char* message;
-  };
-  const Case cases[] = {
+  const UsageCase cases[] = {
       {{"--input-set", ""}, "--input-set 1 '': expected NAME=FILE.npy[,NAME=FILE.npy...]"},
       {{"--input-set", "x=a.npy,"}, "--input-set 1 'x=a.npy,': expected NAME=FILE.npy"},
       {{"--input-set", "x=a.npy", "--input-set", "x=a.npy,b.npy"},
@@ -221,13 +221,7 @@ TEST_CASE("malformed --input-set and --expected-set values are usage errors nami
       {{"--input-set", "x=a.npy", "--expected-set", "y"}, "--expected-set 1 'y': 'y' is not NAME=FILE.npy"},
       {{"--input-set", "x=a.npy", "--max-specializations", "0"}, "--max-specializations 0: must be at least 1"},
   };
-  for (const Case& c : cases) {
-    std::vector<std::string> arguments = {"--model", "m.onnx"};
-    arguments.insert(arguments.end(), c.arguments.begin(), c.arguments.end());
-    const std::string message = UsageError(arguments);
-    INFO("message: " << message);
-    CHECK(message.find(c.message) != std::string::npos);
-  }
+  for (const UsageCase& c : cases) CheckUsageError(c);
 }
 
 TEST_CASE("--input-set refuses the options of one input set, one loaded network or parallel contexts") {

@@ -26,13 +26,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
 
   RunReport report;
   report.model = model.report;
-  report.backends = command_line.backends.empty() ? AvailableBackends(*runtime) : command_line.backends;
-  report.strict = command_line.strict;
-  report.threads = command_line.threads;
-  report.backend_options = command_line.backend_options;
-  report.iterations = command_line.iterations;
-  report.duration_s = command_line.duration;
-  report.warmup = command_line.warmup;
+  CopyRunSettings(command_line, UsedBackends(*runtime, command_line), report);
   report.concurrency = command_line.concurrency;
 
   LoadedNetwork network = [&] {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace backplane::sdk_run {
@@ -150,6 +151,20 @@ struct SetsReport {
   // shape's), else kOk.
   ExitCode Status() const;
 };
+
+// The settings a RunReport and a SetsReport both repeat from the command line: `backends` (the
+// preference order used), --strict, --threads, --backend-option, --iterations, --duration,
+// --warmup.
+template <typename Report>
+void CopyRunSettings(const CommandLine& command_line, std::vector<std::string> backends, Report& report) {
+  report.backends = std::move(backends);
+  report.strict = command_line.strict;
+  report.threads = command_line.threads;
+  report.backend_options = command_line.backend_options;
+  report.iterations = command_line.iterations;
+  report.duration_s = command_line.duration;
+  report.warmup = command_line.warmup;
+}
 
 // Layers per backend in order of first appearance; layers with no backend (Input, Output,
 // Constant) are not counted. Value type.

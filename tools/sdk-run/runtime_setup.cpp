@@ -72,6 +72,10 @@ void RequireBackends(const Runtime& runtime, const std::string& option,
   }
 }
 
+std::vector<std::string> UsedBackends(const Runtime& runtime, const CommandLine& command_line) {
+  return command_line.backends.empty() ? AvailableBackends(runtime) : command_line.backends;
+}
+
 void RequirePlacementBackends(const Runtime& runtime, const CommandLine& command_line) {
   RequireBackends(runtime, "--backends", command_line.backends);
   std::vector<std::string> pinned;

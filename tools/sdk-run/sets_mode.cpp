@@ -4,6 +4,7 @@
 #include "expected_outputs.hpp"
 #include "input_sets.hpp"
 #include "interrupt.hpp"
+#include "loaded_network.hpp"
 #include "model_import.hpp"
 #include "progress_line.hpp"
 #include "runtime_setup.hpp"
@@ -91,16 +92,22 @@ NetworkSignature SignatureOf(const std::vector<HostTensor>& outputs) {
   return signature;
 }
 
+// --pin names a layer of the model, as a plain run checks: against the network the first set
+// imports (the optimizer would ignore a pin on no layer). Costs one import, only with --pin.
+void RequirePins(onnx::Session& session, const InputSet& set, const OptimizeOptions& options) {
+  onnx::ImportedModel imported;
+  try {
+    imported = session.Import(set.Bindings());
+  } catch (const Exception& error) {
+    throw ToolError(ExitCode::kBadModel, set.option + ", importing it to check --pin, failed: " + error.what());
+  }
+  RequirePinnedLayers(imported.network, options);
+}
+
 SetsReport StartReport(const CommandLine& command_line, const Runtime& runtime) {
   SetsReport report;
   report.model = command_line.model;
-  report.backends = command_line.backends.empty() ? AvailableBackends(runtime) : command_line.backends;
-  report.strict = command_line.strict;
-  report.threads = command_line.threads;
-  report.backend_options = command_line.backend_options;
-  report.iterations = command_line.iterations;
-  report.duration_s = command_line.duration;
-  report.warmup = command_line.warmup;
+  CopyRunSettings(command_line, UsedBackends(runtime, command_line), report);
   report.max_specializations = command_line.max_specializations;
   report.tolerance = command_line.tolerance;
   return report;
@@ -131,6 +138,8 @@ SetsReport RunInputSets(const CommandLine& command_line, bool show_progress) {
     set.shape = ShapeOf(sets[i], report.shapes);
     report.shapes[set.shape].sets.push_back(i);
   }
+
+  if (!options.optimize.pins.empty()) RequirePins(*session, sets.front(), options.optimize);
 
   std::vector<std::vector<HostTensor>> last(sets.size());            // each set's last outputs
   std::vector<std::vector<ExpectedTensor>> expected(sets.size());    // --expected-set
