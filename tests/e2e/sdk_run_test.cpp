@@ -348,6 +348,61 @@ TEST_CASE("sdk-run --input-set: sets of one shape share its specialization, a sm
   }
 }
 
+TEST_CASE("sdk-run --input-set: --output-dir per set, exit 1 above --tolerance, exit 2 above --max-latency-ms" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-input-set-checks");
+  SUBCASE("--output-dir writes DIR/set-N/NAME.npy, the outputs of each set") {
+    const fs::path out = folder.path() / "out";
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "1", "--input-set", BertSet("s16"),
+                         "--input-set", BertSet("s40"), "--output-dir", out.string(), "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    for (const char* set : {"1", "2"}) {
+      CAPTURE(set);
+      const fs::path file = out / (std::string("set-") + set) / "hidden.npy";
+      const std::size_t index = std::string(set) == "1" ? 0 : 1;
+      CHECK(document.at("sets").at(index).at("outputs").at(0).at("file") == file.string());
+      const NpyArray written = ReadNpy(file.string());
+      const NpyArray reference =
+          ReadNpy((kData / (std::string("bert_dynamic.") + (index == 0 ? "s16" : "s40") + ".hidden.npy")).string());
+      CHECK(written.shape == reference.shape);
+      const std::vector<float> a = ToFloats(written), b = ToFloats(reference);
+      float largest = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, std::fabs(a[i] - b[i]));
+      CHECK(largest < 1e-4f);
+    }
+  }
+  SUBCASE("an output away from its --expected-set reference: exit 1, naming the set") {
+    const std::string zeros = (folder.path() / "zeros.npy").string();
+    WriteNpy(zeros, Floats({2, 40, 32}, 0.0f));
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "1", "--input-set", BertSet("s16"),
+                         "--input-set", BertSet("s40"), "--expected-set", BertExpected("s16"), "--expected-set",
+                         "hidden=" + zeros});
+    CHECK(result.exit_code == 1);
+    CHECK(Contains(result.out, "  set 1  hidden  f32 [1,16,32]  max abs error "));
+    CHECK(Contains(result.out, "ABOVE TOLERANCE  <- " + zeros));
+    CHECK(Contains(result.out, "1 output of 2 above tolerance"));
+  }
+  SUBCASE("a shape's steady latency above --max-latency-ms: exit 2") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "2", "--input-set", BertSet("s16"),
+                         "--max-latency-ms", "0.000001", "--json"});
+    CHECK(result.exit_code == 2);
+    const json document = ParseJson(result);
+    CHECK(document.at("status") == "above_latency_limit");
+    CHECK(document.at("shapes").at(0).at("latency_limit").at("within_limit") == false);
+  }
+  SUBCASE("--duration: timed rounds until the time has passed") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--duration", "0.2", "--input-set", BertSet("s16"),
+                         "--input-set", BertSet("s40"), "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    CHECK(document.at("wall_time_ms").get<double>() >= 200);
+    const auto rounds = document.at("rounds").get<std::size_t>();
+    CHECK(rounds >= 1);
+    CHECK(document.at("shapes").at(1).at("latency_ms").at("count") == rounds);
+  }
+}
+
 TEST_CASE("sdk-run --input-set: bad sets exit 66 naming the set, the input and the file" *
           doctest::skip(!kHaveReference)) {
   TempFolder folder("e2e-run-input-sets");
@@ -1215,6 +1270,33 @@ TEST_CASE("sdk-run: Ctrl-C (SIGINT) during --duration runs prints the report of 
   CHECK(document.at("latency_ms").at("count").get<int>() >= 1);
   CHECK(document.at("wall_time_ms").get<double>() < 100000);
   CHECK_FALSE(fs::exists(folder.path() / "out" / "output.npy"));  // outputs are not written
+}
+#endif
+
+#if !defined(_WIN32)
+TEST_CASE("sdk-run --input-set: Ctrl-C during the timed rounds prints the report of the runs done, exit 130" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-input-set-interrupt");
+  const fs::path file = folder.path() / "report.json";
+  const ScopedEnvironmentVariable paths(
+      "BACKPLANE_BACKEND_PATHS",
+      kHaveReferencePlugin ? std::optional<std::string>(kBackendDir.string()) : std::nullopt);
+  const ProcessResult result = RunProcessAndInterrupt(
+      kSdkRun,
+      {"--model", kBert, "--backends", "CpuRef", "--duration", "120", "--input-set", BertSet("s16"), "--input-set",
+       BertSet("s40"), "--expected-set", BertExpected("s16"), "--expected-set", BertExpected("s40"), "--report",
+       file.string(), "-o", (folder.path() / "out").string()},
+      std::chrono::milliseconds(8000));  // as the plain run's test: long enough to reach the runs
+  INFO("exit " << result.exit_code << "\nstdout:\n" << result.out << "\nstderr:\n" << result.err);
+  CHECK(result.exit_code == 130);
+  CHECK(Contains(result.out, "Interrupted by Ctrl-C (SIGINT)"));
+  std::ifstream in(file, std::ios::binary);
+  const json document = json::parse(in, nullptr, false);
+  REQUIRE(document.is_object());
+  CHECK(document.at("status") == "interrupted");
+  CHECK(document.at("shapes").at(0).at("latency_ms").at("count").get<int>() >= 1);
+  CHECK(document.at("sets").at(0).at("expected").empty());  // not checked
+  CHECK_FALSE(fs::exists(folder.path() / "out" / "set-1"));  // not written
 }
 #endif
 

@@ -117,7 +117,8 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "runs; throughput is the total")
       ("output-dir,o", po::value<std::string>(&into.output_dir)->value_name("DIR"),
        "write each output of the last run as DIR/NAME.npy (characters other than letters, "
-       "digits, '.', '_' and '-' in NAME become '_'); DIR is created if missing")
+       "digits, '.', '_' and '-' in NAME become '_'; with --input-set, DIR/set-N/NAME.npy per "
+       "set); DIR is created if missing")
       ("compare-backends", po::value<std::string>(&raw.compare)->value_name("A,B"),
        "run the model on A alone and on B alone with the same inputs and print, per output, "
        "the largest absolute difference and that difference relative to the largest "
@@ -340,8 +341,8 @@ void RequirePathValue(const po::variables_map& values, const char* name, const s
 }
 
 // --input-set runs every set through one onnx::Session, one run at a time: options that feed
-// one input set (--input, --input-shape, --seed), check or write one run's outputs (--expected,
-// --output-dir), profile one loaded network (--profile, --per-layer, --verbose) or run
+// one input set (--input, --input-shape, --seed), check one run's outputs (--expected), profile
+// one loaded network (--profile, --per-layer, --verbose) or run
 // contexts in parallel (--concurrency) are refused with it rather than half applied.
 void CheckInputSetCombinations(const po::variables_map& values, const CommandLine& command_line) {
   if (command_line.input_sets.empty()) {
@@ -357,7 +358,6 @@ void CheckInputSetCombinations(const po::variables_map& values, const CommandLin
       {"expected", "give one --expected-set per --input-set"},
       {"compare-backends", "compare backends with --input instead"},
       {"concurrency", "the sets run one at a time, round-robin"},
-      {"output-dir", "write a set's outputs with --input and --output-dir"},
       {"profile", "profile one shape with --input"},
       {"per-layer", "profile one shape with --input"},
       {"verbose", "the placement of one shape is shown with --input --verbose"},
@@ -535,7 +535,7 @@ std::string HelpText() {
           "               [--max-specializations N] [--backends A,B,...] [--strict] [--pin ...]\n"
           "               [--iterations N] [--duration S] [--warmup N] [--threads N]\n"
           "               [--percentiles P,P,...] [--max-latency-ms X] [--backend-option ...]\n"
-          "               [--json] [--report FILE.json]\n"
+          "               [--output-dir DIR] [--json] [--report FILE.json]\n"
           "       sdk-run --model FILE.onnx --compare-backends A,B [--tolerance X] [--input ...]\n"
           "               [--input-shape ...] [--seed N] [--threads N] [--backend-option ...]\n"
           "               [--json] [--report FILE.json]\n"

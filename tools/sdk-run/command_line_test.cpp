@@ -232,7 +232,6 @@ TEST_CASE("--input-set refuses the options of one input set, one loaded network 
       {{"--expected", "y=r.npy"}, "--input-set takes no --expected: give one --expected-set per --input-set"},
       {{"--compare-backends", "A,B"}, "--input-set takes no --compare-backends"},
       {{"--concurrency", "2"}, "--input-set takes no --concurrency: the sets run one at a time, round-robin"},
-      {{"--output-dir", "out"}, "--input-set takes no --output-dir"},
       {{"--profile", "t.json"}, "--input-set takes no --profile"},
       {{"--per-layer"}, "--input-set takes no --per-layer"},
       {{"--verbose"}, "--input-set takes no --verbose"},
@@ -253,7 +252,8 @@ TEST_CASE("--input-set refuses the options of one input set, one loaded network 
   // the options that compose with it
   for (const std::vector<std::string>& allowed :
        {std::vector<std::string>{"--duration", "0.5"}, {"--strict"}, {"--pin", "fc=CpuRef"}, {"--json"},
-        {"--report", "r.json"}, {"--backend-option", "CpuRef:a=1"}, {"--path", "plugins"}}) {
+        {"--report", "r.json"}, {"--backend-option", "CpuRef:a=1"}, {"--path", "plugins"},
+        {"--output-dir", "out"}}) {
     std::vector<std::string> all = {"--model", "m.onnx", "--input-set", "x=a.npy"};
     all.insert(all.end(), allowed.begin(), allowed.end());
     CHECK_MESSAGE(UsageError(all).empty(), allowed.front());

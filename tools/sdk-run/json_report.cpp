@@ -107,8 +107,8 @@ json Inputs(const std::vector<InputReport>& inputs, bool with_file) {
   return entries;
 }
 
-// "outputs": per output its summary; `file` (the --output-dir file) only when `with_file`.
-json Outputs(const std::vector<OutputReport>& outputs, bool with_file) {
+// "outputs": per output its summary and its --output-dir file (empty when not written).
+json Outputs(const std::vector<OutputReport>& outputs) {
   json entries = json::array();
   for (const OutputReport& output : outputs) {
     json entry = {{"name", output.name},
@@ -117,8 +117,8 @@ json Outputs(const std::vector<OutputReport>& outputs, bool with_file) {
                   {"min", Number(output.values.min)},
                   {"max", Number(output.values.max)},
                   {"mean", Number(output.values.mean)},
-                  {"non_finite", output.values.non_finite}};
-    if (with_file) entry["file"] = output.file;
+                  {"non_finite", output.values.non_finite},
+                  {"file", output.file}};
     entries.push_back(entry);
   }
   return entries;
@@ -177,7 +177,7 @@ std::string JsonReport(const RunReport& report) {
       {"throughput_runs_per_s", Number(report.throughput)},
   });
   document.update(Placement(report.placement));
-  document["outputs"] = Outputs(report.outputs, true);
+  document["outputs"] = Outputs(report.outputs);
   document["tolerance"] = report.tolerance;
   document["expected"] = Expected(report.expected);
   document["profile"] = {{"file", report.profile},
@@ -200,7 +200,7 @@ std::string JsonReport(const SetsReport& report) {
                     {"first_run_ms", Number(set.first_run_ms)},
                     {"specialized", set.specialized},
                     {"specialize_ms", Number(set.specialize_ms)},
-                    {"outputs", Outputs(set.outputs, false)},
+                    {"outputs", Outputs(set.outputs)},
                     {"expected", Expected(set.expected)}});
   }
   json shapes = json::array();

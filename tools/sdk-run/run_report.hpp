@@ -108,7 +108,7 @@ struct InputSetReport {
   // that took specialize_ms (SessionStats::last_specialization_ms); false: the cache served it.
   bool specialized = false;
   double specialize_ms = 0;
-  std::vector<OutputReport> outputs;     // its last run's; empty when it never ran
+  std::vector<OutputReport> outputs;     // its last run's (file: --output-dir DIR/set-N/NAME.npy)
   std::vector<ExpectedOutput> expected;  // --expected-set, by output; empty when interrupted
 };
 

@@ -6,6 +6,7 @@
 #include "interrupt.hpp"
 #include "loaded_network.hpp"
 #include "model_import.hpp"
+#include "output_files.hpp"
 #include "progress_line.hpp"
 #include "runtime_setup.hpp"
 #include "value_summary.hpp"
@@ -14,6 +15,7 @@
 
 #include <backplane/exception.hpp>
 #include <backplane/onnx_importer.hpp>
+#include <backplane/path_text.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -104,6 +106,11 @@ void RequirePins(onnx::Session& session, const InputSet& set, const OptimizeOpti
   RequirePinnedLayers(imported.network, options);
 }
 
+// --output-dir DIR: the `index`th set's outputs go to DIR/set-<index + 1>.
+std::string SetFolder(const std::string& dir, std::size_t index) {
+  return PathToUtf8(PathFromUtf8(dir) / ("set-" + std::to_string(index + 1)));
+}
+
 SetsReport StartReport(const CommandLine& command_line, const Runtime& runtime) {
   SetsReport report;
   report.model = command_line.model;
@@ -140,6 +147,8 @@ SetsReport RunInputSets(const CommandLine& command_line, bool show_progress) {
   }
 
   if (!options.optimize.pins.empty()) RequirePins(*session, sets.front(), options.optimize);
+  // Where the outputs go is checked before the runs.
+  if (!command_line.output_dir.empty()) CreateOutputFolder(command_line.output_dir);
 
   std::vector<std::vector<HostTensor>> last(sets.size());            // each set's last outputs
   std::vector<std::vector<ExpectedTensor>> expected(sets.size());    // --expected-set
@@ -209,13 +218,16 @@ SetsReport RunInputSets(const CommandLine& command_line, bool show_progress) {
     shape.reloads = reloads[s].count();
     shape.reload_mean_ms = reloads[s].Summarize().mean;
   }
-  // Interrupted: the outputs are summarized but not checked (as a plain run's).
+  // Interrupted: the outputs are summarized but not checked or written (as a plain run's).
   for (std::size_t i = 0; i < sets.size(); ++i) {
-    for (const HostTensor& output : last[i]) {
-      report.sets[i].outputs.push_back({output.name, output.info, SummarizeValues(output), ""});
-    }
+    std::vector<std::string> files;
     if (!report.interrupted) {
       report.sets[i].expected = CompareWithExpected(last[i], expected[i], command_line.tolerance);
+      if (!command_line.output_dir.empty()) files = WriteOutputs(SetFolder(command_line.output_dir, i), last[i]);
+    }
+    for (std::size_t j = 0; j < last[i].size(); ++j) {
+      report.sets[i].outputs.push_back(
+          {last[i][j].name, last[i][j].info, SummarizeValues(last[i][j]), j < files.size() ? files[j] : ""});
     }
   }
   report.cache = session->GetStats();

@@ -330,6 +330,7 @@ void WriteSetOutputs(std::ostream& out, const SetsReport& report, const TextStyl
     for (const OutputReport& output : report.sets[i].outputs) {
       out << "  set " << i + 1;
       WriteOutputSummary(out, output, style);
+      if (!output.file.empty()) out << "  -> " << output.file;
       out << '\n';
     }
   }
