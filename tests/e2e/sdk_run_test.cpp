@@ -89,7 +89,8 @@ TEST_CASE("sdk-run --help exits 0 and describes every option and exit code") {
         "--iterations", "--warmup", "--threads", "--concurrency", "--output-dir",
         "--compare-backends", "--tolerance", "--profile", "--per-layer", "--json", "--list-backends",
         "--version", "CpuRef is single-threaded", "Exit status", "64", "65", "66", "70", "73",
-        "--duration", "--percentiles", "--max-latency-ms", "--expected", "--report", "130"}) {
+        "--duration", "--percentiles", "--max-latency-ms", "--expected", "--report", "130",
+        "--input-set", "--expected-set", "--max-specializations"}) {
     CHECK_MESSAGE(Contains(result.out, text), text);
   }
   CHECK(result.err.empty());
@@ -127,7 +128,7 @@ TEST_CASE("sdk-run: a bad command line exits 64 naming the option") {
       {{"--model", kMlp, "--compare-backends", "CpuRef,Other", "--iterations", "3"},
        "it takes no --iterations"},
       {{"--model", kMlp, "--tolerance", "0.1"},
-       "--tolerance applies to --compare-backends and --expected only"},
+       "--tolerance applies to --compare-backends, --expected and --expected-set only"},
       {{"--model", kMlp, "--duration", "0"}, "--duration 0: must be a finite number above 0"},
       {{"--model", kMlp, "--percentiles", "50,101"}, "'101' is not a percentile"},
       {{"--model", kMlp, "--percentiles", "0"}, "'0' is not a percentile"},
@@ -253,6 +254,215 @@ TEST_CASE("sdk-run: an input's shape comes from its .npy file" * doctest::skip(!
   }
 }
 
+// ---- --input-set: several input sets through one onnx::Session ----------------------------
+
+const std::string kBert = (kData / "bert_dynamic.onnx").string();
+
+// "input_ids=<s>.input_ids.npy,attention_mask=<s>.attention_mask.npy" for bert_dynamic's set
+// `name` ("s16": [1,16], "s40": [2,40]).
+std::string BertSet(const std::string& name) {
+  const std::string stem = (kData / ("bert_dynamic." + name)).string();
+  return "input_ids=" + stem + ".input_ids.npy,attention_mask=" + stem + ".attention_mask.npy";
+}
+std::string BertExpected(const std::string& name) {
+  return "hidden=" + (kData / ("bert_dynamic." + name + ".hidden.npy")).string();
+}
+
+TEST_CASE("sdk-run --input-set: two shapes in one process, each matching its expected outputs" *
+          doctest::skip(!kHaveReference)) {
+  const std::vector<std::string> arguments = {
+      "--model", kBert, "--backends", "CpuRef", "--iterations", "3", "--input-set", BertSet("s16"),
+      "--input-set", BertSet("s40"), "--expected-set", BertExpected("s16"), "--expected-set", BertExpected("s40")};
+  std::vector<std::string> with_json = arguments;
+  with_json.push_back("--json");
+  RUN_SDK_RUN(result, with_json);
+  REQUIRE(result.exit_code == 0);
+  const json document = ParseJson(result);
+  CHECK(document.at("format") == "1.3");
+  CHECK(document.at("kind") == "sets");
+  CHECK(document.at("rounds") == 3);
+  const json& shapes = document.at("shapes");
+  REQUIRE(shapes.size() == 2);
+  CHECK(shapes.at(0).at("inputs").at(0) == json({{"name", "input_ids"}, {"type", "i64"}, {"shape", {1, 16}}}));
+  CHECK(shapes.at(1).at("inputs").at(1) == json({{"name", "attention_mask"}, {"type", "i64"}, {"shape", {2, 40}}}));
+  for (std::size_t i = 0; i < 2; ++i) {
+    CAPTURE(i);
+    const json& shape = shapes.at(i);
+    CHECK(shape.at("sets") == json({i}));
+    // The first run imported, optimized and loaded the shape: it costs more than that.
+    CHECK(shape.at("specialize_ms").get<double>() > 0);
+    CHECK(shape.at("first_run_ms").get<double>() >= shape.at("specialize_ms").get<double>());
+    const json& latency = shape.at("latency_ms");
+    CHECK(latency.at("count") == 3);
+    CHECK(latency.at("p50").get<double>() > 0);
+    CHECK(latency.at("p50").get<double>() < shape.at("first_run_ms").get<double>());
+    CHECK(latency.contains("p90"));
+    CHECK(latency.contains("p99"));
+    CHECK(shape.at("reloads") == 0);
+    const json& set = document.at("sets").at(i);
+    CHECK(set.at("shape") == i);
+    CHECK(set.at("specialized") == true);
+    CHECK(set.at("runs") == 5);  // first, 1 warmup, 3 timed
+    REQUIRE(set.at("expected").size() == 1);
+    CHECK(set.at("expected").at(0).at("within_tolerance") == true);
+    CHECK(set.at("outputs").at(0).at("shape") == (i == 0 ? json({1, 16, 32}) : json({2, 40, 32})));
+  }
+  CHECK(document.at("cache") == json({{"max_specializations", 8}, {"specializations_made", 2},
+                                      {"specializations_loaded", 2}, {"specializations_unloaded", 0},
+                                      {"runs", 10}}));
+  CHECK(document.at("status") == "ok");
+
+  RUN_SDK_RUN(text, arguments);
+  REQUIRE(text.exit_code == 0);
+  for (const char* line : {"2 input sets round-robin: a first run each, 1 warmup round, then 3 timed rounds",
+                           "Shape 1     input_ids i64 [1,16], attention_mask i64 [1,16]  (set 1)",
+                           "Shape 2     input_ids i64 [2,40], attention_mask i64 [2,40]  (set 2)",
+                           "steady 3 runs:  p50 ", ", new (import, optimize and load ",
+                           "Cache       2 specializations made, 2 loaded, 0 unloaded (--max-specializations 8); 10 runs",
+                           "All 2 outputs within tolerance"}) {
+    CHECK_MESSAGE(Contains(text.out, line), line);
+  }
+}
+
+TEST_CASE("sdk-run --input-set: sets of one shape share its specialization, a small cache reloads" *
+          doctest::skip(!kHaveReference)) {
+  SUBCASE("s16, s40, s16: two shapes, the second s16 set served by the cache") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "2", "--warmup", "0", "--input-set",
+                         BertSet("s16"), "--input-set", BertSet("s40"), "--input-set", BertSet("s16"), "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    REQUIRE(document.at("shapes").size() == 2);
+    CHECK(document.at("shapes").at(0).at("sets") == json({0, 2}));
+    CHECK(document.at("shapes").at(0).at("latency_ms").at("count") == 4);
+    CHECK(document.at("sets").at(2).at("specialized") == false);
+    CHECK(document.at("sets").at(2).at("specialize_ms") == 0);
+    CHECK(document.at("cache").at("specializations_made") == 2);
+  }
+  SUBCASE("--max-specializations 1 with two shapes: every switch reloads, none is steady") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "2", "--warmup", "0",
+                         "--max-specializations", "1", "--input-set", BertSet("s16"), "--input-set", BertSet("s40")});
+    REQUIRE(result.exit_code == 0);
+    CHECK(Contains(result.out, "reloaded 2 times"));
+    CHECK(Contains(result.out, "steady 0 runs"));
+    CHECK(Contains(result.out, "Cache       6 specializations made, 1 loaded, 5 unloaded (--max-specializations 1)"));
+  }
+}
+
+TEST_CASE("sdk-run --input-set: --output-dir per set, exit 1 above --tolerance, exit 2 above --max-latency-ms" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-input-set-checks");
+  SUBCASE("--output-dir writes DIR/set-N/NAME.npy, the outputs of each set") {
+    const fs::path out = folder.path() / "out";
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "1", "--input-set", BertSet("s16"),
+                         "--input-set", BertSet("s40"), "--output-dir", out.string(), "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    for (const char* set : {"1", "2"}) {
+      CAPTURE(set);
+      const fs::path file = out / (std::string("set-") + set) / "hidden.npy";
+      const std::size_t index = std::string(set) == "1" ? 0 : 1;
+      CHECK(document.at("sets").at(index).at("outputs").at(0).at("file") == file.string());
+      const NpyArray written = ReadNpy(file.string());
+      const NpyArray reference =
+          ReadNpy((kData / (std::string("bert_dynamic.") + (index == 0 ? "s16" : "s40") + ".hidden.npy")).string());
+      CHECK(written.shape == reference.shape);
+      const std::vector<float> a = ToFloats(written), b = ToFloats(reference);
+      float largest = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, std::fabs(a[i] - b[i]));
+      CHECK(largest < 1e-4f);
+    }
+  }
+  SUBCASE("an output away from its --expected-set reference: exit 1, naming the set") {
+    const std::string zeros = (folder.path() / "zeros.npy").string();
+    WriteNpy(zeros, Floats({2, 40, 32}, 0.0f));
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "1", "--input-set", BertSet("s16"),
+                         "--input-set", BertSet("s40"), "--expected-set", BertExpected("s16"), "--expected-set",
+                         "hidden=" + zeros});
+    CHECK(result.exit_code == 1);
+    CHECK(Contains(result.out, "  set 1  hidden  f32 [1,16,32]  max abs error "));
+    CHECK(Contains(result.out, "ABOVE TOLERANCE  <- " + zeros));
+    CHECK(Contains(result.out, "1 output of 2 above tolerance"));
+  }
+  SUBCASE("a shape's steady latency above --max-latency-ms: exit 2") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--iterations", "2", "--input-set", BertSet("s16"),
+                         "--max-latency-ms", "0.000001", "--json"});
+    CHECK(result.exit_code == 2);
+    const json document = ParseJson(result);
+    CHECK(document.at("status") == "above_latency_limit");
+    CHECK(document.at("shapes").at(0).at("latency_limit").at("within_limit") == false);
+  }
+  SUBCASE("--duration: timed rounds until the time has passed") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--duration", "0.2", "--input-set", BertSet("s16"),
+                         "--input-set", BertSet("s40"), "--json"});
+    REQUIRE(result.exit_code == 0);
+    const json document = ParseJson(result);
+    CHECK(document.at("wall_time_ms").get<double>() >= 200);
+    const auto rounds = document.at("rounds").get<std::size_t>();
+    CHECK(rounds >= 1);
+    CHECK(document.at("shapes").at(1).at("latency_ms").at("count") == rounds);
+  }
+}
+
+TEST_CASE("sdk-run --input-set: bad sets exit 66 naming the set, the input and the file" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-input-sets");
+  const std::string s16 = (kData / "bert_dynamic.s16.").string();
+  const std::string s40 = (kData / "bert_dynamic.s40.").string();
+  SUBCASE("two inputs that give one symbolic dimension two values") {
+    const std::string set = "input_ids=" + s16 + "input_ids.npy,attention_mask=" + s40 + "attention_mask.npy";
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--input-set", BertSet("s16"), "--input-set", set});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "--input-set 2 (input_ids=" + s16 + "input_ids.npy i64 [1,16], attention_mask="));
+    CHECK(Contains(result.err, "dimension 0"));
+    CHECK(Contains(result.err, "is 2, but"));
+    CHECK(Contains(result.err, "is 1"));
+    CHECK(result.out.empty());  // nothing ran
+  }
+  SUBCASE("a shape the model's fixed dimension contradicts") {
+    const std::string file = (folder.path() / "wide.npy").string();
+    WriteNpy(file, Floats({3, 64}, 0.5f));
+    RUN_SDK_RUN(result, {"--model", kMlp, "--input-set", "input=" + kMlpInput, "--input-set", "input=" + file});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "--input-set 2 (input=" + file + " f32 [3,64]): input 'input' dimension 0 is 3; "
+                               "the model fixes it to 4"));
+  }
+  SUBCASE("a missing file") {
+    const std::string file = (folder.path() / "absent.npy").string();
+    RUN_SDK_RUN(result, {"--model", kBert, "--input-set", "input_ids=" + s16 + "input_ids.npy,attention_mask=" + file});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "--input-set 1 attention_mask=" + file + ": no such file"));
+  }
+  SUBCASE("a set without a file for some input") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--input-set", BertSet("s16"), "--input-set", "input_ids=" + s16 + "input_ids.npy"});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "--input-set 2: no file for input attention_mask (each set gives every input of the "
+                               "model: input_ids, attention_mask)"));
+  }
+  SUBCASE("a name the model does not have") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--input-set", BertSet("s16") + ",mask=" + s16 + "attention_mask.npy"});
+    CHECK(result.exit_code == 66);
+    CHECK(Contains(result.err, "--input-set 1 mask=" + s16 + "attention_mask.npy: the model has no input mask "
+                               "(its inputs: input_ids, attention_mask)"));
+  }
+  SUBCASE("a --pin on a layer the model does not have: exit 64, as for one set") {
+    RUN_SDK_RUN(result, {"--model", kBert, "--backends", "CpuRef", "--input-set", BertSet("s16"), "--pin",
+                         "nolayer=CpuRef"});
+    CHECK(result.exit_code == 64);
+    CHECK(Contains(result.err, "--pin nolayer=CpuRef: the model has no layer nolayer"));
+  }
+  SUBCASE("an expected output of another shape, and an output the model does not have") {
+    RUN_SDK_RUN(shape, {"--model", kBert, "--backends", "CpuRef", "--input-set", BertSet("s16"), "--expected-set",
+                        BertExpected("s40")});
+    CHECK(shape.exit_code == 66);
+    CHECK(Contains(shape.err, "--expected-set 1 " + BertExpected("s40") + ": wrong shape: the file holds f32 [2,40,32], "
+                              "the model's output hidden is f32 [1,16,32]"));
+    RUN_SDK_RUN(name, {"--model", kBert, "--backends", "CpuRef", "--input-set", BertSet("s16"), "--expected-set",
+                       "y=" + s16 + "hidden.npy"});
+    CHECK(name.exit_code == 66);
+    CHECK(Contains(name.err, "the model has no output y (its outputs: hidden)"));
+  }
+}
+
 // ---- bad input data ----------------------------------------------------------------------
 
 TEST_CASE("sdk-run: input data that does not fit exits 66 naming the input" *
@@ -305,7 +515,7 @@ TEST_CASE("sdk-run --json: timing, placement on CpuRef, outputs" * doctest::skip
                        "2", "--json"});
   REQUIRE(result.exit_code == 0);
   const json document = ParseJson(result);
-  CHECK(document.at("format") == "1.2");
+  CHECK(document.at("format") == "1.3");
   CHECK(document.at("kind") == "run");
   CHECK(document.at("status") == "ok");
   CHECK(document.at("exit_code") == 0);
@@ -1062,6 +1272,33 @@ TEST_CASE("sdk-run: Ctrl-C (SIGINT) during --duration runs prints the report of 
   CHECK(document.at("latency_ms").at("count").get<int>() >= 1);
   CHECK(document.at("wall_time_ms").get<double>() < 100000);
   CHECK_FALSE(fs::exists(folder.path() / "out" / "output.npy"));  // outputs are not written
+}
+#endif
+
+#if !defined(_WIN32)
+TEST_CASE("sdk-run --input-set: Ctrl-C during the timed rounds prints the report of the runs done, exit 130" *
+          doctest::skip(!kHaveReference)) {
+  TempFolder folder("e2e-run-input-set-interrupt");
+  const fs::path file = folder.path() / "report.json";
+  const ScopedEnvironmentVariable paths(
+      "BACKPLANE_BACKEND_PATHS",
+      kHaveReferencePlugin ? std::optional<std::string>(kBackendDir.string()) : std::nullopt);
+  const ProcessResult result = RunProcessAndInterrupt(
+      kSdkRun,
+      {"--model", kBert, "--backends", "CpuRef", "--duration", "120", "--input-set", BertSet("s16"), "--input-set",
+       BertSet("s40"), "--expected-set", BertExpected("s16"), "--expected-set", BertExpected("s40"), "--report",
+       file.string(), "-o", (folder.path() / "out").string()},
+      std::chrono::milliseconds(8000));  // as the plain run's test: long enough to reach the runs
+  INFO("exit " << result.exit_code << "\nstdout:\n" << result.out << "\nstderr:\n" << result.err);
+  CHECK(result.exit_code == 130);
+  CHECK(Contains(result.out, "Interrupted by Ctrl-C (SIGINT)"));
+  std::ifstream in(file, std::ios::binary);
+  const json document = json::parse(in, nullptr, false);
+  REQUIRE(document.is_object());
+  CHECK(document.at("status") == "interrupted");
+  CHECK(document.at("shapes").at(0).at("latency_ms").at("count").get<int>() >= 1);
+  CHECK(document.at("sets").at(0).at("expected").empty());  // not checked
+  CHECK_FALSE(fs::exists(folder.path() / "out" / "set-1"));  // not written
 }
 #endif
 

@@ -29,6 +29,9 @@ struct RawOptions {
   std::vector<std::string> pins;
   std::vector<std::string> inputs;
   std::vector<std::string> input_shapes;
+  std::vector<std::string> input_sets;
+  std::vector<std::string> expected_sets;
+  int max_specializations = 8;
   std::vector<std::string> backend_options;
   std::vector<std::string> backend_versions;
   std::string seed = "0";
@@ -60,6 +63,20 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
            ->composing(),
        "fix the shape of input NAME, e.g. x=1,3,224,224; required for inputs with a dynamic "
        "dimension; repeatable")
+      ("input-set", po::value<std::vector<std::string>>(&raw.input_sets)
+           ->value_name("NAME=FILE.npy,...")->composing(),
+       "one set of input files, every input of the model once, each shape taken from its file; "
+       "repeat for more sets (a FILE cannot contain ','). The sets run round-robin through one "
+       "onnx::Session: one first run each (a new shape is imported, optimized and loaded then), "
+       "--warmup untimed rounds, then --iterations timed rounds; the report gives each distinct "
+       "shape's first-run cost and steady latency, and the shape cache's counts")
+      ("expected-set", po::value<std::vector<std::string>>(&raw.expected_sets)
+           ->value_name("NAME=FILE.npy,...")->composing(),
+       "with --input-set: the reference outputs of the input set at the same position (as "
+       "--expected does for one run); one per --input-set, in the same order")
+      ("max-specializations", po::value<int>(&raw.max_specializations)->value_name("N")->default_value(8),
+       "with --input-set: the loaded shapes the session keeps (its cache); the least recently "
+       "used one is unloaded when a new shape needs room")
       ("seed", po::value<std::string>(&raw.seed)->value_name("N")->default_value("0"),
        "seed of the random inputs: f32 uniform in [-1, 1), every other type zeros")
       ("iterations,n", po::value<int>(&into.iterations)->value_name("N")->default_value(10),
@@ -100,7 +117,8 @@ po::options_description Describe(CommandLine& into, RawOptions& raw) {
        "runs; throughput is the total")
       ("output-dir,o", po::value<std::string>(&into.output_dir)->value_name("DIR"),
        "write each output of the last run as DIR/NAME.npy (characters other than letters, "
-       "digits, '.', '_' and '-' in NAME become '_'); DIR is created if missing")
+       "digits, '.', '_' and '-' in NAME become '_'; with --input-set, DIR/set-N/NAME.npy per "
+       "set); DIR is created if missing")
       ("compare-backends", po::value<std::string>(&raw.compare)->value_name("A,B"),
        "run the model on A alone and on B alone with the same inputs and print, per output, "
        "the largest absolute difference and that difference relative to the largest "
@@ -204,6 +222,28 @@ std::vector<std::int64_t> ParseShape(const std::string& option, const std::strin
   return shape;
 }
 
+// "--input-set" "a=x.npy,b=y.npy" (the `number`th such option) -> {a: x.npy, b: y.npy}: split at
+// every ',' (a file name cannot contain one), each item NAME=FILE with both non-empty, no NAME twice.
+std::map<std::string, std::string> ParseFileSet(const std::string& option, std::size_t number,
+                                                const std::string& text) {
+  const std::string where = option + " " + std::to_string(number) + " '" + text + "'";
+  if (text.empty() || text.back() == ',') {
+    Usage(where + ": expected NAME=FILE.npy[,NAME=FILE.npy...]");
+  }
+  std::map<std::string, std::string> files;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    const std::size_t at = item.find('=');
+    if (at == std::string::npos || at == 0 || at + 1 == item.size()) {
+      Usage(where + ": '" + item + "' is not NAME=FILE.npy (a FILE cannot contain ',')");
+    }
+    const std::string name = item.substr(0, at);
+    if (!files.emplace(name, item.substr(at + 1)).second) Usage(where + ": " + name + " is given twice");
+  }
+  return files;
+}
+
 // "ID:KEY=VALUE" -> into[ID][KEY] = VALUE. ID is "*" or a well-formed backend id; KEY and
 // VALUE are not empty; an ID:KEY given twice is refused, and so is *:threads with --threads.
 void ParseBackendOption(const std::string& text, bool threads_given, BackendOptionValues& into) {
@@ -301,6 +341,39 @@ void RequirePathValue(const po::variables_map& values, const char* name, const s
   }
 }
 
+// --input-set runs every set through one onnx::Session, one run at a time: options that feed
+// one input set (--input, --input-shape, --seed), check one run's outputs (--expected), profile
+// one loaded network (--profile, --per-layer, --verbose) or run
+// contexts in parallel (--concurrency) are refused with it rather than half applied.
+void CheckInputSetCombinations(const po::variables_map& values, const CommandLine& command_line) {
+  if (command_line.input_sets.empty()) {
+    for (const char* option : {"expected-set", "max-specializations"}) {
+      if (Given(values, option)) Usage(std::string("--") + option + " applies to --input-set only");
+    }
+    return;
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"input", "each set gives every input's file"},
+      {"input-shape", "each input's shape comes from its file"},
+      {"seed", "every input comes from a file"},
+      {"expected", "give one --expected-set per --input-set"},
+      {"compare-backends", "compare backends with --input instead"},
+      {"concurrency", "the sets run one at a time, round-robin"},
+      {"profile", "profile one shape with --input"},
+      {"per-layer", "profile one shape with --input"},
+      {"verbose", "the placement of one shape is shown with --input --verbose"},
+  };
+  for (const auto& [option, why] : refused) {
+    if (Given(values, option)) Usage(std::string("--input-set takes no --") + option + ": " + why);
+  }
+  if (!command_line.expected_sets.empty() &&
+      command_line.expected_sets.size() != command_line.input_sets.size()) {
+    Usage("--expected-set is given " + std::to_string(command_line.expected_sets.size()) + " times for " +
+          std::to_string(command_line.input_sets.size()) +
+          " --input-set: give one per input set, in the same order");
+  }
+}
+
 // Options that make no sense with another one: refused rather than silently ignored.
 void CheckCombinations(const po::variables_map& values, const CommandLine& command_line) {
   if (command_line.list_backends) {
@@ -321,9 +394,11 @@ void CheckCombinations(const po::variables_map& values, const CommandLine& comma
       }
     }
     if (command_line.strict) Usage("--compare-backends runs each backend alone: it takes no --strict");
-  } else if (Given(values, "tolerance") && command_line.expected_files.empty()) {
-    Usage("--tolerance applies to --compare-backends and --expected only");
+  } else if (Given(values, "tolerance") && command_line.expected_files.empty() &&
+             command_line.expected_sets.empty()) {
+    Usage("--tolerance applies to --compare-backends, --expected and --expected-set only");
   }
+  CheckInputSetCombinations(values, command_line);
 }
 
 }  // namespace
@@ -394,6 +469,14 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
       Usage("--expected '" + text + "': output " + name + " is given twice");
     }
   }
+  for (std::size_t i = 0; i < raw.input_sets.size(); ++i) {
+    command_line.input_sets.push_back(ParseFileSet("--input-set", i + 1, raw.input_sets[i]));
+  }
+  for (std::size_t i = 0; i < raw.expected_sets.size(); ++i) {
+    command_line.expected_sets.push_back(ParseFileSet("--expected-set", i + 1, raw.expected_sets[i]));
+  }
+  RequireAtLeast("--max-specializations", raw.max_specializations, 1);
+  command_line.max_specializations = static_cast<std::size_t>(raw.max_specializations);
   command_line.percentiles = ParsePercentiles(raw.percentiles);
   if (Given(values, "duration")) {
     RequirePositive("--duration", command_line.duration, 1e7);  // seconds: 115 days
@@ -448,6 +531,12 @@ std::string HelpText() {
           "               [--profile FILE.json] [--per-layer [SORT]]\n"
           "               [--isolate [--isolate-timeout S]] [--json]\n"
           "               [--report FILE.json] [--verbose]\n"
+          "       sdk-run --model FILE.onnx --input-set NAME=FILE.npy,... [--input-set ...]...\n"
+          "               [--expected-set NAME=FILE.npy,...]... [--tolerance X]\n"
+          "               [--max-specializations N] [--backends A,B,...] [--strict] [--pin ...]\n"
+          "               [--iterations N] [--duration S] [--warmup N] [--threads N]\n"
+          "               [--percentiles P,P,...] [--max-latency-ms X] [--backend-option ...]\n"
+          "               [--output-dir DIR] [--json] [--report FILE.json]\n"
           "       sdk-run --model FILE.onnx --compare-backends A,B [--tolerance X] [--input ...]\n"
           "               [--input-shape ...] [--seed N] [--threads N] [--backend-option ...]\n"
           "               [--json] [--report FILE.json]\n"
@@ -461,16 +550,18 @@ std::string HelpText() {
        << "\n"
           "Exit status:\n"
           "  0   ok\n"
-          "  1   --compare-backends or --expected: some output differs by more than\n"
-          "      --tolerance\n"
-          "  2   --max-latency-ms: the highest reported percentile is above the limit\n"
+          "  1   --compare-backends, --expected or --expected-set: some output differs by\n"
+          "      more than --tolerance\n"
+          "  2   --max-latency-ms: the highest reported percentile (of some shape, with\n"
+          "      --input-set) is above the limit\n"
           "  64  usage error: unknown or malformed option, bad NAME=VALUE or ID:KEY=VALUE,\n"
           "      unknown backend, unknown --pin layer\n"
           "  65  bad model: file missing, unreadable, malformed or unsupported (the message\n"
           "      lists every unsupported node), a dynamic dimension without --input-shape, or\n"
           "      an --input-shape the model rejects\n"
-          "  66  bad input data: --input or --expected .npy file missing or malformed, wrong\n"
-          "      shape or type, unknown input or output name\n"
+          "  66  bad input data: --input, --expected, --input-set or --expected-set .npy file\n"
+          "      missing or malformed, wrong shape or type, unknown input or output name, an\n"
+          "      input set without a file for some input\n"
           "  70  runtime failure: no backend, placement or load failed, a run failed\n"
           "  73  cannot write an --output-dir file, the --profile trace, the --report file or\n"
           "      stdout\n"

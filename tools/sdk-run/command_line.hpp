@@ -3,6 +3,7 @@
 
 #include "latency_stats.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -26,6 +27,13 @@ struct CommandLine {
   std::map<std::string, std::string> pins; // --pin LAYER=BACKEND
   std::map<std::string, std::string> input_files;                // --input NAME=FILE.npy
   std::map<std::string, std::vector<std::int64_t>> input_shapes; // --input-shape NAME=D,D,...
+  // --input-set NAME=FILE.npy[,NAME=FILE.npy...], one per option, in the order given: the sets
+  // run round-robin through one onnx::Session (each input's shape from its file).
+  std::vector<std::map<std::string, std::string>> input_sets;
+  // --expected-set NAME=FILE.npy[,...]: the reference outputs of the --input-set of the same
+  // position; empty, or exactly one per input set.
+  std::vector<std::map<std::string, std::string>> expected_sets;
+  std::size_t max_specializations = 8;  // --max-specializations N: the session's shape cache
   std::uint64_t seed = 0;
 
   int iterations = 10;  // with --duration: the least number of timed runs per context, default 1

@@ -29,6 +29,20 @@ std::string UsageError(const std::vector<std::string>& arguments) {
   return "";
 }
 
+// Arguments after "--model m.onnx", and a part of the usage error they give.
+struct UsageCase {
+  std::vector<std::string> arguments;
+  const char* message;
+};
+
+void CheckUsageError(const UsageCase& c) {
+  std::vector<std::string> arguments = {"--model", "m.onnx"};
+  arguments.insert(arguments.end(), c.arguments.begin(), c.arguments.end());
+  const std::string message = UsageError(arguments);
+  INFO("message: " << message);
+  CHECK(message.find(c.message) != std::string::npos);
+}
+
 TEST_CASE("--backend-option ID:KEY=VALUE is collected by backend id, * included") {
   const CommandLine command_line =
       Parse({"--model", "m.onnx", "--backend-option", "CpuOneDnn:fast_math=1", "--backend-option",
@@ -50,11 +64,7 @@ TEST_CASE("--backend-option is allowed with --compare-backends") {
 }
 
 TEST_CASE("malformed --backend-option values are usage errors naming the option and value") {
-  struct Case {
-    std::vector<std::string> arguments;
-    const char* message;
-  };
-  const Case cases[] = {
+  const UsageCase cases[] = {
       {{"--backend-option", "fast_math=1"}, "--backend-option 'fast_math=1': expected ID:KEY=VALUE"},
       {{"--backend-option", ":fast_math=1"}, "--backend-option ':fast_math=1': expected ID:KEY=VALUE"},
       {{"--backend-option", "CpuOneDnn:fast_math"}, "--backend-option 'CpuOneDnn:fast_math': expected"},
@@ -68,13 +78,7 @@ TEST_CASE("malformed --backend-option values are usage errors naming the option 
        "--backend-option '*:threads=4': --threads already sets threads for every backend"},
       {{"--backend-option"}, "backend-option"},
   };
-  for (const Case& c : cases) {
-    std::vector<std::string> arguments = {"--model", "m.onnx"};
-    arguments.insert(arguments.end(), c.arguments.begin(), c.arguments.end());
-    const std::string message = UsageError(arguments);
-    INFO("message: " << message);
-    CHECK(message.find(c.message) != std::string::npos);
-  }
+  for (const UsageCase& c : cases) CheckUsageError(c);
 }
 
 TEST_CASE("--help describes --backend-option") {
@@ -163,7 +167,7 @@ TEST_CASE("--max-latency-ms, --expected and --report are checked and collected")
         0);
   CHECK(Parse({"--model", "m.onnx", "--profile", "./--per-layer"}).profile == "./--per-layer");
   CHECK(UsageError({"--model", "m.onnx", "--tolerance", "0.1"}) ==
-        "--tolerance applies to --compare-backends and --expected only");
+        "--tolerance applies to --compare-backends, --expected and --expected-set only");
 }
 
 TEST_CASE("--compare-backends takes none of the timing and checking options, but --report") {
@@ -181,6 +185,85 @@ TEST_CASE("--help describes the timing, checking and report options and their ex
   for (const char* text : {"--duration S", "--percentiles P,P,...", "--max-latency-ms X",
                            "--expected NAME=FILE.npy", "--report FILE.json", "  2   --max-latency-ms",
                            "  130 interrupted"}) {
+    CHECK_MESSAGE(help.find(text) != std::string::npos, text);
+  }
+}
+
+TEST_CASE("--input-set: one set per option, in order, each NAME=FILE,NAME=FILE") {
+  const CommandLine command_line =
+      Parse({"--model", "m.onnx", "--input-set", "ids=a/s16.ids.npy,mask=a/s16.mask.npy", "--input-set",
+             "mask=b=c.npy,ids=b.npy", "--expected-set", "y=s16.y.npy", "--expected-set", "y=s40.y.npy",
+             "--tolerance", "0.01", "--max-specializations", "1", "--iterations", "3", "--warmup", "0",
+             "--percentiles", "50,99", "--max-latency-ms", "5", "--backends", "CpuRef", "--threads", "2"});
+  using Files = std::map<std::string, std::string>;
+  const std::vector<Files> sets = {{{"ids", "a/s16.ids.npy"}, {"mask", "a/s16.mask.npy"}},
+                                   {{"ids", "b.npy"}, {"mask", "b=c.npy"}}};  // split at the first '='
+  CHECK(command_line.input_sets == sets);
+  const std::vector<Files> expected = {{{"y", "s16.y.npy"}}, {{"y", "s40.y.npy"}}};
+  CHECK(command_line.expected_sets == expected);
+  CHECK(command_line.max_specializations == 1);
+  CHECK(command_line.iterations == 3);
+  CHECK(command_line.warmup == 0);
+  CHECK(command_line.input_files.empty());
+  CHECK(Parse({"--model", "m.onnx", "--input-set", "x=a.npy"}).max_specializations == 8);
+}
+
+TEST_CASE("malformed --input-set and --expected-set values are usage errors naming the set") {
+  const UsageCase cases[] = {
+      {{"--input-set", ""}, "--input-set 1 '': expected NAME=FILE.npy[,NAME=FILE.npy...]"},
+      {{"--input-set", "x=a.npy,"}, "--input-set 1 'x=a.npy,': expected NAME=FILE.npy"},
+      {{"--input-set", "x=a.npy", "--input-set", "x=a.npy,b.npy"},
+       "--input-set 2 'x=a.npy,b.npy': 'b.npy' is not NAME=FILE.npy (a FILE cannot contain ',')"},
+      {{"--input-set", "x=a.npy,,y=b.npy"}, "--input-set 1 'x=a.npy,,y=b.npy': '' is not NAME=FILE.npy"},
+      {{"--input-set", "=a.npy"}, "--input-set 1 '=a.npy': '=a.npy' is not NAME=FILE.npy"},
+      {{"--input-set", "x="}, "--input-set 1 'x=': 'x=' is not NAME=FILE.npy"},
+      {{"--input-set", "x=a.npy,x=b.npy"}, "--input-set 1 'x=a.npy,x=b.npy': x is given twice"},
+      {{"--input-set", "x=a.npy", "--expected-set", "y"}, "--expected-set 1 'y': 'y' is not NAME=FILE.npy"},
+      {{"--input-set", "x=a.npy", "--max-specializations", "0"}, "--max-specializations 0: must be at least 1"},
+  };
+  for (const UsageCase& c : cases) CheckUsageError(c);
+}
+
+TEST_CASE("--input-set refuses the options of one input set, one loaded network or parallel contexts") {
+  const std::pair<std::vector<std::string>, const char*> refused[] = {
+      {{"--input", "x=a.npy"}, "--input-set takes no --input: each set gives every input's file"},
+      {{"--input-shape", "x=1,2"}, "--input-set takes no --input-shape: each input's shape comes from its file"},
+      {{"--seed", "3"}, "--input-set takes no --seed: every input comes from a file"},
+      {{"--expected", "y=r.npy"}, "--input-set takes no --expected: give one --expected-set per --input-set"},
+      {{"--compare-backends", "A,B"}, "--input-set takes no --compare-backends"},
+      {{"--concurrency", "2"}, "--input-set takes no --concurrency: the sets run one at a time, round-robin"},
+      {{"--profile", "t.json"}, "--input-set takes no --profile"},
+      {{"--per-layer"}, "--input-set takes no --per-layer"},
+      {{"--verbose"}, "--input-set takes no --verbose"},
+      {{"--expected-set", "y=1.npy", "--expected-set", "y=2.npy"},
+       "--expected-set is given 2 times for 1 --input-set: give one per input set, in the same order"},
+  };
+  for (const auto& [arguments, message] : refused) {
+    std::vector<std::string> all = {"--model", "m.onnx", "--input-set", "x=a.npy"};
+    all.insert(all.end(), arguments.begin(), arguments.end());
+    const std::string error = UsageError(all);
+    INFO("message: " << error);
+    CHECK(error.rfind(message, 0) == 0);  // the message starts so
+  }
+  // and the set options without a set
+  CHECK(UsageError({"--model", "m.onnx", "--expected-set", "y=1.npy"}) == "--expected-set applies to --input-set only");
+  CHECK(UsageError({"--model", "m.onnx", "--max-specializations", "2"}) ==
+        "--max-specializations applies to --input-set only");
+  // the options that compose with it
+  for (const std::vector<std::string>& allowed :
+       {std::vector<std::string>{"--duration", "0.5"}, {"--strict"}, {"--pin", "fc=CpuRef"}, {"--json"},
+        {"--report", "r.json"}, {"--backend-option", "CpuRef:a=1"}, {"--path", "plugins"},
+        {"--output-dir", "out"}}) {
+    std::vector<std::string> all = {"--model", "m.onnx", "--input-set", "x=a.npy"};
+    all.insert(all.end(), allowed.begin(), allowed.end());
+    CHECK_MESSAGE(UsageError(all).empty(), allowed.front());
+  }
+}
+
+TEST_CASE("--help describes --input-set, --expected-set and --max-specializations") {
+  const std::string help = HelpText();
+  for (const char* text : {"--input-set NAME=FILE.npy,...", "--expected-set NAME=FILE.npy,...",
+                           "--max-specializations N", "round-robin"}) {
     CHECK_MESSAGE(help.find(text) != std::string::npos, text);
   }
 }

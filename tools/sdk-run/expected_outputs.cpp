@@ -5,16 +5,17 @@
 namespace backplane::sdk_run {
 
 std::vector<ExpectedTensor> ReadExpectedOutputs(const std::map<std::string, std::string>& files,
-                                                const NetworkSignature& signature) {
+                                                const NetworkSignature& signature,
+                                                const std::string& option) {
   std::vector<std::string> names;
   for (const TensorSignature& output : signature.outputs) names.push_back(output.name);
-  for (const auto& [name, file] : files) RequireTensorName("--expected", name, file, names, "output");
+  for (const auto& [name, file] : files) RequireTensorName(option, name, file, names, "output");
   std::vector<ExpectedTensor> expected;
   for (const TensorSignature& output : signature.outputs) {
     const auto file = files.find(output.name);
     if (file == files.end()) continue;
     expected.push_back(
-        {file->second, ReadTensorFile("--expected", output.name, file->second, output.info, "output")});
+        {file->second, ReadTensorFile(option, output.name, file->second, output.info, "output")});
   }
   return expected;
 }

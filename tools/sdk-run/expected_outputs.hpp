@@ -19,11 +19,12 @@ struct ExpectedTensor {
 };
 
 // Reads each --expected file (output name -> .npy path), in signature order, before any run.
-// Throws ToolError (kBadInput), naming the option, the output and the file, for a name that is
-// no output of the network (listing its outputs), a missing or malformed file, and a type or
-// shape other than the output's.
+// Throws ToolError (kBadInput), naming `option` (e.g. "--expected", "--expected-set 2"), the
+// output and the file, for a name that is no output of the network (listing its outputs), a
+// missing or malformed file, and a type or shape other than the output's.
 std::vector<ExpectedTensor> ReadExpectedOutputs(const std::map<std::string, std::string>& files,
-                                                const NetworkSignature& signature);
+                                                const NetworkSignature& signature,
+                                                const std::string& option = "--expected");
 
 // One comparison per expected tensor (CompareOutput, the file's tensor is the reference), in
 // the order of `expected`. `outputs` are the run's, which has every expected name (the

@@ -41,8 +41,7 @@ void RequireTensorName(const std::string& option, const std::string& name, const
   }
 }
 
-HostTensor ReadTensorFile(const std::string& option, const std::string& name,
-                          const std::string& file, const TensorInfo& expected, const char* role) {
+NpyArray ReadNpyFile(const std::string& option, const std::string& name, const std::string& file) {
   if (!std::filesystem::is_regular_file(PathFromUtf8(file))) {
     throw ToolError(ExitCode::kBadInput,
                     option + " " + name + "=" + file +
@@ -54,6 +53,12 @@ HostTensor ReadTensorFile(const std::string& option, const std::string& name,
   } catch (const std::exception& error) {
     throw ToolError(ExitCode::kBadInput, option + " " + name + "=" + file + ": " + error.what());
   }
+  return array;
+}
+
+HostTensor ReadTensorFile(const std::string& option, const std::string& name,
+                          const std::string& file, const TensorInfo& expected, const char* role) {
+  NpyArray array = ReadNpyFile(option, name, file);
   const TensorInfo found{array.shape, array.type};
   if (found != expected) {
     const char* what = found.type != expected.type ? "type" : "shape";

@@ -5,6 +5,7 @@
 #include "host_tensor.hpp"
 
 #include <backplane/network.hpp>
+#include <backplane/npy.hpp>
 
 #include <cstdint>
 #include <map>
@@ -33,6 +34,8 @@ struct NetworkInput {
 // no output z (its outputs: y)"; `role` is "input" or "output").
 void RequireTensorName(const std::string& option, const std::string& name, const std::string& file,
                        const std::vector<std::string>& names, const char* role);
+// ReadNpyFile: reads `file`, which must be a valid .npy (any type and shape), as tensor `name`.
+NpyArray ReadNpyFile(const std::string& option, const std::string& name, const std::string& file);
 // ReadTensorFile: reads `file`, which must be a valid .npy holding exactly `expected` (type and
 // shape; the message names both), as tensor `name`.
 HostTensor ReadTensorFile(const std::string& option, const std::string& name,

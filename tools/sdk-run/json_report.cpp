@@ -97,6 +97,59 @@ json Latency(const LatencyStats& latency) {
   return fields;
 }
 
+// An --input-set's inputs (with `file`) or a shape's (without).
+json Inputs(const std::vector<InputReport>& inputs, bool with_file) {
+  json entries = json::array();
+  for (const InputReport& input : inputs) {
+    json entry = {{"name", input.name}, {"type", ToString(input.info.type)}, {"shape", input.info.shape.Dims()}};
+    if (with_file) entry["file"] = input.file;
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+// "outputs": per output its summary and its --output-dir file (empty when not written).
+json Outputs(const std::vector<OutputReport>& outputs) {
+  json entries = json::array();
+  for (const OutputReport& output : outputs) {
+    json entry = {{"name", output.name},
+                  {"type", ToString(output.info.type)},
+                  {"shape", output.info.shape.Dims()},
+                  {"min", Number(output.values.min)},
+                  {"max", Number(output.values.max)},
+                  {"mean", Number(output.values.mean)},
+                  {"non_finite", output.values.non_finite},
+                  {"file", output.file}};
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+// "expected": per --expected (or --expected-set) output its difference and file.
+json Expected(const std::vector<ExpectedOutput>& expected) {
+  json entries = json::array();
+  for (const ExpectedOutput& output : expected) {
+    json entry = Difference(output.difference);
+    entry["file"] = output.file;
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+json Limit(const LatencyLimit& limit) {
+  return {{"limit_ms", limit.limit_ms}, {"statistic", PercentileLabel(limit.checked.percent)},
+          {"value_ms", Number(limit.checked.ms)}, {"within_limit", limit.within}};
+}
+
+// The settings a "run" and a "sets" document both give (CopyRunSettings), in that order.
+template <typename Report>
+json Settings(const Report& report) {
+  return {{"backends", report.backends},   {"strict", report.strict},
+          {"threads", report.threads},     {"backend_options", report.backend_options},
+          {"iterations", report.iterations}, {"duration_s", report.duration_s},
+          {"warmup", report.warmup}};
+}
+
 // Pretty-printed; bytes that are not UTF-8 (in a path or a name) become U+FFFD.
 std::string Dump(const json& document) {
   return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -105,53 +158,29 @@ std::string Dump(const json& document) {
 }  // namespace
 
 std::string JsonReport(const RunReport& report) {
-  json outputs = json::array();
-  for (const OutputReport& output : report.outputs) {
-    outputs.push_back({{"name", output.name},
-                       {"type", ToString(output.info.type)},
-                       {"shape", output.info.shape.Dims()},
-                       {"min", Number(output.values.min)},
-                       {"max", Number(output.values.max)},
-                       {"mean", Number(output.values.mean)},
-                       {"non_finite", output.values.non_finite},
-                       {"file", output.file}});
-  }
-  json expected = json::array();
-  for (const ExpectedOutput& output : report.expected) {
-    json entry = Difference(output.difference);
-    entry["file"] = output.file;
-    expected.push_back(entry);
-  }
-  const LatencyLimit& limit = report.latency_limit;
   const ExitCode status = report.Status();
   json document = {
       {"format", kJsonFormatVersion},
       {"kind", "run"},
       {"sdk_version", ToString(kSdkVersion)},
       {"model", Model(report.model)},
-      {"backends", report.backends},
-      {"strict", report.strict},
-      {"threads", report.threads},
-      {"backend_options", report.backend_options},
-      {"iterations", report.iterations},
-      {"duration_s", report.duration_s},
-      {"warmup", report.warmup},
+  };
+  document.update(Settings(report));
+  document.update({
       {"concurrency", report.concurrency},
       {"import_time_ms", Number(report.model.import_ms)},
       {"optimize_time_ms", Number(report.optimize_ms)},
       {"load_time_ms", Number(report.load_ms)},
       {"latency_ms", Latency(report.latency)},
-      {"latency_limit",
-       {{"limit_ms", limit.limit_ms}, {"statistic", PercentileLabel(limit.checked.percent)},
-        {"value_ms", Number(limit.checked.ms)}, {"within_limit", limit.within}}},
+      {"latency_limit", Limit(report.latency_limit)},
       {"interrupted", report.interrupted},
       {"wall_time_ms", Number(report.wall_ms)},
       {"throughput_runs_per_s", Number(report.throughput)},
-  };
+  });
   document.update(Placement(report.placement));
-  document["outputs"] = outputs;
+  document["outputs"] = Outputs(report.outputs);
   document["tolerance"] = report.tolerance;
-  document["expected"] = expected;
+  document["expected"] = Expected(report.expected);
   document["profile"] = {{"file", report.profile},
                          {"events", report.profile_events},
                          {"profiled", report.profiled},
@@ -160,6 +189,58 @@ std::string JsonReport(const RunReport& report) {
   document["per_layer"] = PerLayer(report.per_layer);
   document["status"] = ToString(status);
   document["exit_code"] = static_cast<int>(status);
+  return Dump(document);
+}
+
+std::string JsonReport(const SetsReport& report) {
+  json sets = json::array();
+  for (const InputSetReport& set : report.sets) {
+    sets.push_back({{"inputs", Inputs(set.inputs, true)},
+                    {"shape", set.shape},
+                    {"runs", set.runs},
+                    {"first_run_ms", Number(set.first_run_ms)},
+                    {"specialized", set.specialized},
+                    {"specialize_ms", Number(set.specialize_ms)},
+                    {"outputs", Outputs(set.outputs)},
+                    {"expected", Expected(set.expected)}});
+  }
+  json shapes = json::array();
+  for (const ShapeReport& shape : report.shapes) {
+    shapes.push_back({{"inputs", Inputs(shape.inputs, false)},
+                      {"sets", shape.sets},
+                      {"first_run_ms", Number(shape.first_run_ms)},
+                      {"specialize_ms", Number(shape.specialize_ms)},
+                      {"latency_ms", Latency(shape.steady)},
+                      {"latency_limit", Limit(shape.latency_limit)},
+                      {"reloads", shape.reloads},
+                      {"reload_mean_ms", Number(shape.reload_mean_ms)}});
+  }
+  const onnx::SessionStats& cache = report.cache;
+  const ExitCode status = report.Status();
+  json document = {
+      {"format", kJsonFormatVersion},
+      {"kind", "sets"},
+      {"sdk_version", ToString(kSdkVersion)},
+      {"model", {{"path", report.model}, {"open_time_ms", Number(report.open_ms)}}},
+  };
+  document.update(Settings(report));
+  document.update({
+      {"rounds", report.rounds},
+      {"sets", sets},
+      {"shapes", shapes},
+      {"cache",
+       {{"max_specializations", report.max_specializations},
+        {"specializations_made", cache.specializations_made},
+        {"specializations_loaded", cache.specializations_loaded},
+        {"specializations_unloaded", cache.specializations_unloaded},
+        {"runs", cache.runs}}},
+      {"interrupted", report.interrupted},
+      {"wall_time_ms", Number(report.wall_ms)},
+      {"throughput_runs_per_s", Number(report.throughput)},
+      {"tolerance", report.tolerance},
+      {"status", ToString(status)},
+      {"exit_code", static_cast<int>(status)},
+  });
   return Dump(document);
 }
 

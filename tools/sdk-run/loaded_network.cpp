@@ -14,6 +14,8 @@ double MillisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+}  // namespace
+
 void RequirePinnedLayers(const Network& network, const OptimizeOptions& options) {
   for (const auto& [layer, backend] : options.pins) {
     try {
@@ -24,8 +26,6 @@ void RequirePinnedLayers(const Network& network, const OptimizeOptions& options)
     }
   }
 }
-
-}  // namespace
 
 LoadedNetwork::LoadedNetwork(Runtime& runtime, const Network& network, const OptimizeOptions& options)
     : LoadedNetwork(runtime, network, options, nullptr) {}

@@ -17,6 +17,9 @@ struct PlacementReport {
   std::vector<std::string> pass_log;
 };
 
+// Throws ToolError (kUsage) when a pin of `options` names no layer of `network`.
+void RequirePinnedLayers(const Network& network, const OptimizeOptions& options);
+
 // Move-only. Unloads the network from the runtime on destruction; the runtime must outlive it.
 class LoadedNetwork {
  public:

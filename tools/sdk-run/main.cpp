@@ -3,7 +3,7 @@
 // Imports the model, places its layers on the backends in order of preference, loads it, runs
 // it (warmup, timed iterations, optionally several contexts in parallel) and prints a summary
 // or a JSON document. --compare-backends runs it on two backends instead and compares their
-// outputs. Exits with a code scripts can test (exit_code.hpp, docs/sdk-run.md).
+// outputs; --input-set runs several input sets (of any shapes) through one onnx::Session. Exits with a code scripts can test (exit_code.hpp, docs/sdk-run.md).
 #include "command_line.hpp"
 #include "compare_mode.hpp"
 #include "exit_code.hpp"
@@ -11,6 +11,7 @@
 #include "report_file.hpp"
 #include "run_mode.hpp"
 #include "runtime_setup.hpp"
+#include "sets_mode.hpp"
 #include "text_report.hpp"
 
 #include "terminal.hpp"
@@ -71,6 +72,10 @@ int Run(const CommandLine& command_line) {
   return Print(command_line, RunModel(command_line, ShowProgress(command_line)));
 }
 
+int RunSets(const CommandLine& command_line) {
+  return Print(command_line, RunInputSets(command_line, ShowProgress(command_line)));
+}
+
 int Main(int argc, const char* const argv[]) {
   CommandLine command_line;
   try {
@@ -90,7 +95,8 @@ int Main(int argc, const char* const argv[]) {
   try {
     if (command_line.list_backends) return ListBackends(command_line);
     if (!command_line.report_file.empty()) CheckReportPath(command_line.report_file);
-    return command_line.compare.empty() ? Run(command_line) : Compare(command_line);
+    if (!command_line.compare.empty()) return Compare(command_line);
+    return command_line.input_sets.empty() ? Run(command_line) : RunSets(command_line);
   } catch (const ToolError& error) {
     std::cerr << "sdk-run: " << error.what() << '\n';
     if (error.code() == ExitCode::kUsage) std::cerr << "Try 'sdk-run --help'.\n";

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <utility>
 
 namespace backplane::sdk_run {
 
@@ -57,16 +58,25 @@ std::vector<NpyArray> FittingFiles(const onnx::Session& session, const std::map<
   return arrays;
 }
 
+std::unique_ptr<onnx::Session> OpenSession(Runtime& runtime, const std::string& path,
+                                           onnx::SessionOptions options) {
+  CheckModelFile(path);
+  try {
+    return onnx::Session::Open(runtime, path, std::move(options));
+  } catch (const Exception& error) {
+    throw ToolError(ExitCode::kBadModel, NamingFile(path, error.what()));
+  }
+}
+
 ImportResult ImportForRun(Runtime& runtime, const std::string& path,
                           const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
                           const std::map<std::string, std::string>& input_files) {
-  CheckModelFile(path);
   onnx::SessionOptions options;
   options.import.input_shapes = input_shapes;
   const auto start = std::chrono::steady_clock::now();
+  const auto session = OpenSession(runtime, path, options);
   ImportResult result;
   try {
-    const auto session = onnx::Session::Open(runtime, path, options);
     std::vector<InputBinding> bindings;
     const std::vector<NpyArray> files = FittingFiles(*session, input_files, input_shapes, bindings);
     result.model = session->Import(bindings);

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <backplane/onnx_importer.hpp>
+#include <backplane/onnx_session.hpp>
 #include <backplane/runtime.hpp>
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,11 @@ struct ImportResult {
 // dynamic dimension no --input-shape or file fixes, and for an --input-shape that names no
 // input or contradicts the model's fixed dimensions (the importer checks these and reports them
 // with the same error code as a malformed model).
+// onnx::Session::Open for --model `path`. Throws ToolError (kBadModel) naming the file when it
+// is missing, a folder, unreadable or malformed.
+std::unique_ptr<onnx::Session> OpenSession(Runtime& runtime, const std::string& path,
+                                           onnx::SessionOptions options);
+
 ImportResult ImportForRun(Runtime& runtime, const std::string& path,
                           const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
                           const std::map<std::string, std::string>& input_files);

@@ -15,24 +15,9 @@
 
 namespace backplane::sdk_run {
 
-namespace {
-
-OptimizeOptions MakeOptimizeOptions(const CommandLine& command_line) {
-  OptimizeOptions options;
-  for (const std::string& id : command_line.backends) options.backends.emplace_back(id);
-  options.strict = command_line.strict;
-  for (const auto& [layer, backend] : command_line.pins) options.pins.emplace(layer, backend);
-  return options;
-}
-
-}  // namespace
-
 RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   const std::unique_ptr<Runtime> runtime = CreateRuntime(command_line);
-  RequireBackends(*runtime, "--backends", command_line.backends);
-  std::vector<std::string> pinned;
-  for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);
-  RequireBackends(*runtime, "--pin", pinned);
+  RequirePlacementBackends(*runtime, command_line);
 
   PreparedModel model = PrepareModel(*runtime, command_line, show_progress);
   // Where the results go is checked before the (possibly long) runs.
@@ -41,13 +26,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
 
   RunReport report;
   report.model = model.report;
-  report.backends = command_line.backends.empty() ? AvailableBackends(*runtime) : command_line.backends;
-  report.strict = command_line.strict;
-  report.threads = command_line.threads;
-  report.backend_options = command_line.backend_options;
-  report.iterations = command_line.iterations;
-  report.duration_s = command_line.duration;
-  report.warmup = command_line.warmup;
+  CopyRunSettings(command_line, UsedBackends(*runtime, command_line), report);
   report.concurrency = command_line.concurrency;
 
   LoadedNetwork network = [&] {

@@ -10,6 +10,19 @@ ExitCode RunReport::Status() const {
   return latency_limit.within ? ExitCode::kOk : ExitCode::kAboveLatencyLimit;
 }
 
+ExitCode SetsReport::Status() const {
+  if (interrupted) return ExitCode::kInterrupted;
+  for (const InputSetReport& set : sets) {
+    for (const ExpectedOutput& output : set.expected) {
+      if (!output.difference.within_tolerance) return ExitCode::kAboveTolerance;
+    }
+  }
+  for (const ShapeReport& shape : shapes) {
+    if (!shape.latency_limit.within) return ExitCode::kAboveLatencyLimit;
+  }
+  return ExitCode::kOk;
+}
+
 bool CompareReport::WithinTolerance() const {
   for (const OutputDifference& output : outputs) {
     if (!output.within_tolerance) return false;

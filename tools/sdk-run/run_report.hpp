@@ -10,10 +10,12 @@
 #include "loaded_network.hpp"
 #include "value_summary.hpp"
 
+#include <backplane/onnx_session.hpp>
 #include <backplane/types.hpp>
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace backplane::sdk_run {
@@ -95,6 +97,74 @@ struct CompareReport {
   bool WithinTolerance() const;
   ExitCode Status() const { return WithinTolerance() ? ExitCode::kOk : ExitCode::kAboveTolerance; }
 };
+
+// --input-set: one set of input files and how its runs went. Value type.
+struct InputSetReport {
+  std::vector<InputReport> inputs;  // in the model's order, each with its file
+  std::size_t shape = 0;            // index into SetsReport::shapes
+  std::size_t runs = 0;             // Session::Run calls: first, warmup and timed
+  double first_run_ms = 0;          // the set's first Session::Run (0 when it never ran)
+  // Its first run imported, optimized and loaded a new specialization (the shape was new), and
+  // that took specialize_ms (SessionStats::last_specialization_ms); false: the cache served it.
+  bool specialized = false;
+  double specialize_ms = 0;
+  std::vector<OutputReport> outputs;     // its last run's (file: --output-dir DIR/set-N/NAME.npy)
+  std::vector<ExpectedOutput> expected;  // --expected-set, by output; empty when interrupted
+};
+
+// The sets whose inputs have the same types and shapes: one specialization of the session.
+struct ShapeReport {
+  std::vector<InputReport> inputs;  // name and info, no file
+  std::vector<std::size_t> sets;    // indices into SetsReport::sets, ascending
+  double first_run_ms = 0;          // the first run of its first set, which specialized it
+  double specialize_ms = 0;         // of that run: import + optimize + load
+  LatencyStats steady;              // the timed runs the cache served
+  LatencyLimit latency_limit;       // --max-latency-ms against `steady`
+  // Timed runs that specialized the shape again (it had been unloaded to make room for another:
+  // --max-specializations is below the number of shapes); not in `steady`.
+  std::size_t reloads = 0;
+  double reload_mean_ms = 0;
+};
+
+// An --input-set run. Value type.
+struct SetsReport {
+  std::string model;                  // --model, as given
+  double open_ms = 0;                 // onnx::Session::Open: read, parse and check the model
+  std::vector<std::string> backends;  // the preference order used
+  bool strict = false;
+  int threads = 0;
+  BackendOptionValues backend_options;
+  int iterations = 0;                 // timed rounds (with duration_s: at least)
+  double duration_s = 0;
+  int warmup = 0;                     // untimed rounds after the first one
+  std::size_t rounds = 0;             // timed rounds done
+  std::size_t max_specializations = 0;
+  std::vector<InputSetReport> sets;
+  std::vector<ShapeReport> shapes;    // in order of first appearance
+  onnx::SessionStats cache;           // the session's counters after the runs
+  bool interrupted = false;
+  double wall_ms = 0;                 // the timed rounds, first start to last end
+  double throughput = 0;              // timed runs per second over wall_ms
+  double tolerance = 0;
+
+  // kInterrupted, else kAboveTolerance (an --expected-set output), else kAboveLatencyLimit (a
+  // shape's), else kOk.
+  ExitCode Status() const;
+};
+
+// The settings a RunReport and a SetsReport both repeat from the command line: `backends` (the
+// preference order used), --strict, --threads, --backend-option, --iterations, --duration,
+// --warmup.
+template <typename Report>
+void CopyRunSettings(const CommandLine& command_line, std::vector<std::string> backends, Report& report) {
+  report.backends = std::move(backends);
+  report.strict = command_line.strict;
+  report.threads = command_line.threads;
+  report.backend_options = command_line.backend_options;
+  report.iterations = command_line.iterations;
+  report.duration_s = command_line.duration;
+  report.warmup = command_line.warmup;
+}
 
 // Layers per backend in order of first appearance; layers with no backend (Input, Output,
 // Constant) are not counted. Value type.

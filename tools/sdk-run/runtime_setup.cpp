@@ -72,4 +72,23 @@ void RequireBackends(const Runtime& runtime, const std::string& option,
   }
 }
 
+std::vector<std::string> UsedBackends(const Runtime& runtime, const CommandLine& command_line) {
+  return command_line.backends.empty() ? AvailableBackends(runtime) : command_line.backends;
+}
+
+void RequirePlacementBackends(const Runtime& runtime, const CommandLine& command_line) {
+  RequireBackends(runtime, "--backends", command_line.backends);
+  std::vector<std::string> pinned;
+  for (const auto& [layer, backend] : command_line.pins) pinned.push_back(backend);
+  RequireBackends(runtime, "--pin", pinned);
+}
+
+OptimizeOptions MakeOptimizeOptions(const CommandLine& command_line) {
+  OptimizeOptions options;
+  for (const std::string& id : command_line.backends) options.backends.emplace_back(id);
+  options.strict = command_line.strict;
+  for (const auto& [layer, backend] : command_line.pins) options.pins.emplace(layer, backend);
+  return options;
+}
+
 }  // namespace backplane::sdk_run

@@ -28,4 +28,13 @@ std::vector<std::string> AvailableBackends(const Runtime& runtime);
 void RequireBackends(const Runtime& runtime, const std::string& option,
                      const std::vector<std::string>& ids);
 
+// The backend preference order a run uses: --backends, else every available backend.
+std::vector<std::string> UsedBackends(const Runtime& runtime, const CommandLine& command_line);
+
+// RequireBackends for the backends --backends and --pin name.
+void RequirePlacementBackends(const Runtime& runtime, const CommandLine& command_line);
+
+// --backends, --strict and --pin as OptimizeOptions.
+OptimizeOptions MakeOptimizeOptions(const CommandLine& command_line);
+
 }  // namespace backplane::sdk_run

@@ -114,6 +114,15 @@ void WriteBackendOptions(std::ostream& out, const BackendOptionValues& options, 
   if (!backends.empty()) out << Field(style, "Options") << Join(backends, "; ") << '\n';
 }
 
+// The Backends line, and the Threads and Options lines when they were given.
+void WriteBackends(std::ostream& out, const std::vector<std::string>& backends, bool strict, int threads,
+                   const BackendOptionValues& options, const TextStyle& style) {
+  out << Field(style, "Backends") << Join(backends, ", ") << "  (in order of preference"
+      << (strict ? ", strict" : "") << ")\n";
+  if (threads > 0) out << Field(style, "Threads") << threads << " per backend\n";
+  WriteBackendOptions(out, options, style);
+}
+
 // How the table is sorted, in words; indexed by LayerSort.
 constexpr const char* kSortWords[] = {"slowest first", "by name", "in execution order", "slowest to load first"};
 
@@ -199,9 +208,8 @@ void WriteRuns(std::ostream& out, const RunReport& report, const TextStyle& styl
   }
 }
 
-void WriteLatency(std::ostream& out, const RunReport& report, const TextStyle& style) {
-  const LatencyStats& latency = report.latency;
-  out << Field(style, "Latency");
+// "p50 0.0085 ms   p99 0.0091 ms   mean 0.0087 ms   (min 0.0079 ms, max 0.012 ms)", no newline.
+void WriteLatencyNumbers(std::ostream& out, const LatencyStats& latency) {
   for (const PercentileValue& value : latency.percentiles) {
     out << PercentileLabel(value.percent) << " " << Ms(value.ms) << "   ";
   }
@@ -210,12 +218,32 @@ void WriteLatency(std::ostream& out, const RunReport& report, const TextStyle& s
   if (latency.percentile_relative_error > 0) {
     out << "   percentiles within " << Format("%.2g", 100 * latency.percentile_relative_error) << "%";
   }
+}
+
+// "p99 4.143 ms, --max-latency-ms 2  ABOVE THE LIMIT", no newline.
+void WriteLimitVerdict(std::ostream& out, const LatencyLimit& limit, const TextStyle& style) {
+  out << PercentileLabel(limit.checked.percent) << " " << Ms(limit.checked.ms) << ", --max-latency-ms "
+      << Format("%g", limit.limit_ms) << "  " << (limit.within ? style.Good("ok") : style.Bad("ABOVE THE LIMIT"));
+}
+
+void WriteLatency(std::ostream& out, const RunReport& report, const TextStyle& style) {
+  out << Field(style, "Latency");
+  WriteLatencyNumbers(out, report.latency);
   out << '\n';
-  const LatencyLimit& limit = report.latency_limit;
-  if (limit.limit_ms > 0) {
-    out << Field(style, "Limit") << PercentileLabel(limit.checked.percent) << " "
-        << Ms(limit.checked.ms) << ", --max-latency-ms " << Format("%g", limit.limit_ms) << "  "
-        << (limit.within ? style.Good("ok") : style.Bad("ABOVE THE LIMIT")) << '\n';
+  if (report.latency_limit.limit_ms > 0) {
+    out << Field(style, "Limit");
+    WriteLimitVerdict(out, report.latency_limit, style);
+    out << '\n';
+  }
+}
+
+// "  output  f32 [4,10]  min 0.02  max 0.32  mean 0.1", without a newline.
+void WriteOutputSummary(std::ostream& out, const OutputReport& output, const TextStyle& style) {
+  out << "  " << style.Name(output.name) << "  " << Describe(output.info) << "  min "
+      << Format("%.6g", output.values.min) << "  max " << Format("%.6g", output.values.max)
+      << "  mean " << Format("%.6g", output.values.mean);
+  if (output.values.non_finite > 0) {
+    out << "  " << style.Bad(Plural(output.values.non_finite, "non-finite value", "non-finite values"));
   }
 }
 
@@ -232,15 +260,125 @@ void WriteExpected(std::ostream& out, const RunReport& report, const TextStyle& 
   WriteToleranceVerdict(out, report.expected.size(), above, style);
 }
 
+// "input_ids i64 [1,16], attention_mask i64 [1,16]"
+std::string DescribeInputs(const std::vector<InputReport>& inputs, const TextStyle& style) {
+  std::vector<std::string> items;
+  for (const InputReport& input : inputs) items.push_back(style.Name(input.name) + " " + Describe(input.info));
+  return Join(items, ", ");
+}
+
+// "Runs        2 input sets round-robin: a first run each, 1 warmup round, 10 timed rounds ...".
+void WriteSetRuns(std::ostream& out, const SetsReport& report, const TextStyle& style) {
+  out << Field(style, "Runs") << Plural(report.sets.size(), "input set", "input sets")
+      << " round-robin: a first run each, " << Plural(static_cast<std::size_t>(report.warmup), "warmup round", "warmup rounds")
+      << ", then " << Plural(report.rounds, "timed round", "timed rounds");
+  if (report.duration_s > 0) {
+    out << " (for " << Format("%g", report.duration_s) << " s, at least " << report.iterations << ")";
+  }
+  out << " of one run per set\n";
+  if (report.interrupted) {
+    out << Field(style, "Interrupted")
+        << style.Bad("by Ctrl-C (SIGINT): the report covers the runs done until then") << '\n';
+  }
+}
+
+void WriteSet(std::ostream& out, const SetsReport& report, std::size_t index, const TextStyle& style) {
+  const InputSetReport& set = report.sets[index];
+  for (std::size_t i = 0; i < set.inputs.size(); ++i) {
+    const InputReport& input = set.inputs[i];
+    out << Field(style, i == 0 ? "Set " + std::to_string(index + 1) : "") << style.Name(input.name) << "  "
+        << Describe(input.info) << "  from " << input.file << '\n';
+  }
+  out << Field(style, "");
+  if (set.runs == 0) {
+    out << "not run\n";
+    return;
+  }
+  out << "first run " << Ms(set.first_run_ms) << ": shape " << set.shape + 1;
+  if (set.specialized) {
+    out << ", new (import, optimize and load " << Ms(set.specialize_ms) << ")\n";
+  } else {
+    out << ", cached\n";
+  }
+}
+
+void WriteShape(std::ostream& out, const SetsReport& report, std::size_t index, const TextStyle& style) {
+  const ShapeReport& shape = report.shapes[index];
+  std::vector<std::string> sets;
+  for (std::size_t set : shape.sets) sets.push_back(std::to_string(set + 1));
+  out << Field(style, "Shape " + std::to_string(index + 1)) << DescribeInputs(shape.inputs, style) << "  ("
+      << (sets.size() == 1 ? "set " : "sets ") << Join(sets, ", ") << ")\n";
+  out << Field(style, "") << "first run " << Ms(shape.first_run_ms) << " (import, optimize and load "
+      << Ms(shape.specialize_ms) << ")\n";
+  out << Field(style, "") << "steady " << Plural(shape.steady.count, "run", "runs");
+  if (shape.steady.count > 0) {
+    out << ":  ";
+    WriteLatencyNumbers(out, shape.steady);
+  }
+  out << '\n';
+  if (shape.latency_limit.limit_ms > 0) {
+    out << Field(style, "") << "limit  ";
+    WriteLimitVerdict(out, shape.latency_limit, style);
+    out << '\n';
+  }
+  if (shape.reloads > 0) {
+    out << Field(style, "") << style.Bad("reloaded " + Plural(shape.reloads, "time", "times")) << " (mean "
+        << Ms(shape.reload_mean_ms) << ", not in steady): unloaded for another shape, --max-specializations "
+        << report.max_specializations << '\n';
+  }
+}
+
+void WriteSetOutputs(std::ostream& out, const SetsReport& report, const TextStyle& style) {
+  out << '\n' << style.Heading("Outputs") << " (last run of each set):\n";
+  for (std::size_t i = 0; i < report.sets.size(); ++i) {
+    for (const OutputReport& output : report.sets[i].outputs) {
+      out << "  set " << i + 1;
+      WriteOutputSummary(out, output, style);
+      if (!output.file.empty()) out << "  -> " << output.file;
+      out << '\n';
+    }
+  }
+  std::size_t compared = 0, above = 0;
+  for (const InputSetReport& set : report.sets) compared += set.expected.size();
+  if (compared == 0) return;
+  out << style.Heading("Expected") << " (tolerance " << Format("%g", report.tolerance)
+      << " relative to the largest magnitude of the reference):\n";
+  for (std::size_t i = 0; i < report.sets.size(); ++i) {
+    for (const ExpectedOutput& output : report.sets[i].expected) {
+      above += !output.difference.within_tolerance;
+      out << "  set " << i + 1;
+      WriteDifference(out, output.difference, "reference", style);
+      out << "  <- " << output.file << '\n';
+    }
+  }
+  WriteToleranceVerdict(out, compared, above, style);
+}
+
 }  // namespace
+
+void WriteTextReport(std::ostream& out, const SetsReport& report, const TextReportOptions& options) {
+  const TextStyle style(options.colour);
+  out << Field(style, "Model") << report.model << "  (opened in " << Ms(report.open_ms) << ")\n";
+  WriteBackends(out, report.backends, report.strict, report.threads, report.backend_options, style);
+  WriteSetRuns(out, report, style);
+  for (std::size_t i = 0; i < report.sets.size(); ++i) WriteSet(out, report, i, style);
+  for (std::size_t i = 0; i < report.shapes.size(); ++i) WriteShape(out, report, i, style);
+  const onnx::SessionStats& cache = report.cache;
+  out << Field(style, "Cache") << Plural(cache.specializations_made, "specialization", "specializations")
+      << " made, " << cache.specializations_loaded << " loaded, " << cache.specializations_unloaded
+      << " unloaded (--max-specializations " << report.max_specializations << "); "
+      << Plural(cache.runs, "run", "runs") << '\n';
+  std::size_t timed = 0;
+  for (const ShapeReport& shape : report.shapes) timed += shape.steady.count + shape.reloads;
+  out << Field(style, "Throughput") << Format("%.1f", report.throughput) << " runs/s ("
+      << Plural(timed, "timed run", "timed runs") << " in " << Ms(report.wall_ms) << ")\n";
+  WriteSetOutputs(out, report, style);
+}
 
 void WriteTextReport(std::ostream& out, const RunReport& report, const TextReportOptions& options) {
   const TextStyle style(options.colour);
   WriteModel(out, report.model, style);
-  out << Field(style, "Backends") << Join(report.backends, ", ") << "  (in order of preference"
-      << (report.strict ? ", strict" : "") << ")\n";
-  if (report.threads > 0) out << Field(style, "Threads") << report.threads << " per backend\n";
-  WriteBackendOptions(out, report.backend_options, style);
+  WriteBackends(out, report.backends, report.strict, report.threads, report.backend_options, style);
   out << Field(style, "Times") << "import " << Ms(report.model.import_ms) << ", optimize "
       << Ms(report.optimize_ms) << ", load " << Ms(report.load_ms) << '\n';
   WriteRuns(out, report, style);
@@ -250,12 +388,7 @@ void WriteTextReport(std::ostream& out, const RunReport& report, const TextRepor
 
   out << style.Heading("Outputs") << ":\n";
   for (const OutputReport& output : report.outputs) {
-    out << "  " << style.Name(output.name) << "  " << Describe(output.info) << "  min "
-        << Format("%.6g", output.values.min) << "  max " << Format("%.6g", output.values.max)
-        << "  mean " << Format("%.6g", output.values.mean);
-    if (output.values.non_finite > 0) {
-      out << "  " << style.Bad(Plural(output.values.non_finite, "non-finite value", "non-finite values"));
-    }
+    WriteOutputSummary(out, output, style);
     if (!output.file.empty()) out << "  -> " << output.file;
     out << '\n';
   }

@@ -20,4 +20,8 @@ void WriteTextReport(std::ostream& out, const RunReport& report, const TextRepor
 // a verdict against the tolerance.
 void WriteTextReport(std::ostream& out, const CompareReport& report, const TextReportOptions& options);
 
+// The input sets with their first runs, per distinct shape its first-run cost and steady
+// latency, the session's cache counts, and each set's last outputs (and --expected-set checks).
+void WriteTextReport(std::ostream& out, const SetsReport& report, const TextReportOptions& options);
+
 }  // namespace backplane::sdk_run
