@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <tuple>
 
 namespace backplane::onednn::testing {
 namespace {
@@ -408,11 +410,22 @@ TEST_CASE("ops: ElementwiseBinary with broadcasting matches CpuRef") {
     d.operation = c.op;
     CheckOp(*runtime, OneLayer(d, c.a, {{c.b, c.b_constant}}), 0.5f, 2.0f);
   }
-  // Sub with a broadcast first operand cannot be swapped: CpuRef runs it.
+  // Sub with a broadcast first operand swaps and negates: a run-time one, and a constant one
+  // (BERT's 1 - mask: a scalar minus the run-time mask).
   ElementwiseBinaryDescriptor sub;
   sub.operation = BinaryOperation::kSub;
-  const Network net = OneLayer(sub, {4}, {{TensorShape{3, 4}, false}});
-  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net));
+  CheckOp(*runtime, OneLayer(sub, {4}, {{TensorShape{3, 4}, false}}));
+  {
+    Network net;
+    auto mask = net.AddInput("mask", F32({2, 1, 1, 8}));
+    net.AddOutput("y", net.Add(sub, {net.AddConstant("one", TensorShape{}, std::vector<float>{1.0f}), mask}, "op"));
+    CheckOp(*runtime, net);
+  }
+  // Div with a broadcast first operand cannot be swapped exactly: CpuRef runs it.
+  ElementwiseBinaryDescriptor div;
+  div.operation = BinaryOperation::kDiv;
+  const Network net = OneLayer(div, {4}, {{TensorShape{3, 4}, false}});
+  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net, 0.5f, 2.0f));
   CHECK(BackendOf(outcome, "op") == "CpuRef");
 }
 
@@ -643,6 +656,33 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
     strided.axes = {2, 3};
     strided.steps = {2, 2};
     net.AddOutput("y", net.Add(strided, {c}, "op"));
+    CheckOp(*runtime, net);
+  }
+  // Split: equal parts along the last axis (attention's QKV), unequal ones along axis 1, and
+  // from a blocked producer.
+  for (const auto& [axis, sizes, shape] :
+       {std::tuple<std::int32_t, std::vector<std::int64_t>, TensorShape>{-1, {}, {1, 8, 24}},
+        {1, {3, 9, 4}, {2, 16, 3, 5}}}) {
+    SplitDescriptor split;
+    split.axis = axis;
+    split.sizes = sizes;
+    const std::uint32_t parts = sizes.empty() ? 3u : static_cast<std::uint32_t>(sizes.size());
+    Network net;
+    const LayerId op = net.AddLayer(split, "op", {net.AddInput("x", F32(shape))}, parts);
+    for (std::uint32_t i = 0; i < parts; ++i) net.AddOutput("y" + std::to_string(i), {op, i});
+    CheckOp(*runtime, net);
+  }
+  {
+    Network net;
+    auto x = net.AddInput("x", F32({1, 16, 8, 8}));
+    Convolution2dDescriptor conv;
+    conv.pads = {1, 1, 1, 1};
+    auto c = net.Add(conv, {x, Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
+    SplitDescriptor halves;
+    halves.axis = 1;
+    const LayerId op = net.AddLayer(halves, "op", {c}, 2);
+    net.AddOutput("y0", {op, 0});
+    net.AddOutput("y1", {op, 1});
     CheckOp(*runtime, net);
   }
   // Negative steps: CpuRef runs it.
