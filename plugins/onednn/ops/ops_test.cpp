@@ -33,6 +33,14 @@ Network OneLayer(const Descriptor& descriptor, const TensorShape& x_shape,
   return net;
 }
 
+// A 3x3 convolution of input x [1, 16, 8, 8] into 32 channels: a producer whose result CpuOneDnn
+// leaves channel-blocked, for the data movement that reads it.
+OutputSlot BlockedConvolution(Network& net) {
+  Convolution2dDescriptor conv;
+  conv.pads = {1, 1, 1, 1};
+  return net.Add(conv, {net.AddInput("x", F32({1, 16, 8, 8})), Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
+}
+
 std::vector<std::vector<float>> InputsFor(Runtime& runtime, const Network& net, float low = -1.0f, float high = 1.0f) {
   OptimizeOptions options;
   options.backends = {kRef};
@@ -612,6 +620,17 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
   ConcatDescriptor concat;
   concat.axis = 1;
   CheckOp(*runtime, OneLayer(concat, {1, 16, 5, 5}, {{TensorShape{1, 24, 5, 5}, false}, {TensorShape{1, 8, 5, 5}, true}}));
+  // Dense slices written straight into the user's output (a detector's heads, [1, N, 85] each),
+  // from the user's memory, a constant and a CpuOneDnn layer's result.
+  CheckOp(*runtime, OneLayer(concat, {1, 7, 5}, {{TensorShape{1, 3, 5}, false}, {TensorShape{1, 2, 5}, true}}));
+  {
+    Network net;
+    ActivationDescriptor sigmoid;
+    sigmoid.function = ActivationFunction::kSigmoid;
+    const auto head = net.Add(sigmoid, {net.AddInput("x", F32({1, 48, 85}))}, "sigmoid");
+    net.AddOutput("y", net.Add(concat, {head, net.AddInput("more", F32({1, 12, 85}))}, "op"));
+    CheckOp(*runtime, net);
+  }
   concat.axis = -1;
   CheckOp(*runtime, OneLayer(concat, {2, 3}, {{TensorShape{2, 5}, false}}));
 
@@ -646,10 +665,7 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
   }
   {
     Network net;
-    auto x = net.AddInput("x", F32({1, 16, 8, 8}));
-    Convolution2dDescriptor conv;
-    conv.pads = {1, 1, 1, 1};
-    auto c = net.Add(conv, {x, Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
+    const auto c = BlockedConvolution(net);
     SliceDescriptor strided;
     strided.starts = {1, 0};
     strided.ends = {8, 8};
@@ -674,10 +690,7 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
   }
   {
     Network net;
-    auto x = net.AddInput("x", F32({1, 16, 8, 8}));
-    Convolution2dDescriptor conv;
-    conv.pads = {1, 1, 1, 1};
-    auto c = net.Add(conv, {x, Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
+    const auto c = BlockedConvolution(net);
     SplitDescriptor halves;
     halves.axis = 1;
     const LayerId op = net.AddLayer(halves, "op", {c}, 2);
