@@ -698,6 +698,18 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
     net.AddOutput("y1", {op, 1});
     CheckOp(*runtime, net);
   }
+  {  // parts that cut through a channel block, along the channels and along the rows
+    for (const std::int32_t axis : {1, 2}) {
+      Network net;
+      const auto c = BlockedConvolution(net);
+      SplitDescriptor uneven;
+      uneven.axis = axis;
+      uneven.sizes = axis == 1 ? std::vector<std::int64_t>{5, 20, 7} : std::vector<std::int64_t>{3, 1, 4};
+      const LayerId op = net.AddLayer(uneven, "op", {c}, 3);
+      for (std::uint32_t i = 0; i < 3; ++i) net.AddOutput("y" + std::to_string(i), {op, i});
+      CheckOp(*runtime, net);
+    }
+  }
   // Negative steps: CpuRef runs it.
   slice.steps = {1, -1};
   slice.starts = {1, -1};
