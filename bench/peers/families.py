@@ -52,27 +52,40 @@ FAMILIES = {
 TOLERANCE = 1e-4
 
 
-def run_sdk(build, files, reference, backends, threads):
+def check(build, files, reference, backends, threads):
+    """One `sdk-run --expected` of a cached model on `backends`. Returns {"ok": within TOLERANCE,
+    "error": max relative error or None, "failure": why sdk-run failed (import, run) or None,
+    "fallbacks": [(layer type, reason, layer name)] for the layers placed on another backend than
+    the first}."""
     env = dict(os.environ)
     env["BACKPLANE_BACKEND_PATHS"] = peer_models.plugin_folder(build)
-    command = [os.path.join(build, "bin", "sdk-run"), "--model", files["onnx"], "--backends", backends,
-               "--input", "input=" + files["input.npy"], "--expected", "output=" + reference,
-               "--tolerance", str(TOLERANCE), "--iterations", "1", "--warmup", "0",
-               "--threads", str(threads), "--json"]
+    command = [os.path.join(build, "bin", "sdk-run"), "--model", files["onnx"], "--backends", backends]
+    command += [a for i in peer_models.input_arguments(files) for a in ("--input", i)]
+    command += ["--expected", "output=" + reference, "--tolerance", str(TOLERANCE), "--iterations", "1",
+                "--warmup", "0", "--threads", str(threads), "--json"]
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
     if done.returncode not in (0, 1):
         lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
-        return False, f"exit {done.returncode}: " + " | ".join(lines[:3])[:300]
+        return {"ok": False, "error": None, "fallbacks": [],
+                "failure": f"exit {done.returncode}: " + " | ".join(lines[:3])[:300]}
     report = json.loads(done.stdout)
-    error = max(item["max_rel_error"] for item in report["expected"])
     first = backends.split(",")[0]
-    placed = [layer for layer in report["placement"] if layer["backend"]]
-    fallback_types = sorted({layer["type"] for layer in placed if layer["backend"] != first})
-    fallbacks = sum(1 for layer in placed if layer["backend"] != first)
-    text = f"err {error:.1e}"
+    fallbacks = [(layer["type"], layer.get("reason", ""), str(layer["layer"])) for layer in report["placement"]
+                 if layer["backend"] and layer["backend"] != first]
+    return {"ok": done.returncode == 0, "error": max(item["max_rel_error"] for item in report["expected"]),
+            "failure": None, "fallbacks": fallbacks}
+
+
+def run_sdk(build, files, reference, backends, threads):
+    """check() as one table cell: (ok, "err 1.2e-06, 3 on fallback (Type ...)" or the failure)."""
+    result = check(build, files, reference, backends, threads)
+    if result["failure"]:
+        return False, result["failure"]
+    text = f"err {result['error']:.1e}"
     if len(backends.split(",")) > 1:
-        text += f", {fallbacks} on fallback" + (f" ({' '.join(fallback_types)})" if fallback_types else "")
-    return done.returncode == 0, text
+        types = sorted({layer_type for layer_type, _, _ in result["fallbacks"]})
+        text += f", {len(result['fallbacks'])} on fallback" + (f" ({' '.join(types)})" if types else "")
+    return result["ok"], text
 
 
 def main():

@@ -25,6 +25,7 @@ import ctypes
 import glob
 import json
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -42,6 +43,7 @@ CREATE_TENSOR_WITH_DATA, CREATE_CPU_MEMORY_INFO = 49, 69
 RELEASE_ENV, RELEASE_MEMORY_INFO, RELEASE_SESSION, RELEASE_VALUE, RELEASE_SESSION_OPTIONS = 92, 94, 95, 96, 100
 ORT_API_VERSION = 20
 ORT_ENABLE_ALL, ORT_LOGGING_LEVEL_ERROR, ORT_ARENA_ALLOCATOR, ORT_MEM_TYPE_DEFAULT, FLOAT = 99, 3, 1, 0, 1
+INT64 = 7  # ONNXTensorElementDataType of int64 inputs (token ids, attention masks)
 
 
 class OrtApiBase(ctypes.Structure):
@@ -49,8 +51,9 @@ class OrtApiBase(ctypes.Structure):
                 ("GetVersionString", ctypes.CFUNCTYPE(ctypes.c_char_p))]
 
 
-def ort_profile(library, model, input_file, iterations, warmup, threads, prefix):
-    """Runs `model` on ORT's CPU provider with profiling; returns the profile file's path."""
+def ort_profile(library, model, input_files, iterations, warmup, threads, prefix):
+    """Runs `model` on ORT's CPU provider with profiling, fed {input name: .npy file} (float32, or
+    int64 token ids and masks); returns the profile file's path."""
     lib = ctypes.CDLL(library)
     lib.OrtGetApiBase.restype = ctypes.POINTER(OrtApiBase)
     table = ctypes.cast(lib.OrtGetApiBase().contents.GetApi(ORT_API_VERSION), ctypes.POINTER(ctypes.c_void_p))
@@ -69,7 +72,7 @@ def ort_profile(library, model, input_file, iterations, warmup, threads, prefix)
         if status:
             sys.exit(f"layer_compare.py: ONNX Runtime {what}: {error_message(status).decode()}")
 
-    env, options, session, memory_info, tensor = out(), out(), out(), out(), out()
+    env, options, session, memory_info = out(), out(), out(), out()
     call("CreateEnv", CREATE_ENV, [ctypes.c_int, ctypes.c_char_p, p(out)], ORT_LOGGING_LEVEL_ERROR, b"layers",
          ctypes.byref(env))
     call("CreateSessionOptions", CREATE_SESSION_OPTIONS, [p(out)], ctypes.byref(options))
@@ -79,24 +82,33 @@ def ort_profile(library, model, input_file, iterations, warmup, threads, prefix)
     call("SetSessionGraphOptimizationLevel", SET_OPTIMIZATION_LEVEL, [out, ctypes.c_int], options, ORT_ENABLE_ALL)
     call("CreateSession", CREATE_SESSION, [out, ctypes.c_char_p, out, p(out)], env, model.encode(), options,
          ctypes.byref(session))
-    data = np.ascontiguousarray(np.load(input_file), dtype=np.float32)
-    shape = (ctypes.c_int64 * data.ndim)(*data.shape)
     call("CreateCpuMemoryInfo", CREATE_CPU_MEMORY_INFO, [ctypes.c_int, ctypes.c_int, p(out)], ORT_ARENA_ALLOCATOR,
          ORT_MEM_TYPE_DEFAULT, ctypes.byref(memory_info))
-    call("CreateTensorWithDataAsOrtValue", CREATE_TENSOR_WITH_DATA,
-         [out, ctypes.c_void_p, ctypes.c_size_t, p(ctypes.c_int64), ctypes.c_size_t, ctypes.c_int, p(out)],
-         memory_info, data.ctypes.data, data.nbytes, shape, data.ndim, FLOAT, ctypes.byref(tensor))
-    names_in, names_out = (ctypes.c_char_p * 1)(b"input"), (ctypes.c_char_p * 1)(b"output")
-    inputs = (ctypes.c_void_p * 1)(tensor)
+    arrays, tensors = [], []
+    for path in input_files.values():
+        data = np.load(path)
+        element = INT64 if data.dtype == np.int64 else FLOAT
+        data = np.ascontiguousarray(data, dtype=np.int64 if element == INT64 else np.float32)
+        arrays.append(data)  # alive while the session reads it
+        shape = (ctypes.c_int64 * data.ndim)(*data.shape)
+        tensors.append(out())
+        call("CreateTensorWithDataAsOrtValue", CREATE_TENSOR_WITH_DATA,
+             [out, ctypes.c_void_p, ctypes.c_size_t, p(ctypes.c_int64), ctypes.c_size_t, ctypes.c_int, p(out)],
+             memory_info, data.ctypes.data, data.nbytes, shape, data.ndim, element, ctypes.byref(tensors[-1]))
+    count = len(tensors)
+    names_in = (ctypes.c_char_p * count)(*(name.encode() for name in input_files))
+    names_out = (ctypes.c_char_p * 1)(b"output")
+    inputs = (ctypes.c_void_p * count)(*(tensor.value for tensor in tensors))
     release_value = entry(RELEASE_VALUE, out, restype=None)
     for _ in range(warmup + iterations):
         result = (ctypes.c_void_p * 1)()
         call("Run", RUN, [out, out, p(ctypes.c_char_p), p(ctypes.c_void_p), ctypes.c_size_t, p(ctypes.c_char_p),
                           ctypes.c_size_t, p(ctypes.c_void_p)],
-             session, None, names_in, inputs, 1, names_out, 1, result)
+             session, None, names_in, inputs, count, names_out, 1, result)
         release_value(result[0])
     # The session writes its profile when it is released.
-    release_value(tensor)
+    for tensor in tensors:
+        release_value(tensor)
     entry(RELEASE_MEMORY_INFO, out, restype=None)(memory_info)
     entry(RELEASE_SESSION, out, restype=None)(session)
     entry(RELEASE_SESSION_OPTIONS, out, restype=None)(options)
@@ -174,12 +186,14 @@ def main():
 
     files = peer_models.ensure_model(args.models_dir or os.path.join(args.build, "bench-models"), args.model)
     peers = args.peers_dir or os.path.join(args.build, "bench-peers")
-    library = glob.glob(os.path.join(peers, "node_modules", "onnxruntime-node", "bin", "napi-v3", "linux", "*",
+    # napi-v3 up to 1.20, napi-v6 in 1.30; one folder per CPU architecture.
+    arch = {"x86_64": "x64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+    library = glob.glob(os.path.join(peers, "node_modules", "onnxruntime-node", "bin", "napi-v*", "linux", arch,
                                      "libonnxruntime.so.1*"))
     if not library:
         sys.exit(f"layer_compare.py: no libonnxruntime.so under {peers}; run run_peers.py --peers ort once")
     with tempfile.TemporaryDirectory() as scratch:
-        profile = ort_profile(sorted(library)[-1], files["onnx"], files["input.npy"], args.iterations, args.warmup,
+        profile = ort_profile(sorted(library)[-1], files["onnx"], files["inputs"], args.iterations, args.warmup,
                               args.threads, os.path.join(scratch, "ort"))
         nodes = ort_nodes(profile, args.warmup)
     env = dict(os.environ)
@@ -187,8 +201,9 @@ def main():
     if backend_dir:
         env["BACKPLANE_BACKEND_PATHS"] = os.path.abspath(backend_dir)
     command = [os.path.join(args.build, "bin", "sdk-run"), "--model", files["onnx"], "--backends", args.backends,
-               "--threads", str(args.threads), "--input", "input=" + files["input.npy"], "--iterations",
-               str(args.iterations), "--warmup", str(args.warmup), "--per-layer", "--json"]
+               "--threads", str(args.threads)]
+    command += [a for i in peer_models.input_arguments(files) for a in ("--input", i)]
+    command += ["--iterations", str(args.iterations), "--warmup", str(args.warmup), "--per-layer", "--json"]
     report = json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
     rows = pair(report["per_layer"], nodes)
 

@@ -55,8 +55,9 @@ def ours_median_ms(args, files, iterations, warmup, out_dir):
     plugins = peer_models.plugin_folder(args.build)
     env = dict(os.environ, BACKPLANE_BACKEND_PATHS=plugins or "")
     command = [os.path.join(args.build, "bin", "sdk-run"), "--model", files["onnx"], "--backends",
-               args.backends, "--threads", str(args.threads), "--input", "input=" + files["input.npy"],
-               "--iterations", str(iterations), "--warmup", str(warmup), "--json", "--output-dir", out_dir]
+               args.backends, "--threads", str(args.threads)]
+    command += [a for i in peer_models.input_arguments(files) for a in ("--input", i)]
+    command += ["--iterations", str(iterations), "--warmup", str(warmup), "--json", "--output-dir", out_dir]
     if args.fast_math:
         command += ["--backend-option", "CpuOneDnn:fast_math=1"]
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
@@ -94,7 +95,7 @@ def main():
     for name in args.models.split(","):
         files = peer_models.ensure_model(args.cache, name, log=lambda m: print(m, flush=True))
         session = onnxruntime.InferenceSession(files["onnx"], options, providers=["CPUExecutionProvider"])
-        feed = {session.get_inputs()[0].name: np.load(files["input.npy"])}
+        feed = {name: np.load(path) for name, path in files["inputs"].items()}
         iterations = max(3, args.iterations // 2) if name == "bert_base" else args.iterations
         ours_rounds, ort_rounds, errors = [], [], []
         for round_index in range(args.rounds):

@@ -7,7 +7,8 @@
 // DIR is the folder npm installed onnxruntime-node into (it holds node_modules/). Prints one
 // JSON document on stdout: {"engine", "version", "threads", "latencies_ms": [...], "outputs":
 // {name: file}}; with --output-dir, writes each output of the last run as D/<name>.npy
-// (float32 outputs only).
+// (float32, int64 and int32 outputs). --input is repeated once per model input; its .npy type
+// (float32, int64 ids and masks) is the tensor's.
 'use strict';
 
 const fs = require('fs');
@@ -56,7 +57,7 @@ async function main() {
   for (const name of session.inputNames) {
     if (!(name in options.inputs)) throw new Error(`no --input for the model's input ${name}`);
     const array = readNpy(options.inputs[name]);
-    feeds[name] = new ort.Tensor('float32', array.data, array.shape);
+    feeds[name] = new ort.Tensor(array.type, array.data, array.shape);
   }
 
   let results;
@@ -73,7 +74,7 @@ async function main() {
     fs.mkdirSync(options.outputDir, {recursive: true});
     for (const name of session.outputNames) {
       const tensor = results[name];
-      if (tensor.type !== 'float32') continue;
+      if (!['float32', 'int64', 'int32'].includes(tensor.type)) continue;
       const file = path.join(options.outputDir, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.npy`);
       writeNpy(file, tensor.dims, tensor.data);
       outputs[name] = file;

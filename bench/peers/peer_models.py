@@ -2,7 +2,9 @@
 
 For each model <name> the cache folder holds
     <name>.onnx        the exported graph (input "input", output "output")
-    <name>.input.npy   the input every engine is fed (f32, seeded)
+    <name>.input.npy   the input every engine is fed (f32, seeded); a model whose inputs have
+                       other names (family_models.py: BERT's input_ids and attention_mask) has
+                       <name>.in.<input>.npy per input instead, of the input's type (int64 ids)
     <name>.pt          the PyTorch module itself (torch.save), for the PyTorch runner
 
 Run with Debian's Python (/usr/bin/python3): it has python3-torch 1.13, torchvision and onnx.
@@ -15,6 +17,8 @@ import os
 import zlib
 
 import numpy as np
+
+import family_models
 
 # name -> (ONNX opset, input shape): the peer benchmark's models. Any other torchvision
 # classification model (families.py) exports at opset 13 with a 1x3x224x224 input unless
@@ -38,8 +42,9 @@ ZOO = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_large", "efficientn
 
 
 def is_known(name):
-    """A model ensure_model can make: bert_base or any torchvision classification model."""
-    if name in MODELS:
+    """A model ensure_model can make: bert_base, a family model (family_models.FAMILY_MODELS) or any
+    torchvision classification model."""
+    if name in MODELS or name in family_models.FAMILY_MODELS:
         return True
     import torchvision
 
@@ -49,8 +54,32 @@ SEEDS = {"resnet18": 41, "resnet50": 42, "mobilenet_v2": 43, "bert_base": 44}
 
 
 def spec(name):
-    """(opset, input shape) of any model name."""
+    """(opset, input shape) of any model name (of its first input where it has several)."""
+    if name in family_models.FAMILY_MODELS:
+        _, opset, inputs = family_models.FAMILY_MODELS[name]
+        return opset, next(iter(inputs.values()))[0]
     return MODELS.get(name, (13, INPUT_SHAPES.get(name, (1, 3, 224, 224))))
+
+
+def input_specs(name):
+    """{input name: (shape, numpy dtype name)} of any model name, in the ONNX graph's order."""
+    if name in family_models.FAMILY_MODELS:
+        return dict(family_models.FAMILY_MODELS[name][2])
+    return {"input": (spec(name)[1], "float32")}
+
+
+def describe_inputs(name):
+    """"1x3x224x224", "1x128 int64", or for models with other inputs "input_ids 1x128 int64, ..."."""
+    specs = input_specs(name)
+    if list(specs) == ["input"]:
+        shape, dtype = specs["input"]
+        return "x".join(map(str, shape)) + ("" if dtype == "float32" else f" {dtype}")
+    return ", ".join(f"{n} {'x'.join(map(str, shape))} {dtype}" for n, (shape, dtype) in specs.items())
+
+
+def input_arguments(files):
+    """["NAME=FILE.npy", ...]: the model's inputs as sdk-run's and the runners' --input values."""
+    return [f"{name}={path}" for name, path in files["inputs"].items()]
 
 
 def seed_of(name):
@@ -98,7 +127,9 @@ def build_module(name):
 
     seed = seed_of(name)
     torch.manual_seed(seed)
-    if name == "bert_base":
+    if name in family_models.FAMILY_MODELS:
+        module = family_models.build(name)
+    elif name == "bert_base":
         layer = torch.nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.0, activation="gelu",
                                                  batch_first=True, norm_first=False)
         module = torch.nn.TransformerEncoder(layer, 12, enable_nested_tensor=False)
@@ -107,16 +138,32 @@ def build_module(name):
     return randomize(module, seed).eval()
 
 
-def make_input(name):
+def make_inputs(name):
+    """{input name: tensor}, seeded by the model's name."""
     import torch
 
-    shape = spec(name)[1]
     generator = torch.Generator().manual_seed(seed_of(name) + 1000)
-    return torch.randn(shape, generator=generator)
+    if name in family_models.FAMILY_MODELS:
+        return family_models.make_inputs(name, generator)
+    return {"input": torch.randn(spec(name)[1], generator=generator)}
 
 
-def paths(cache, stem):
-    return {suffix: os.path.join(cache, f"{stem}.{suffix}") for suffix in ("onnx", "input.npy", "pt")}
+def paths(cache, stem, name=None):
+    """The cache files of a model: "onnx", "pt", "inputs" ({input name: .npy}) and, for a model
+    with the one input "input", "input.npy" (the same file)."""
+    files = {suffix: os.path.join(cache, f"{stem}.{suffix}") for suffix in ("onnx", "pt")}
+    names = list(input_specs(name)) if name else ["input"]
+    if names == ["input"]:
+        files["input.npy"] = os.path.join(cache, f"{stem}.input.npy")
+        files["inputs"] = {"input": files["input.npy"]}
+    else:
+        files["inputs"] = {n: os.path.join(cache, f"{stem}.in.{n}.npy") for n in names}
+    return files
+
+
+def cache_files(files):
+    """Every file of paths(): the graph, the module and each input."""
+    return [files["onnx"], files["pt"]] + list(files["inputs"].values())
 
 
 def ensure_model(cache, name, opset=None, log=print):
@@ -126,30 +173,38 @@ def ensure_model(cache, name, opset=None, log=print):
     import torch
 
     opset = opset or spec(name)[0]
-    files = paths(cache, name if opset == spec(name)[0] else f"{name}.op{opset}")
-    if all(os.path.exists(path) for path in files.values()):
+    files = paths(cache, name if opset == spec(name)[0] else f"{name}.op{opset}", name)
+    if all(os.path.exists(path) for path in cache_files(files)):
         return files
     os.makedirs(cache, exist_ok=True)
     log(f"exporting {name} (opset {opset}) to {files['onnx']} ...")
     module = build_module(name)
-    x = make_input(name)
+    inputs = make_inputs(name)
     buffer = io.BytesIO()
     # PyTorch 2.9 and later export through dynamo by default; the TorchScript exporter gives
     # the same graphs as Debian's 1.13 does.
     legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
-    torch.onnx.export(module, (x,), buffer, opset_version=opset, input_names=["input"],
+    torch.onnx.export(module, tuple(inputs.values()), buffer, opset_version=opset, input_names=list(inputs),
                       output_names=["output"], do_constant_folding=True, **legacy)
     model = onnx.load_from_string(buffer.getvalue())
     onnx.checker.check_model(model)
-    # Written under temporary names and renamed, so an interrupted export is redone next time.
-    for key, write in (("input.npy", lambda f: np.save(f, x.numpy().astype(np.float32))),
-                       ("pt", lambda f: torch.save(module, f)),
-                       ("onnx", lambda f: f.write(model.SerializeToString()))):
-        partial = files[key] + ".partial"
-        with open(partial, "wb") as f:
+    # Written under temporary names and renamed (the graph last), so an interrupted export is
+    # redone next time.
+    writes = [(files["inputs"][n], lambda f, t=t: np.save(f, t.numpy())) for n, t in inputs.items()]
+    writes += [(files["pt"], lambda f: torch.save(module, f)),
+               (files["onnx"], lambda f: f.write(model.SerializeToString()))]
+    for path, write in writes:
+        with open(path + ".partial", "wb") as f:
             write(f)
-        os.replace(partial, files[key])
+        os.replace(path + ".partial", path)
     return files
+
+
+def load_inputs(files):
+    """The model's inputs as torch tensors, in order."""
+    import torch
+
+    return [torch.from_numpy(np.load(path)) for path in files["inputs"].values()]
 
 
 def ensure_reference(files):
@@ -161,7 +216,7 @@ def ensure_reference(files):
     if not os.path.exists(reference):
         module = torch.load(files["pt"])
         with torch.inference_mode():
-            output = module(torch.from_numpy(np.load(files["input.npy"])))
+            output = module(*load_inputs(files))
         partial = reference + ".partial"
         with open(partial, "wb") as f:
             np.save(f, output.numpy().astype(np.float32))

@@ -119,11 +119,12 @@ class OnnxRuntime:
         self.label = f"onnxruntime {self.version}"
 
     def run(self, name, files, iterations, warmup, out_dir):
-        result = run_json([self.args.node, os.path.join(HERE, "ort_runner.js"),
-                           "--ort-dir", self.args.peers_dir, "--model", files["onnx"],
-                           "--input", "input=" + files["input.npy"], "--iterations", str(iterations),
-                           "--warmup", str(warmup), "--threads", str(self.args.threads),
-                           "--output-dir", out_dir])
+        command = [self.args.node, os.path.join(HERE, "ort_runner.js"), "--ort-dir", self.args.peers_dir,
+                   "--model", files["onnx"]]
+        command += [a for i in peer_models.input_arguments(files) for a in ("--input", i)]
+        command += ["--iterations", str(iterations), "--warmup", str(warmup), "--threads", str(self.args.threads),
+                    "--output-dir", out_dir]
+        result = run_json(command)
         return {"median_ms": statistics.median(result["latencies_ms"]), "outputs": result["outputs"],
                 "latencies_ms": result["latencies_ms"]}
 
@@ -139,11 +140,11 @@ class PyTorch:
 
     def run(self, name, files, iterations, warmup, out_dir):
         output = os.path.join(out_dir, "output.npy")
-        result = run_json([sys.executable, os.path.join(HERE, "torch_runner.py"),
-                           "--module", files["pt"], "--input", files["input.npy"],
-                           "--iterations", str(iterations), "--warmup", str(warmup),
-                           "--threads", str(self.args.threads), "--output", output,
-                           "--budget-s", str(self.args.torch_budget_s)])
+        command = [sys.executable, os.path.join(HERE, "torch_runner.py"), "--module", files["pt"]]
+        command += [a for path in files["inputs"].values() for a in ("--input", path)]
+        command += ["--iterations", str(iterations), "--warmup", str(warmup), "--threads", str(self.args.threads),
+                    "--output", output, "--budget-s", str(self.args.torch_budget_s)]
+        result = run_json(command)
         return {"median_ms": statistics.median(result["latencies_ms"]), "outputs": {"output": output},
                 "latencies_ms": result["latencies_ms"]}
 
@@ -178,8 +179,9 @@ class Backplane:
 
     def command(self, files, iterations, warmup, out_dir):
         command = [self.tools.sdk_run, "--model", files["onnx"], "--backends", self.backends,
-                   "--threads", str(self.args.threads), "--input", "input=" + files["input.npy"],
-                   "--iterations", str(iterations), "--warmup", str(warmup), "--json",
+                   "--threads", str(self.args.threads)]
+        command += [a for i in peer_models.input_arguments(files) for a in ("--input", i)]
+        command += ["--iterations", str(iterations), "--warmup", str(warmup), "--json",
                    "--output-dir", out_dir]
         if self.fast_math:
             command += ["--backend-option", "CpuOneDnn:fast_math=1"]
@@ -323,8 +325,8 @@ def report(args, engines, models, results):
         gflop = model["gflop"]
         iterations = args.bert_iterations if name == "bert_base" else args.iterations
         out.append("")
-        out.append(f"{name}  ({gflop:.3f} GFLOP per inference, input "
-                   f"{'x'.join(map(str, peer_models.spec(name)[1]))}, {args.rounds} rounds x "
+        out.append(f"{name}  ({gflop:.3f} GFLOP per inference, input {peer_models.describe_inputs(name)}, "
+                   f"{args.rounds} rounds x "
                    f"{iterations} iterations after {args.warmup} warmup)")
         out.append(f"  {'engine':34} {'median ms':>10} {'best ms':>9} {'GFLOP/s':>8} {'% peak':>7} "
                    f"{'% meas':>7} {'/ ORT':>6}  {'max rel err vs torch':>20}  per-round medians (ms)")
@@ -436,8 +438,9 @@ def parse_arguments():
                              "several (e.g. --backends CpuOneDnn,CpuRef --backends CpuRef). "
                              "Default: CpuOneDnn,CpuRef")
     parser.add_argument("--models", default=",".join(peer_models.ZOO),
-                        help=f"comma-separated models: bert_base or torchvision model names "
-                             f"(default: the zoo, {','.join(peer_models.ZOO)})")
+                        help=f"comma-separated models: bert_base, torchvision model names, the op-set "
+                             f"families' models ({','.join(peer_models.family_models.FAMILY_MODELS)}) or "
+                             f"'families' for all of those (default: the zoo, {','.join(peer_models.ZOO)})")
     parser.add_argument("--peers", default="ort,torch", help="peers to time: ort, torch (default: both)")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     parser.add_argument("--iterations", type=int, default=20, help="timed runs per engine per round (default 20)")
@@ -475,12 +478,15 @@ def parse_arguments():
     args.measured_peak = None
     if args.omp_wait_policy != "default":
         os.environ["OMP_WAIT_POLICY"] = args.omp_wait_policy.upper()  # inherited by every engine
+    if args.models == "families":
+        args.models = ",".join(peer_models.family_models.FAMILY_MODELS)
     args.tools = BuildTools(args.build)
     args.baseline_tools = BuildTools(args.baseline) if args.baseline else None
     for name in args.models.split(","):
         if not peer_models.is_known(name):
-            sys.exit(f"run_peers.py: unknown model {name} (bert_base or a torchvision model, e.g. "
-                     f"{', '.join(peer_models.ZOO)})")
+            sys.exit(f"run_peers.py: unknown model {name} (bert_base, a torchvision model, e.g. "
+                     f"{', '.join(peer_models.ZOO)}, or a family model: "
+                     f"{', '.join(peer_models.family_models.FAMILY_MODELS)})")
     if args.rounds < 1 or args.iterations < 1 or args.bert_iterations < 1 or args.warmup < 0:
         sys.exit("run_peers.py: --rounds and --iterations must be >= 1, --warmup >= 0")
     return args

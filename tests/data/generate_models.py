@@ -221,6 +221,40 @@ class TinyBert(torch.nn.Module if torch else object):
         return x
 
 
+class TinyGpt(torch.nn.Module if torch else object):
+    """A GPT-style decoder as a user writes one: the causal mask made with torch.triu and applied
+    with torch.where (-inf above the diagonal: the masked softmax entries are exactly 0), the
+    fused QKV projection split with Tensor.split, pre-norm blocks, the tied LM head."""
+
+    def __init__(self, vocab=50, d=32, heads=4, layers=2, max_len=16):
+        super().__init__()
+        nn = torch.nn
+        self.heads = heads
+        self.tokens = nn.Embedding(vocab, d)
+        self.positions = nn.Embedding(max_len, d)
+        self.norm1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+        self.qkv = nn.ModuleList([nn.Linear(d, 3 * d) for _ in range(layers)])
+        self.out = nn.ModuleList([nn.Linear(d, d) for _ in range(layers)])
+        self.norm2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+        self.ff = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+                                 for _ in range(layers)])
+
+    def forward(self, input_ids):
+        batch, seq = input_ids.shape
+        d = self.tokens.weight.shape[1]
+        positions = torch.arange(seq, dtype=torch.int64).unsqueeze(0)
+        x = self.tokens(input_ids) + self.positions(positions)
+        future = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1)
+        bias = torch.where(future, torch.tensor(float("-inf")), torch.tensor(0.0))
+        for norm1, qkv, out, norm2, ff in zip(self.norm1, self.qkv, self.out, self.norm2, self.ff):
+            q, k, v = (t.view(batch, seq, self.heads, d // self.heads).transpose(1, 2)
+                       for t in qkv(norm1(x)).split(d, dim=2))
+            scores = q @ k.transpose(-1, -2) / float(np.sqrt(d // self.heads)) + bias
+            x = x + out((torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(batch, seq, d))
+            x = x + ff(norm2(x))
+        return x @ self.tokens.weight.t()
+
+
 def bert_dynamic_model(folder):
     """bert_dynamic.onnx (dynamic batch and sequence) and PyTorch's outputs for two input sets:
     s16 (batch 1, 16 tokens) and s40 (batch 2, 40 tokens, the second row padded after 25)."""
@@ -294,6 +328,10 @@ def committed_torch_models(folder):
     sizes["rnn_tagger"] = export_torch(folder, "rnn_tagger", randomize(RnnTagger(), 8), [x], 14)
     sizes.update(family_block_models(folder))
     sizes["bert_dynamic"] = bert_dynamic_model(folder)
+    torch.manual_seed(9)
+    ids = torch.randint(0, 50, (1, 16), generator=torch.Generator().manual_seed(19), dtype=torch.int64)
+    sizes["gpt_causal"] = export_torch(folder, "gpt_causal", randomize(TinyGpt(), 9), [ids], 17,
+                                       input_names=("input_ids",), output_names=("logits",))
     return sizes
 
 

@@ -1,5 +1,7 @@
 // ElementwiseBinary: oneDNN binary with numpy broadcasting of the second operand (the operands
-// swap for commutative operations when the first one is the broadcast one).
+// swap for commutative operations when the first one is the broadcast one, and for Sub, whose
+// swapped result b - a is negated by a linear post-op: -(b - a) is a - b exactly, as BERT's
+// (1 - mask) needs).
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
@@ -23,7 +25,8 @@ bool Commutative(BinaryOperation op) {
          op == BinaryOperation::kMin;
 }
 
-// Which input is oneDNN's src0 (shaped like the output); false when neither may be.
+// Which input is oneDNN's src0 (shaped like the output); false when neither may be. Input 1
+// only for an operation that can swap its operands (Commutative, or Sub negated).
 bool Src0Index(const TensorInfo& a, const TensorInfo& b, const TensorInfo& out, BinaryOperation op, std::size_t& src0) {
   const auto rank = out.shape.Rank();
   const auto out_dims = DimsOf(out);
@@ -31,7 +34,7 @@ bool Src0Index(const TensorInfo& a, const TensorInfo& b, const TensorInfo& out, 
     src0 = 0;
     return true;
   }
-  if (Commutative(op) && Expand(DimsOf(b), rank) == out_dims) {
+  if ((Commutative(op) || op == BinaryOperation::kSub) && Expand(DimsOf(b), rank) == out_dims) {
     src0 = 1;
     return true;
   }
@@ -42,11 +45,13 @@ bool Src0Index(const TensorInfo& a, const TensorInfo& b, const TensorInfo& out, 
 // [1, 64, 3, 49, 49] + [1, 64, 1, 49, 49]: 26 ms there, 0.3 ms here): the SDK's StridedLoop over
 // the dense tensors, its rows split between the execution's threads. Immutable; Execute is
 // thread-safe. In place when the output handle is the first operand's (SplitAtSlowPostOp).
+// `reversed`: the layer's operands were swapped (a is its second), so Sub computes b - a.
 class BroadcastLoopWorkload final : public backend::IWorkload {
  public:
-  BroadcastLoopWorkload(BinaryOperation op, TensorRef a, TensorRef b, const TensorInfo& out,
+  BroadcastLoopWorkload(BinaryOperation op, bool reversed, TensorRef a, TensorRef b, const TensorInfo& out,
                         ExecutionSettingsPtr execution)
       : op_(op),
+        reversed_(reversed),
         a_(std::move(a)),
         b_(std::move(b)),
         out_(PlainDesc(DimsOf(out))),
@@ -62,7 +67,9 @@ class BroadcastLoopWorkload final : public backend::IWorkload {
     float* y = static_cast<float*>(ours ? ours->PrepareWrite(out_) : out->Map());
     switch (op_) {
       case BinaryOperation::kAdd: return Run(a, b, y, [](float x, float z) { return x + z; });
-      case BinaryOperation::kSub: return Run(a, b, y, [](float x, float z) { return x - z; });
+      case BinaryOperation::kSub:
+        if (reversed_) return Run(a, b, y, [](float x, float z) { return z - x; });
+        return Run(a, b, y, [](float x, float z) { return x - z; });
       case BinaryOperation::kMul: return Run(a, b, y, [](float x, float z) { return x * z; });
       case BinaryOperation::kDiv: return Run(a, b, y, [](float x, float z) { return x / z; });
       case BinaryOperation::kMax: return Run(a, b, y, [](float x, float z) { return std::max(x, z); });
@@ -102,6 +109,7 @@ class BroadcastLoopWorkload final : public backend::IWorkload {
   }
 
   BinaryOperation op_;
+  bool reversed_;
   TensorRef a_, b_;  // a shaped like the output (dense: steps of 1)
   dnnl::memory::desc out_;
   backend::StridedLoop<2> loop_;  // output (and a), b
@@ -149,9 +157,14 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const OpSpec
   const TensorRef& b = spec.inputs[1 - first];
   const auto dims = DimsOf(spec.output);
   const auto b_dims = Expand(DimsOf(b.info), dims.size());
+  // Swapped Sub: b - a, then negated before the layer's own post-ops.
+  const bool negate = first == 1 && op == BinaryOperation::kSub;
+  std::vector<PostOp> post_ops;
+  if (negate) post_ops.push_back(PostOp::Eltwise({dnnl::algorithm::eltwise_linear, -1.0f, 0.0f}));
+  post_ops.insert(post_ops.end(), spec.post_ops.begin(), spec.post_ops.end());
   try {
     std::vector<memory::desc> operands;
-    const auto attr = PostOpAttr(*execution, spec.post_ops, dims, nullptr, operands);
+    const auto attr = PostOpAttr(*execution, post_ops, dims, nullptr, operands);
     const memory::desc src0 = ActivationLayout(*execution, dims);
     // A broadcast operand in src0's blocked layout too: oneDNN's jit binary kernels take a
     // per-channel ([1, C, 1, 1]) or scalar operand only in the layout of src0 (with a plain
@@ -161,14 +174,14 @@ std::unique_ptr<backend::IWorkload> CreateElementwiseBinaryWorkload(const OpSpec
                               : blocked ? memory::desc(b_dims, memory::data_type::f32, execution->activation_tag)
                                         : PlainDesc(b_dims);
     auto pd = compat::Binary(execution->engine, algorithm, src0, src1, src0, attr);
-    if (IsReference(pd) && spec.post_ops.empty()) {
-      return std::make_unique<BroadcastLoopWorkload>(op, a, b, spec.output, execution);
+    if (IsReference(pd) && spec.post_ops.empty()) {  // (negate's post-op: the loop's reversed Sub)
+      return std::make_unique<BroadcastLoopWorkload>(op, first == 1, a, b, spec.output, execution);
     }
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::binary(pd), pd.scratchpad_desc());
     AddOperand(*workload, execution, DNNL_ARG_SRC_0, a, PlainDesc(dims), pd.src0_desc());
     AddOperand(*workload, execution, DNNL_ARG_SRC_1, b, PlainDesc(b_dims), pd.src1_desc());
-    AddPostOpOperands(*workload, spec.post_ops, operands);
+    AddPostOpOperands(*workload, post_ops, operands);
     workload->SetOutput(DNNL_ARG_DST, 0, spec.output, PlainDesc(dims), pd.dst_desc());
     return workload;
   } catch (const dnnl::error& error) {

@@ -1,4 +1,5 @@
-// Transpose, Reshape, Flatten and Slice (positive steps) as oneDNN reorders into the dense output: they let tensors
+// Transpose, Reshape, Flatten, Slice (positive steps) and Split (one reorder per part: attention's
+// Split of the fused QKV projection) as oneDNN reorders into the dense output: they let tensors
 // that oneDNN layers hold in blocked layouts be rearranged without leaving the backend. Reshape, Flatten and
 // a Transpose that moves only size-1 axes keep the bytes where they are: their output shares the input's
 // content (OneDnnTensorHandle::Alias) whenever the handles allow, and is copied otherwise.
@@ -95,17 +96,19 @@ class RelabelWorkload final : public backend::IWorkload {
 };
 
 // A reorder of the input, read through `view` starting `view_offset` elements into its dense
-// bytes, into the dense output.
+// bytes, into the dense output (output `output` of the layer: spec.outputs[output]).
 std::unique_ptr<backend::IWorkload> Reorder(const OpSpec& spec, const ExecutionSettingsPtr& execution,
-                                            const memory::desc& view, std::int64_t view_offset = 0) {
-  const memory::desc dst = PlainDesc(DimsOf(spec.output));
+                                            const memory::desc& view, std::int64_t view_offset = 0,
+                                            std::size_t output = 0) {
+  const TensorInfo& info = output == 0 ? spec.output : spec.outputs.at(output);
+  const memory::desc dst = PlainDesc(DimsOf(info));
   try {
     dnnl::primitive_attr attr = execution->Attr();
     dnnl::reorder::primitive_desc pd(execution->engine, view, execution->engine, dst, attr);
     auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
     workload->SetPrimitive(dnnl::reorder(pd), pd.scratchpad_desc());
     workload->AddInput(DNNL_ARG_FROM, spec.inputs[0].index, spec.inputs[0].info, view, view, view_offset);
-    workload->SetOutput(DNNL_ARG_TO, 0, spec.output, dst, dst);
+    workload->SetOutput(DNNL_ARG_TO, output, info, dst, dst);
     return workload;
   } catch (const dnnl::error& error) {
     ThrowCreateError(spec.name, std::string("reorder: ") + error.what());
@@ -210,6 +213,63 @@ std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const OpSpec& spec, cons
     ThrowCreateError(spec.name, reason);
   }
   return Reorder(spec, execution, view, offset);
+}
+
+namespace {
+// A Split: one reorder per output, run in order. Immutable; thread-safe as its reorders are.
+class SplitWorkload final : public backend::IWorkload {
+ public:
+  explicit SplitWorkload(std::vector<std::unique_ptr<backend::IWorkload>> parts) : parts_(std::move(parts)) {}
+  void Execute(const backend::WorkloadArgs& args) const override {
+    for (const auto& part : parts_) part->Execute(args);
+  }
+  std::size_t GetScratchSize() const override {
+    std::size_t size = 0;
+    for (const auto& part : parts_) size = std::max(size, part->GetScratchSize());
+    return size;
+  }
+  backend::WorkloadInfo GetInfo() const override { return parts_.front()->GetInfo(); }
+
+ private:
+  std::vector<std::unique_ptr<backend::IWorkload>> parts_;
+};
+}  // namespace
+
+bool IsSplitSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!AllFloat32(layer, reason)) return false;
+  const TensorShape& in = layer.GetInputInfo(0).shape;
+  if (in.Rank() == 0 || !FitsOneDnnRank(in, reason)) {
+    if (in.Rank() == 0) reason = "a rank-0 input";
+    return false;
+  }
+  for (std::size_t i = 0; i < layer.GetNumOutputs(); ++i) {
+    if (layer.GetOutputInfo(i).shape.NumElements() == 0) {
+      reason = "an empty part (output " + std::to_string(i) + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
+  const TensorShape& in = spec.inputs[0].info.shape;
+  std::size_t axis = 0;
+  if (spec.outputs.empty() ||
+      !NormalizeAxis(static_cast<const SplitDescriptor&>(*spec.descriptor).axis, in.Rank(), axis)) {
+    ThrowCreateError(spec.name, "a Split needs its outputs and an axis within the input's rank");
+  }
+  // Part i reads the input's dense bytes in its own dims with the input's strides, from the
+  // first element of its range along the axis (the op schema checked that the parts tile it).
+  const memory::dims strides = backend::DenseStrides(in);
+  std::vector<std::unique_ptr<backend::IWorkload>> parts;
+  std::int64_t start = 0;
+  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
+    const memory::dims dims = DimsOf(spec.outputs[i]);
+    parts.push_back(Reorder(spec, execution, memory::desc(dims, memory::data_type::f32, strides),
+                            start * strides[axis], i));
+    start += dims[axis];
+  }
+  return std::make_unique<SplitWorkload>(std::move(parts));
 }
 
 }  // namespace backplane::onednn

@@ -106,6 +106,8 @@ std::unique_ptr<backend::IWorkload> CreateTransposeWorkload(const OpSpec&, const
 std::unique_ptr<backend::IWorkload> CreateReshapeWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsSliceSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSliceWorkload(const OpSpec&, const ExecutionSettingsPtr&);
+bool IsSplitSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 // ElementwiseUnary ops run as a plain loop, not by oneDNN (ops/exact_unary.cpp: Erf, Log);
 // ElementwiseUnary dispatches to it for those HasExactUnaryLoop names.
 bool HasExactUnaryLoop(UnaryOperation operation);

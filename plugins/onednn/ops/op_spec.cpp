@@ -19,6 +19,7 @@ OpSpec SpecOf(const backend::ILayerView& layer) {
     spec.inputs.push_back(InputRef(layer, i));
   }
   spec.output = layer.GetOutputInfo(0);
+  for (std::size_t i = 0; i < layer.GetNumOutputs(); ++i) spec.outputs.push_back(layer.GetOutputInfo(i));
   spec.output_readers = layer.GetOutputConsumerCount(0);
   return spec;
 }

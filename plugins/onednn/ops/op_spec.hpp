@@ -59,6 +59,9 @@ struct OpSpec {
   const LayerDescriptor* descriptor = nullptr;
   std::vector<TensorRef> inputs;
   TensorInfo output;
+  // Every output's info, output 0 (`output`) first: more than one for Split. Plain layers only
+  // (a fused layer's spec has none).
+  std::vector<TensorInfo> outputs;
   std::vector<PostOp> post_ops;
   // A folded Transpose after the op: it writes its result through this strided view (in its
   // own result's dims) of the output tensor's dense bytes. Its post-ops are then elementwise

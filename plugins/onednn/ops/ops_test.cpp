@@ -7,7 +7,10 @@
 
 #include <backplane/backend/op_attributes.hpp>
 
+#include <cmath>
 #include <limits>
+#include <string>
+#include <tuple>
 
 namespace backplane::onednn::testing {
 namespace {
@@ -28,6 +31,14 @@ Network OneLayer(const Descriptor& descriptor, const TensorShape& x_shape,
   }
   net.AddOutput("y", net.Add(descriptor, inputs, "op"));
   return net;
+}
+
+// A 3x3 convolution of input x [1, 16, 8, 8] into 32 channels: a producer whose result CpuOneDnn
+// leaves channel-blocked, for the data movement that reads it.
+OutputSlot BlockedConvolution(Network& net) {
+  Convolution2dDescriptor conv;
+  conv.pads = {1, 1, 1, 1};
+  return net.Add(conv, {net.AddInput("x", F32({1, 16, 8, 8})), Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
 }
 
 std::vector<std::vector<float>> InputsFor(Runtime& runtime, const Network& net, float low = -1.0f, float high = 1.0f) {
@@ -407,11 +418,22 @@ TEST_CASE("ops: ElementwiseBinary with broadcasting matches CpuRef") {
     d.operation = c.op;
     CheckOp(*runtime, OneLayer(d, c.a, {{c.b, c.b_constant}}), 0.5f, 2.0f);
   }
-  // Sub with a broadcast first operand cannot be swapped: CpuRef runs it.
+  // Sub with a broadcast first operand swaps and negates: a run-time one, and a constant one
+  // (BERT's 1 - mask: a scalar minus the run-time mask).
   ElementwiseBinaryDescriptor sub;
   sub.operation = BinaryOperation::kSub;
-  const Network net = OneLayer(sub, {4}, {{TensorShape{3, 4}, false}});
-  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net));
+  CheckOp(*runtime, OneLayer(sub, {4}, {{TensorShape{3, 4}, false}}));
+  {
+    Network net;
+    auto mask = net.AddInput("mask", F32({2, 1, 1, 8}));
+    net.AddOutput("y", net.Add(sub, {net.AddConstant("one", TensorShape{}, std::vector<float>{1.0f}), mask}, "op"));
+    CheckOp(*runtime, net);
+  }
+  // Div with a broadcast first operand cannot be swapped exactly: CpuRef runs it.
+  ElementwiseBinaryDescriptor div;
+  div.operation = BinaryOperation::kDiv;
+  const Network net = OneLayer(div, {4}, {{TensorShape{3, 4}, false}});
+  const Outcome outcome = CheckAgainstReference(*runtime, net, InputsFor(*runtime, net, 0.5f, 2.0f));
   CHECK(BackendOf(outcome, "op") == "CpuRef");
 }
 
@@ -475,6 +497,27 @@ TEST_CASE("ops: Softmax along the last axis matches CpuRef at any row length, wi
   const auto scores = masked.Add(add, {masked.AddInput("x", F32(shape)), masked.AddConstant("mask", shape, mask)}, "masked");
   masked.AddOutput("y", masked.Add(softmax, {scores}, "op"));
   CheckOp(*runtime, masked);
+  // Masked entries (-inf, or BERT's -10000 added) and far tails come out of the row kernel as
+  // exactly 0, never as denormals (which would slow the product reading them some 40x).
+  if (compat::Avx512CoreEffective()) {
+    Network far;
+    std::vector<float> bias(static_cast<std::size_t>(shape.NumElements()), 0.0f);
+    for (std::size_t i = 0; i < bias.size(); i += 3) bias[i] = i % 2 ? -10000.0f : -std::numeric_limits<float>::infinity();
+    for (std::size_t i = 1; i < bias.size(); i += 7) bias[i] = -88.5f;  // e^-88.5 is a denormal
+    const auto biased = far.Add(add, {far.AddInput("x", F32(shape)), far.AddConstant("bias", shape, bias)}, "biased");
+    far.AddOutput("y", far.Add(softmax, {biased}, "op"));
+    const auto inputs = InputsFor(*runtime, far, -0.01f, 0.01f);
+    const Outcome outcome = RunOn(*runtime, far, {kOneDnn, kRef}, inputs);
+    CHECK(BackendOf(outcome, "op") == "CpuOneDnn");
+    std::size_t denormals = 0, masked_nonzero = 0;
+    for (std::size_t i = 0; i < bias.size(); ++i) {
+      const float y = outcome.outputs.at(0).at(i);
+      denormals += y != 0.0f && std::fabs(y) < std::numeric_limits<float>::min();
+      masked_nonzero += bias[i] < -1000.0f && y != 0.0f;
+    }
+    CHECK(denormals == 0);
+    CHECK(masked_nonzero == 0);
+  }
   if (compat::Avx512CoreEffective()) {
     for (const auto& [step, detail] : ProfiledSteps(*runtime, OneLayer(softmax, {2, 3, 197}), {kOneDnn})) {
       if (step.layer == "op") CHECK(detail.implementation == "backplane:avx512 row softmax");
@@ -577,6 +620,17 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
   ConcatDescriptor concat;
   concat.axis = 1;
   CheckOp(*runtime, OneLayer(concat, {1, 16, 5, 5}, {{TensorShape{1, 24, 5, 5}, false}, {TensorShape{1, 8, 5, 5}, true}}));
+  // Dense slices written straight into the user's output (a detector's heads, [1, N, 85] each),
+  // from the user's memory, a constant and a CpuOneDnn layer's result.
+  CheckOp(*runtime, OneLayer(concat, {1, 7, 5}, {{TensorShape{1, 3, 5}, false}, {TensorShape{1, 2, 5}, true}}));
+  {
+    Network net;
+    ActivationDescriptor sigmoid;
+    sigmoid.function = ActivationFunction::kSigmoid;
+    const auto head = net.Add(sigmoid, {net.AddInput("x", F32({1, 48, 85}))}, "sigmoid");
+    net.AddOutput("y", net.Add(concat, {head, net.AddInput("more", F32({1, 12, 85}))}, "op"));
+    CheckOp(*runtime, net);
+  }
   concat.axis = -1;
   CheckOp(*runtime, OneLayer(concat, {2, 3}, {{TensorShape{2, 5}, false}}));
 
@@ -611,10 +665,7 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
   }
   {
     Network net;
-    auto x = net.AddInput("x", F32({1, 16, 8, 8}));
-    Convolution2dDescriptor conv;
-    conv.pads = {1, 1, 1, 1};
-    auto c = net.Add(conv, {x, Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
+    const auto c = BlockedConvolution(net);
     SliceDescriptor strided;
     strided.starts = {1, 0};
     strided.ends = {8, 8};
@@ -622,6 +673,42 @@ TEST_CASE("ops: FullyConnected, MatMul, Concat, Transpose and Reshape match CpuR
     strided.steps = {2, 2};
     net.AddOutput("y", net.Add(strided, {c}, "op"));
     CheckOp(*runtime, net);
+  }
+  // Split: equal parts along the last axis (attention's QKV), unequal ones along axis 1, and
+  // from a blocked producer.
+  for (const auto& [axis, sizes, shape] :
+       {std::tuple<std::int32_t, std::vector<std::int64_t>, TensorShape>{-1, {}, {1, 8, 24}},
+        {1, {3, 9, 4}, {2, 16, 3, 5}}}) {
+    SplitDescriptor split;
+    split.axis = axis;
+    split.sizes = sizes;
+    const std::uint32_t parts = sizes.empty() ? 3u : static_cast<std::uint32_t>(sizes.size());
+    Network net;
+    const LayerId op = net.AddLayer(split, "op", {net.AddInput("x", F32(shape))}, parts);
+    for (std::uint32_t i = 0; i < parts; ++i) net.AddOutput("y" + std::to_string(i), {op, i});
+    CheckOp(*runtime, net);
+  }
+  {
+    Network net;
+    const auto c = BlockedConvolution(net);
+    SplitDescriptor halves;
+    halves.axis = 1;
+    const LayerId op = net.AddLayer(halves, "op", {c}, 2);
+    net.AddOutput("y0", {op, 0});
+    net.AddOutput("y1", {op, 1});
+    CheckOp(*runtime, net);
+  }
+  {  // parts that cut through a channel block, along the channels and along the rows
+    for (const std::int32_t axis : {1, 2}) {
+      Network net;
+      const auto c = BlockedConvolution(net);
+      SplitDescriptor uneven;
+      uneven.axis = axis;
+      uneven.sizes = axis == 1 ? std::vector<std::int64_t>{5, 20, 7} : std::vector<std::int64_t>{3, 1, 4};
+      const LayerId op = net.AddLayer(uneven, "op", {c}, 3);
+      for (std::uint32_t i = 0; i < 3; ++i) net.AddOutput("y" + std::to_string(i), {op, i});
+      CheckOp(*runtime, net);
+    }
   }
   // Negative steps: CpuRef runs it.
   slice.steps = {1, -1};
