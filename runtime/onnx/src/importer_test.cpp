@@ -1158,3 +1158,36 @@ TEST_CASE("a quantized conv net in QOperator form matches numpy's integer arithm
 TEST_CASE("the same net in QDQ form runs in f32 as written and matches numpy's float64 result") {
   CheckMatchesExpected(kData, "quantized_qdq", {}, 1e-6);
 }
+
+TEST_CASE("ORT's dynamic quantization: DynamicQuantizeLinear, MatMulInteger, Cast and the scales' product") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(11, "DynamicQuantizeLinear", {"x"}, {"xq", "xs", "xz"}, node);
+  auto* graph = model.mutable_graph();
+  graph->mutable_output()->Clear();
+  SetTensorType(*graph->add_input(), "x", kF32, {2, 4});
+  AddRawInitializer<std::int8_t>(*graph, "w", kI8, {4, 3}, {10, -20, 30, -40, 50, -60, 70, -80, 90, -100, 110, -120});
+  AddRawInitializer<std::int8_t>(*graph, "w_zero", kI8, {}, {3});
+  AddFloatInitializer(*graph, "w_scale", {}, {0.01f});
+  const auto add = [&](const std::string& op, std::vector<std::string> inputs, const std::string& output) {
+    ::onnx::NodeProto* next = graph->add_node();
+    next->set_op_type(op);
+    next->set_name(output);
+    for (const auto& input : inputs) next->add_input(input);
+    next->add_output(output);
+    return next;
+  };
+  add("MatMulInteger", {"xq", "w", "xz", "w_zero"}, "acc");
+  auto* attribute = add("Cast", {"acc"}, "acc_f32")->add_attribute();
+  attribute->set_name("to");
+  attribute->set_type(::onnx::AttributeProto::INT);
+  attribute->set_i(kF32);
+  add("Mul", {"xs", "w_scale"}, "scale");
+  add("Mul", {"acc_f32", "scale"}, "y");
+  graph->add_output()->set_name("y");
+  const NpyArray x = Array<float>(DataType::kFloat32, {2, 4}, {-1.5f, 0.25f, 2.0f, 0.75f, 3.1f, -0.4f, 0.0f, 1.2f});
+  // numpy: scale 4.6 / 255, zero point 83, xq [[0, 97, 194, 125], [255, 61, 83, 150]],
+  // acc [[1928, -2152, 1368], [-4751, 2179, -2211]], y = f32(acc) * (scale * 0.01).
+  CHECK(Floats(Run(model, {{"x", x}}).at("y")) == std::vector<float>{0.3477960526943207f, -0.388203889131546f,
+                                                                      0.24677646160125732f, -0.8570430874824524f,
+                                                                      0.39307448267936707f, -0.3988470435142517f});
+}
