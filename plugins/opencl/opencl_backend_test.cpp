@@ -244,6 +244,9 @@ TEST_CASE("layer support and workload factory refuse layers the op table has no 
   std::string reason;
   CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kInput, "in"), &reason));
   CHECK(reason == "GpuOpenCl cannot run layer 'in': it has no kernel for Input layers");
+  // The integer layers (Backend API 2.5) go to another backend, named in the reason.
+  CHECK_FALSE(support->IsLayerSupported(FakeLayer(LayerType::kConvolutionInteger, "qconv"), &reason));
+  CHECK(reason == "GpuOpenCl cannot run layer 'qconv': it has no kernel for ConvolutionInteger layers");
   if (!HasUsableDevice()) return;
   auto factory = OpenClBackend().CreateWorkloadFactory(nullptr, nullptr);
   REQUIRE(factory != nullptr);

@@ -68,7 +68,7 @@ const std::vector<LayerType> kOpSet = {
     LayerType::kResize, LayerType::kConvolutionTranspose,
     LayerType::kTopK,          LayerType::kCumSum,             LayerType::kScatterElements,
     LayerType::kGatherNd,      LayerType::kConvolutionNd,      LayerType::kPoolingNd,
-    LayerType::kGridSample};
+    LayerType::kGridSample,    LayerType::kMatMulInteger,      LayerType::kConvolutionInteger};
 
 }  // namespace
 

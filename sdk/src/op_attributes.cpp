@@ -220,6 +220,7 @@ const void* CAttributes::Set(LayerType type, const LayerDescriptor* descriptor) 
     case LayerType::kOutput:
     case LayerType::kMatMul:
     case LayerType::kWhere:
+    case LayerType::kMatMulInteger:
     case LayerType::kCount:
       return nullptr;
     case LayerType::kConstant: {
@@ -265,6 +266,8 @@ std::unique_ptr<LayerDescriptor> DescriptorFromC(std::uint32_t type, const void*
       return std::make_unique<MatMulDescriptor>();
     case BP_LAYER_WHERE:
       return std::make_unique<WhereDescriptor>();
+    case BP_LAYER_MAT_MUL_INTEGER:
+      return std::make_unique<MatMulIntegerDescriptor>();
     case BP_LAYER_CONSTANT: {
       const auto& a = Read<BpConstantAttributes>(type, attributes, "BpConstantAttributes");
       auto d = std::make_unique<ConstantDescriptor>();

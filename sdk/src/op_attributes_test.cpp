@@ -246,6 +246,17 @@ TEST_CASE("op attributes: descriptors with arrays round-trip as copies") {
   CHECK(conv_back->pads == conv.pads);
   CHECK(conv_back->groups == 3);
 
+  ConvolutionIntegerDescriptor integer_conv;
+  integer_conv.strides = {2};
+  integer_conv.dilations = {3};
+  integer_conv.pads = {1, 0};
+  integer_conv.groups = 2;
+  auto integer_conv_back = RoundTrip(integer_conv);
+  CHECK(integer_conv_back->strides == integer_conv.strides);
+  CHECK(integer_conv_back->dilations == integer_conv.dilations);
+  CHECK(integer_conv_back->pads == integer_conv.pads);
+  CHECK(integer_conv_back->groups == 2);
+
   PoolingNdDescriptor pool;
   pool.type = PoolingType::kAverage;
   pool.kernel = {3, 2, 1};
@@ -300,6 +311,8 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
   CHECK(DescriptorFromC(BP_LAYER_INPUT, nullptr) == nullptr);
   CHECK(DescriptorFromC(BP_LAYER_OUTPUT, nullptr) == nullptr);
   CHECK(dynamic_cast<const MatMulDescriptor*>(DescriptorFromC(BP_LAYER_MAT_MUL, nullptr).get()) != nullptr);
+  CHECK(dynamic_cast<const MatMulIntegerDescriptor*>(DescriptorFromC(BP_LAYER_MAT_MUL_INTEGER, nullptr).get()) !=
+        nullptr);
 
   static int destroyed = 0;
   destroyed = 0;
@@ -323,7 +336,7 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
 }
 
 TEST_CASE("op attributes: malformed C attributes are refused by name") {
-  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 37 layer types)");
+  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 39 layer types)");
   CHECK(ErrorOf([] { DescriptorFromC(BP_LAYER_CONVOLUTION_2D, nullptr); }) ==
         "Convolution2d layer without attributes (BpConvolution2dAttributes expected)");
 

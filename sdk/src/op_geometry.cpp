@@ -189,8 +189,12 @@ std::vector<PoolAxis> WindowAxes(const TensorShape& x, const TensorShape& y, con
 }
 }  // namespace
 
-bool DescribeConvolutionNd(const ILayerView& layer, ConvNdGeometry& g, std::string& reason) {
-  const auto* d = Checked<ConvolutionNdDescriptor>(layer, reason);
+namespace {
+
+// ConvolutionNd's and ConvolutionInteger's geometry: one descriptor shape, one walk.
+template <typename Descriptor>
+bool DescribeConvolutionWindows(const ILayerView& layer, ConvNdGeometry& g, std::string& reason) {
+  const auto* d = Checked<Descriptor>(layer, reason);
   if (!d) return false;
   const TensorShape& x = layer.GetInputInfo(0).shape;
   const TensorShape& w = layer.GetInputInfo(1).shape;
@@ -202,6 +206,16 @@ bool DescribeConvolutionNd(const ILayerView& layer, ConvNdGeometry& g, std::stri
   const std::vector<std::int64_t> kernel(w.Dims().begin() + 2, w.Dims().end());
   g.axes = WindowAxes(x, layer.GetOutputInfo(0).shape, kernel, d->strides, d->dilations, d->pads, false);
   return true;
+}
+
+}  // namespace
+
+bool DescribeConvolutionNd(const ILayerView& layer, ConvNdGeometry& g, std::string& reason) {
+  return DescribeConvolutionWindows<ConvolutionNdDescriptor>(layer, g, reason);
+}
+
+bool DescribeConvolutionInteger(const ILayerView& layer, ConvNdGeometry& g, std::string& reason) {
+  return DescribeConvolutionWindows<ConvolutionIntegerDescriptor>(layer, g, reason);
 }
 
 bool DescribePoolingNd(const ILayerView& layer, PoolingNdGeometry& g, std::string& reason) {
@@ -233,8 +247,11 @@ std::vector<MatMulOperands> MatMulBatchOperands(const MatMulGeometry& g) {
   return operands;
 }
 
-bool DescribeMatMul(const ILayerView& layer, MatMulGeometry& g, std::string& reason) {
-  if (!Checked(layer, LayerType::kMatMul, reason)) return false;
+namespace {
+
+// MatMul's and MatMulInteger's geometry (numpy.matmul over inputs 0 and 1).
+bool DescribeMatrixProduct(const ILayerView& layer, LayerType type, MatMulGeometry& g, std::string& reason) {
+  if (!Checked(layer, type, reason)) return false;
   const TensorShape& a = layer.GetInputInfo(0).shape;
   const TensorShape& b = layer.GetInputInfo(1).shape;
   const bool a_vector = a.Rank() == 1;
@@ -248,6 +265,16 @@ bool DescribeMatMul(const ILayerView& layer, MatMulGeometry& g, std::string& rea
   BroadcastShapes(g.a_batch, g.b_batch, g.batch, unused);  // the schema checked that they broadcast
   g.output = layer.GetOutputInfo(0).shape;
   return true;
+}
+
+}  // namespace
+
+bool DescribeMatMul(const ILayerView& layer, MatMulGeometry& g, std::string& reason) {
+  return DescribeMatrixProduct(layer, LayerType::kMatMul, g, reason);
+}
+
+bool DescribeMatMulInteger(const ILayerView& layer, MatMulGeometry& g, std::string& reason) {
+  return DescribeMatrixProduct(layer, LayerType::kMatMulInteger, g, reason);
 }
 
 bool DescribeGemm(const ILayerView& layer, GemmGeometry& g, std::string& reason) {

@@ -136,8 +136,16 @@ std::int64_t Window(const char* axis, std::int64_t size, std::int64_t pad_begin,
   return out;
 }
 
+// A float convolution's optional bias: input 2, [M] for weights [M, ...].
+void RequireConvolutionBias(const Rules& r) {
+  const std::int64_t m = r.Shape(1)[0];
+  if (r.Inputs() == 3 && r.Shape(2) != Dims{m}) {
+    Rules::Fail("bias " + r.InText(2) + " must be [" + std::to_string(m) + "], one per output channel");
+  }
+}
+
 // A convolution's channels: x [N, C, ...], weights [M, C/groups, ...], groups of at least 1
-// dividing C and M, optional bias [M].
+// dividing C and M.
 void RequireConvolutionChannels(const Rules& r, std::uint32_t group_count) {
   const Dims& x = r.Shape(0);
   const Dims& w = r.Shape(1);
@@ -153,9 +161,6 @@ void RequireConvolutionChannels(const Rules& r, std::uint32_t group_count) {
     Rules::Fail("weights " + r.InText(1) + " need C/groups = " + std::to_string(x[1] / groups) +
                 " in dimension 1 for input " + r.InText(0) + " in " + Count(group_count, "group"));
   }
-  if (r.Inputs() == 3 && r.Shape(2) != Dims{w[0]}) {
-    Rules::Fail("bias " + r.InText(2) + " must be [" + std::to_string(w[0]) + "], one per output channel");
-  }
 }
 
 std::vector<TensorInfo> Convolution2d(const Rules& r) {
@@ -166,6 +171,7 @@ std::vector<TensorInfo> Convolution2d(const Rules& r) {
   const Dims& x = r.Shape(0);
   const Dims& w = r.Shape(1);
   RequireConvolutionChannels(r, d.groups);
+  RequireConvolutionBias(r);
   const std::int64_t ho = Window("H", x[2], d.pads[0], d.pads[2], w[2], d.strides[0], d.dilations[0], false);
   const std::int64_t wo = Window("W", x[3], d.pads[1], d.pads[3], w[3], d.strides[1], d.dilations[1], false);
   return {{TensorShape{x[0], w[0], ho, wo}, r.In(0).type}};
@@ -204,9 +210,10 @@ void RequireWindowLists(const Rules& r, std::size_t rank, std::initializer_list<
 // The name of spatial axis `a` in messages.
 std::string SpatialAxisName(std::size_t a) { return "spatial axis " + std::to_string(a); }
 
-std::vector<TensorInfo> ConvolutionNd(const Rules& r) {
-  r.Arity(2, 3);
-  const auto& d = r.Descriptor<ConvolutionNdDescriptor>();
+// The output shape [N, M, O1..OS] of an N-D convolution (ConvolutionNd, ConvolutionInteger):
+// x [N, C, D1..DS], weights [M, C/groups, k1..kS], the descriptor's lists and groups.
+template <typename Descriptor>
+Dims ConvolutionNdShape(const Rules& r, const Descriptor& d) {
   const std::size_t rank = SpatialRank(r);
   const Dims& x = r.Shape(0);
   r.Rank(1, x.size(), "weights [M, C/groups, k1..kS]");
@@ -218,7 +225,55 @@ std::vector<TensorInfo> ConvolutionNd(const Rules& r) {
     out.push_back(Window(SpatialAxisName(a).c_str(), x[2 + a], d.pads[a], d.pads[rank + a], w[2 + a], d.strides[a],
                          d.dilations[a], false));
   }
+  return out;
+}
+
+std::vector<TensorInfo> ConvolutionNd(const Rules& r) {
+  r.Arity(2, 3);
+  const auto& d = r.Descriptor<ConvolutionNdDescriptor>();
+  const Dims out = ConvolutionNdShape(r, d);
+  RequireConvolutionBias(r);
   return {{TensorShape(out), r.In(0).type}};
+}
+
+// The integer ops' data input i (named `what`): i8 or u8.
+void RequireEightBitInteger(const Rules& r, std::size_t i, const char* what) {
+  const DataType type = r.In(i).type;
+  if (type != DataType::kInt8 && type != DataType::kUInt8) {
+    Rules::Fail(std::string(what) + " (input " + std::to_string(i) + ") must be i8 or u8, is " + ToString(type));
+  }
+}
+
+// The integer ops' zero point input i (named `what`) of data input `data`: the data's type.
+void RequireZeroPointType(const Rules& r, std::size_t i, std::size_t data, const char* what) {
+  if (r.In(i).type != r.In(data).type) {
+    Rules::Fail(std::string(what) + " (input " + std::to_string(i) + ") must have input " + std::to_string(data) +
+                "'s type " + ToString(r.In(data).type) + ", is " + ToString(r.In(i).type));
+  }
+}
+
+// Whether input i holds one value ([] or [1]).
+bool IsOneValue(const Rules& r, std::size_t i) {
+  return r.Shape(i).size() <= 1 && r.In(i).shape.NumElements() == 1;
+}
+
+std::vector<TensorInfo> ConvolutionInteger(const Rules& r) {
+  r.Arity(2, 4);
+  RequireEightBitInteger(r, 0, "x");
+  RequireEightBitInteger(r, 1, "weights");
+  const Dims out = ConvolutionNdShape(r, r.Descriptor<ConvolutionIntegerDescriptor>());
+  if (r.Inputs() > 2) {
+    RequireZeroPointType(r, 2, 0, "x_zero_point");
+    if (!IsOneValue(r, 2)) Rules::Fail("x_zero_point " + r.InText(2) + " must be one value ([] or [1])");
+  }
+  if (r.Inputs() > 3) {
+    RequireZeroPointType(r, 3, 1, "w_zero_point");
+    if (!IsOneValue(r, 3) && r.Shape(3) != Dims{out[1]}) {
+      Rules::Fail("w_zero_point " + r.InText(3) + " must be one value or [" + std::to_string(out[1]) +
+                  "], one per output channel");
+    }
+  }
+  return {{TensorShape(out), DataType::kInt32}};
 }
 
 // One spatial output extent of a transposed convolution:
@@ -293,8 +348,8 @@ std::vector<TensorInfo> FullyConnected(const Rules& r) {
   return {{TensorShape{m, n}, r.In(0).type}};
 }
 
-std::vector<TensorInfo> MatMul(const Rules& r) {
-  r.Arity(2, 2);
+// numpy.matmul's output shape for inputs 0 (A) and 1 (B).
+Dims MatMulShape(const Rules& r) {
   Dims a = r.Shape(0);
   Dims b = r.Shape(1);
   if (a.empty() || b.empty()) Rules::Fail("operands must have rank 1 or more (numpy.matmul), have " + r.InText(0) + " and " + r.InText(1));
@@ -309,7 +364,35 @@ std::vector<TensorInfo> MatMul(const Rules& r) {
   Dims out = Broadcast(Dims(a.begin(), a.end() - 2), Dims(b.begin(), b.end() - 2));
   if (!a_vector) out.push_back(a[a.size() - 2]);
   if (!b_vector) out.push_back(b[b.size() - 1]);
-  return {{TensorShape(out), r.In(0).type}};
+  return out;
+}
+
+std::vector<TensorInfo> MatMul(const Rules& r) {
+  r.Arity(2, 2);
+  return {{TensorShape(MatMulShape(r)), r.In(0).type}};
+}
+
+// MatMulInteger's zero point input i (named `what`) of data input `data`, whose K axis is
+// `k_from_end` axes from its end (1: the last): one value, or a tensor that broadcasts to the
+// data with 1 along K (per row of A, per column of B).
+void RequireMatMulZeroPoint(const Rules& r, std::size_t i, std::size_t data, std::size_t k_from_end, const char* what) {
+  RequireZeroPointType(r, i, data, what);
+  const Dims& z = r.Shape(i);
+  const bool varies_along_k = z.size() >= k_from_end && z[z.size() - k_from_end] != 1;
+  if (!BroadcastsTo(r.In(i).shape, r.In(data).shape) || varies_along_k) {
+    Rules::Fail(std::string(what) + " " + r.InText(i) + " must be one value or broadcast to " + r.InText(data) +
+                " with 1 along K");
+  }
+}
+
+std::vector<TensorInfo> MatMulInteger(const Rules& r) {
+  r.Arity(2, 4);
+  RequireEightBitInteger(r, 0, "A");
+  RequireEightBitInteger(r, 1, "B");
+  const Dims out = MatMulShape(r);
+  if (r.Inputs() > 2) RequireMatMulZeroPoint(r, 2, 0, 1, "a_zero_point");
+  if (r.Inputs() > 3) RequireMatMulZeroPoint(r, 3, 1, r.Shape(1).size() == 1 ? 1 : 2, "b_zero_point");
+  return {{TensorShape(out), DataType::kInt32}};
 }
 
 std::vector<TensorInfo> Pooling2d(const Rules& r) {
@@ -883,6 +966,8 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kConvolutionNd: return ConvolutionNd(r);
     case LayerType::kPoolingNd: return PoolingNd(r);
     case LayerType::kGridSample: return GridSample(r);
+    case LayerType::kMatMulInteger: return MatMulInteger(r);
+    case LayerType::kConvolutionInteger: return ConvolutionInteger(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

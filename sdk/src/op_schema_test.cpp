@@ -348,6 +348,51 @@ TEST_CASE("op schema: ConvolutionNd shapes, channels, groups and lists") {
   CHECK(Infer(one, {F32({1, 2, 7}), F32({3, 2, 3})})[0] == F32({1, 3, 7}));
 }
 
+TEST_CASE("op schema: MatMulInteger types, zero points and its i32 output") {
+  const MatMulIntegerDescriptor d;
+  const auto u8 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kUInt8}; };
+  const auto i8 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kInt8}; };
+  const TensorInfo i32{TensorShape{2, 4, 3}, DataType::kInt32};
+  CHECK(Infer(d, {u8({4, 5}), i8({2, 5, 3})})[0] == TensorInfo{TensorShape{2, 4, 3}, DataType::kInt32});
+  CHECK(Infer(d, {i8({5}), i8({5})})[0] == TensorInfo{TensorShape{}, DataType::kInt32});
+  // Zero points: one value, per row of A ([M, 1]), per column of B ([N]) or batched.
+  CHECK(Infer(d, {u8({4, 5}), i8({2, 5, 3}), u8({}), i8({1})})[0] == i32);
+  CHECK(Infer(d, {u8({4, 5}), i8({2, 5, 3}), u8({4, 1}), i8({3})})[0] == i32);
+  CHECK(Infer(d, {u8({4, 5}), i8({2, 5, 3}), u8({1}), i8({2, 1, 3})})[0] == i32);
+  CHECK(Refusal(d, {u8({4, 5}), i8({5, 3}), u8({4})}) == "a_zero_point [4] must be one value or broadcast to [4,5] with 1 along K");
+  CHECK(Refusal(d, {u8({4, 5}), i8({5, 3}), u8({1}), i8({5, 3})}) ==
+        "b_zero_point [5,3] must be one value or broadcast to [5,3] with 1 along K");
+  CHECK(Refusal(d, {u8({4, 5}), i8({5}), u8({1}), i8({5})}) ==
+        "b_zero_point [5] must be one value or broadcast to [5] with 1 along K");
+  CHECK(Refusal(d, {u8({4, 5}), i8({5, 3}), i8({1})}) == "a_zero_point (input 2) must have input 0's type u8, is i8");
+  CHECK(Refusal(d, {F32({4, 5}), i8({5, 3})}) == "A (input 0) must be i8 or u8, is f32");
+  CHECK(Refusal(d, {u8({4, 5}), {TensorShape{5, 3}, DataType::kInt32}}) == "B (input 1) must be i8 or u8, is i32");
+  CHECK(Refusal(d, {u8({4, 5}), i8({4, 3})}) == "A [4,5] has K = 5 but B [4,3] has K = 4");
+}
+
+TEST_CASE("op schema: ConvolutionInteger shapes, zero points and its i32 output") {
+  ConvolutionIntegerDescriptor d;  // 2-D, 3x3 kernel, pads 1: same extents
+  d.strides = {1, 1};
+  d.dilations = {1, 1};
+  d.pads = {1, 1, 1, 1};
+  const auto u8 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kUInt8}; };
+  const auto i8 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kInt8}; };
+  const TensorInfo y{TensorShape{1, 4, 5, 6}, DataType::kInt32};
+  CHECK(Infer(d, {u8({1, 2, 5, 6}), i8({4, 2, 3, 3})})[0] == y);
+  CHECK(Infer(d, {u8({1, 2, 5, 6}), i8({4, 2, 3, 3}), u8({}), i8({4})})[0] == y);
+  CHECK(Infer(d, {i8({1, 2, 5, 6}), u8({4, 2, 3, 3}), i8({1}), u8({1})})[0] == y);
+  CHECK(Refusal(d, {u8({1, 2, 5, 6}), i8({4, 2, 3, 3}), u8({2})}) == "x_zero_point [2] must be one value ([] or [1])");
+  CHECK(Refusal(d, {u8({1, 2, 5, 6}), i8({4, 2, 3, 3}), u8({}), i8({2})}) ==
+        "w_zero_point [2] must be one value or [4], one per output channel");
+  CHECK(Refusal(d, {u8({1, 2, 5, 6}), i8({4, 2, 3, 3}), u8({}), u8({4})}) ==
+        "w_zero_point (input 3) must have input 1's type i8, is u8");
+  CHECK(Refusal(d, {F32({1, 2, 5, 6}), i8({4, 2, 3, 3})}) == "x (input 0) must be i8 or u8, is f32");
+  CHECK(Refusal(d, {u8({1, 2, 5, 6}), i8({4, 3, 3, 3})}) ==
+        "weights [4,3,3,3] need C/groups = 2 in dimension 1 for input [1,2,5,6] in 1 group");
+  d.strides = {1};
+  CHECK(Refusal(d, {u8({1, 2, 5, 6}), i8({4, 2, 3, 3})}).find("need 2 entries each") != std::string::npos);
+}
+
 TEST_CASE("op schema: PoolingNd shapes, ceil_mode, global and lists") {
   PoolingNdDescriptor d;
   d.kernel = {2, 3, 3};

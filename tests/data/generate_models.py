@@ -581,6 +581,160 @@ def single_op_models(folder):
                    check=False)  # the checker rejects unsorted graphs
 
 
+# ---- Quantized models (hand-built: ORT's quantization tool is not packaged) -----------------
+
+def ort_requantize(acc, multiplier, zero_point, dtype):
+    """ONNX Runtime's requantization of an i32 accumulator: f32(acc) times the f32 multiplier,
+    rounded half to even, plus the zero point, saturated to `dtype`."""
+    scaled = np.rint(acc.astype(np.float32) * np.asarray(multiplier, np.float32))
+    info = np.iinfo(dtype)
+    return np.clip(scaled.astype(np.float64) + int(zero_point), info.min, info.max).astype(dtype)
+
+
+def quantize_linear(x, scale, zero_point, dtype):
+    info = np.iinfo(dtype)
+    scaled = np.rint(x / np.float32(scale)).astype(np.float64)
+    return np.clip(scaled + int(zero_point), info.min, info.max).astype(dtype)
+
+
+def sliding_conv(x, w, pads, stride):
+    """2-D convolution (groups 1) by its definition, in x's and w's dtype: pads = (top, left,
+    bottom, right), zeros in the padding."""
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    kh, kw = w.shape[2:]
+    ho, wo = (xp.shape[2] - kh) // stride + 1, (xp.shape[3] - kw) // stride + 1
+    y = np.zeros((x.shape[0], w.shape[0], ho, wo), np.result_type(x, w))
+    for i in range(ho):
+        for j in range(wo):
+            window = xp[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            y[:, :, i, j] = np.tensordot(window, w, axes=([1, 2, 3], [1, 2, 3]))
+    return y
+
+
+def integer_conv(x, x_zero, w, w_zero, pads, stride):
+    """Exact 2-D ConvInteger: the padding reads as the zero point, adding 0."""
+    wc = w.astype(np.int64) - np.asarray(w_zero, np.int64).reshape(-1, 1, 1, 1)
+    return sliding_conv(x.astype(np.int64) - int(x_zero), wc, pads, stride).astype(np.int32)
+
+
+def quantized_net(power_of_two_scales):
+    """The parameters of quantized_models' tiny conv net, seed fixed. With power_of_two_scales
+    every scale is rounded to a power of two, so its float (QDQ) form computes exactly in f32 on
+    any backend, whatever the summation order."""
+    rng = np.random.RandomState(39)
+    f32 = np.float32
+
+    def scale(value):
+        value = np.asarray(value, f32)
+        return (np.exp2(np.round(np.log2(value))) if power_of_two_scales else value).astype(f32)
+
+    p = {"x": rng.uniform(-1, 1, (1, 3, 8, 8)).astype(f32),
+         "sx": scale(0.008), "zx": np.uint8(128),
+         "w1": rng.randint(-127, 128, (4, 3, 3, 3)).astype(np.int8),    # per output channel
+         "s_w1": scale(rng.uniform(0.002, 0.006, 4)), "z_w1": np.zeros(4, np.int8),
+         "b1": rng.randint(-3000, 3000, 4).astype(np.int32),
+         "s1": scale(0.02), "z1": np.uint8(100),
+         "w2": rng.randint(-127, 128, (6, 4, 3, 3)).astype(np.int8),    # per tensor
+         "s_w2": scale(0.004), "z_w2": np.int8(0),
+         "b2": rng.randint(-3000, 3000, 6).astype(np.int32),
+         "s2": scale(0.03), "z2": np.uint8(120),
+         "w3": rng.randint(-127, 128, (96, 10)).astype(np.int8),        # per column
+         "s_w3": scale(rng.uniform(0.002, 0.006, 10)), "z_w3": np.zeros(10, np.int8),
+         "s3": scale(0.05), "z3": np.uint8(128),
+         "shape": np.array([1, 96], np.int64)}
+    return p
+
+
+def quantized_models(folder):
+    """A tiny conv net (Conv 3->4 with pads, Conv 4->6 stride 2, flatten, MatMul 96->10) quantized
+    as ONNX Runtime's tool writes it, in its two formats: QOperator (QLinearConv, QLinearMatMul;
+    expected: numpy's exact integer arithmetic with ORT's requantization) and QDQ (Quantize- and
+    DequantizeLinear around float Conv and MatMul, int8 weights and int32 biases behind
+    DequantizeLinear, power-of-two scales; expected: the same graph in float64, which f32 computes
+    exactly with such scales)."""
+    f32 = np.float32
+    p = quantized_net(power_of_two_scales=False)
+    x, sx, zx, s1, z1, s2, z2, s3, z3 = (p[k] for k in ("x", "sx", "zx", "s1", "z1", "s2", "z2", "s3", "z3"))
+    w1, s_w1, z_w1, b1, w2, s_w2, z_w2, b2, w3, s_w3, z_w3 = (
+        p[k] for k in ("w1", "s_w1", "z_w1", "b1", "w2", "s_w2", "z_w2", "b2", "w3", "s_w3", "z_w3"))
+
+    def init(**arrays):  # initializers as single_op_case takes them
+        return list(arrays.items())
+
+    common = init(**{k: p[k] for k in ("sx", "zx", "s1", "z1", "s2", "z2", "s3", "z3", "shape")})
+
+    # QOperator.
+    xq = quantize_linear(x, sx, zx, np.uint8)
+    acc1 = integer_conv(xq, zx, w1, z_w1, (1, 1, 1, 1), 1) + b1.reshape(4, 1, 1)
+    y1 = ort_requantize(acc1, (sx * s_w1 / s1).reshape(4, 1, 1), z1, np.uint8)
+    acc2 = integer_conv(y1, z1, w2, np.full(6, z_w2), (1, 1, 1, 1), 2) + b2.reshape(6, 1, 1)
+    y2 = ort_requantize(acc2, s1 * s_w2 / s2, z2, np.uint8)
+    acc3 = (y2.reshape(1, 96).astype(np.int32) - int(z2)) @ w3.astype(np.int32)
+    y3 = ort_requantize(acc3, s2 * s_w3 / s3, z3, np.uint8)
+    expected = (y3.astype(f32) - f32(z3)) * s3
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="quantize"),
+        helper.make_node("QLinearConv", ["xq", "sx", "zx", "w1", "s_w1", "z_w1", "s1", "z1", "b1"],
+                         ["y1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("QLinearConv", ["y1", "s1", "z1", "w2", "s_w2", "z_w2", "s2", "z2", "b2"],
+                         ["y2"], name="conv2", pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Reshape", ["y2", "shape"], ["flat"], name="flatten"),
+        helper.make_node("QLinearMatMul", ["flat", "s2", "z2", "w3", "s_w3", "z_w3", "s3", "z3"],
+                         ["y3"], name="fc"),
+        helper.make_node("DequantizeLinear", ["y3", "s3", "z3"], ["output"], name="dequantize")]
+    weights = init(w1=w1, s_w1=s_w1, z_w1=z_w1, b1=b1, w2=w2, s_w2=s_w2, z_w2=z_w2, b2=b2,
+                   w3=w3, s_w3=s_w3, z_w3=z_w3)
+    single_op_case(folder, "quantized_qoperator", nodes, {"x": x}, {"output": expected},
+                   common + weights)
+
+    # QDQ: the float ops between DequantizeLinear and QuantizeLinear, as written.
+    p = quantized_net(power_of_two_scales=True)
+    x, sx, zx, s1, z1, s2, z2, s3, z3 = (p[k] for k in ("x", "sx", "zx", "s1", "z1", "s2", "z2", "s3", "z3"))
+    w1, s_w1, z_w1, b1, w2, s_w2, z_w2, b2, w3, s_w3, z_w3 = (
+        p[k] for k in ("w1", "s_w1", "z_w1", "b1", "w2", "s_w2", "z_w2", "b2", "w3", "s_w3", "z_w3"))
+    common = init(**{k: p[k] for k in ("sx", "zx", "s1", "z1", "s2", "z2", "s3", "z3", "shape")})
+    def qdq(name, source, scale, zero):
+        return [helper.make_node("QuantizeLinear", [source, scale, zero], [name + "_q"], name=name + "_q"),
+                helper.make_node("DequantizeLinear", [name + "_q", scale, zero], [name], name=name + "_dq")]
+
+    def dequantized_weight(name, axis):
+        return helper.make_node("DequantizeLinear", [name + "_int", name + "_scale", name + "_zero"],
+                                [name], name=name + "_dq", axis=axis)
+
+    nodes = (qdq("xd", "x", "sx", "zx")
+             + [dequantized_weight("w1", 0), dequantized_weight("b1", 0),
+                helper.make_node("Conv", ["xd", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1])]
+             + qdq("c1d", "c1", "s1", "z1")
+             + [dequantized_weight("w2", 0), dequantized_weight("b2", 0),
+                helper.make_node("Conv", ["c1d", "w2", "b2"], ["c2"], name="conv2", pads=[1, 1, 1, 1],
+                                 strides=[2, 2])]
+             + qdq("c2d", "c2", "s2", "z2")
+             + [helper.make_node("Reshape", ["c2d", "shape"], ["flat"], name="flatten"),
+                dequantized_weight("w3", 1),
+                helper.make_node("MatMul", ["flat", "w3"], ["m"], name="fc")]
+             + qdq("output", "m", "s3", "z3"))
+    weights = init(w1_int=w1, w1_scale=s_w1, w1_zero=z_w1, b1_int=b1, b1_scale=sx * s_w1,
+                   b1_zero=np.zeros(4, np.int32), w2_int=w2, w2_scale=s_w2, w2_zero=z_w2, b2_int=b2,
+                   b2_scale=s1 * s_w2, b2_zero=np.int32(0), w3_int=w3, w3_scale=s_w3,
+                   w3_zero=z_w3)
+
+    def q(v, scale, zero):  # QuantizeLinear then DequantizeLinear, in float64
+        return (quantize_linear(v, scale, zero, np.uint8).astype(np.float64) - int(zero)) * np.float64(scale)
+
+    def conv(v, w, b, stride):
+        return sliding_conv(v, w, (1, 1, 1, 1), stride) + b.reshape(-1, 1, 1)
+
+    w1f = w1.astype(np.float64) * s_w1.astype(np.float64).reshape(4, 1, 1, 1)
+    b1f = b1.astype(np.float64) * (sx * s_w1).astype(np.float64)
+    w2f = w2.astype(np.float64) * np.float64(s_w2)
+    b2f = b2.astype(np.float64) * np.float64(s1 * s_w2)
+    w3f = w3.astype(np.float64) * s_w3.astype(np.float64)
+    c1 = q(conv(q(x.astype(np.float64), sx, zx), w1f, b1f, 1), s1, z1)
+    c2 = q(conv(c1, w2f, b2f, 2), s2, z2)
+    out = q(c2.reshape(1, 96) @ w3f, s3, z3).astype(f32)
+    single_op_case(folder, "quantized_qdq", nodes, {"x": x}, {"output": out}, common + weights)
+
+
 # ---- Committed model with external data ------------------------------------------------------
 
 def external_data_models(folder):
@@ -756,6 +910,7 @@ def main():
     for stem, size in committed_torch_models(args.out).items():
         print(f"{stem}.onnx: {size} bytes")
     single_op_models(args.out)
+    quantized_models(args.out)
     external_data_models(args.out)
     bad_models(args.out)
     return 0

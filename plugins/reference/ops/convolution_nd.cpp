@@ -34,28 +34,16 @@ class ConvolutionNdWorkload final : public backend::IWorkload {
     const float* weights = Input<float>(args, 1);
     const float* bias = has_bias_ ? Input<float>(args, 2) : nullptr;
     float* y = Output<float>(args, 0);
-    const PoolAxis &d = axes_[0], &h = axes_[1], &w = axes_[2];
-    const std::int64_t in_spatial = d.size * h.size * w.size;
-    const std::int64_t kernel_spatial = d.kernel * h.kernel * w.kernel;
-    for (std::int64_t n = 0; n < g_.batch; ++n) {
-      for (std::int64_t m = 0; m < g_.out_channels; ++m) {
-        const std::int64_t first_c = (m / g_.GroupOutChannels()) * g_.GroupChannels();
-        const float* group_x = x + (n * g_.channels + first_c) * in_spatial;
-        const float* filter = weights + m * g_.GroupChannels() * kernel_spatial;
-        const double start = bias ? bias[m] : 0.0;
-        for (std::int64_t od = 0; od < d.out; ++od) {
-          for (std::int64_t oh = 0; oh < h.out; ++oh) {
-            for (std::int64_t ow = 0; ow < w.out; ++ow) {
-              double sum = start;
-              for (std::int64_t c = 0; c < g_.GroupChannels(); ++c) {
-                sum += Taps(group_x + c * in_spatial, filter + c * kernel_spatial, od, oh, ow);
-              }
-              *y++ = static_cast<float>(sum);
-            }
-          }
-        }
+    const std::int64_t in_spatial = axes_[0].size * axes_[1].size * axes_[2].size;
+    const std::int64_t kernel_spatial = axes_[0].kernel * axes_[1].kernel * axes_[2].kernel;
+    ForEachConvolutionOutput(g_, axes_, [&](std::int64_t x_offset, std::int64_t filter_offset, std::int64_t m,
+                                            std::int64_t od, std::int64_t oh, std::int64_t ow) {
+      double sum = bias ? bias[m] : 0.0;
+      for (std::int64_t c = 0; c < g_.GroupChannels(); ++c) {
+        sum += Taps(x + x_offset + c * in_spatial, weights + filter_offset + c * kernel_spatial, od, oh, ow);
       }
-    }
+      *y++ = static_cast<float>(sum);
+    });
   }
 
  private:

@@ -16,7 +16,7 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 33> kOps{{
+const std::array<OpKernel, 35> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload},
@@ -50,6 +50,8 @@ const std::array<OpKernel, 33> kOps{{
     {LayerType::kConvolutionNd, AllFloat32, CreateConvolutionNdWorkload},
     {LayerType::kPoolingNd, AllFloat32, CreatePoolingNdWorkload},
     {LayerType::kGridSample, IsGridSampleSupported, CreateGridSampleWorkload},
+    {LayerType::kMatMulInteger, backend::NoOwnLimits, CreateMatMulIntegerWorkload},  // the schema's i8 / u8 rule
+    {LayerType::kConvolutionInteger, backend::NoOwnLimits, CreateConvolutionIntegerWorkload},
 }};
 }  // namespace
 

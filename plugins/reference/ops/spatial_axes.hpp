@@ -42,4 +42,27 @@ void ForEachTapInInput(const std::array<backend::PoolAxis, 3>& axes, std::int64_
   }
 }
 
+// Calls visit(x_offset, filter_offset, m, od, oh, ow) for each output element of an N-D
+// convolution (ConvolutionNd, ConvolutionInteger), in the output's order ([N, M, D, H, W]):
+// x_offset is the element offset of the first input channel of output channel m's group in its
+// image, filter_offset that of m's first weight (channels C/groups, each a kD*kH*kW kernel).
+template <typename Visit>
+void ForEachConvolutionOutput(const backend::ConvNdGeometry& g, const std::array<backend::PoolAxis, 3>& axes,
+                              Visit&& visit) {
+  const std::int64_t in_spatial = axes[0].size * axes[1].size * axes[2].size;
+  const std::int64_t kernel_spatial = axes[0].kernel * axes[1].kernel * axes[2].kernel;
+  for (std::int64_t n = 0; n < g.batch; ++n) {
+    for (std::int64_t m = 0; m < g.out_channels; ++m) {
+      const std::int64_t first_c = (m / g.GroupOutChannels()) * g.GroupChannels();
+      const std::int64_t x_offset = (n * g.channels + first_c) * in_spatial;
+      const std::int64_t filter_offset = m * g.GroupChannels() * kernel_spatial;
+      for (std::int64_t od = 0; od < axes[0].out; ++od) {
+        for (std::int64_t oh = 0; oh < axes[1].out; ++oh) {
+          for (std::int64_t ow = 0; ow < axes[2].out; ++ow) visit(x_offset, filter_offset, m, od, oh, ow);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace backplane::reference

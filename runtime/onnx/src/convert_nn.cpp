@@ -168,10 +168,10 @@ Dims SpatialExtents(NodeContext& node) {
   return Dims(x.begin() + 2, x.end());
 }
 
-// The kernel extents of an N-D convolution's weights (input 1, of input 0's rank: [M or C,
-// ..., k...]); kernel_shape, when given, must agree with them.
-Dims KernelOfWeights(NodeContext& node) {
-  const Dims& w = node.InputDims(1);
+// The kernel extents of an N-D convolution's weights (input `weights`, of input 0's rank:
+// [M or C, ..., k...]); kernel_shape, when given, must agree with them.
+Dims KernelOfWeights(NodeContext& node, std::size_t weights) {
+  const Dims& w = node.InputDims(weights);
   const std::size_t rank = node.InputRank(0);
   if (w.size() != rank) node.Invalid("the weights have shape " + Join(w) + ", expected rank " + std::to_string(rank));
   const Dims kernel(w.begin() + 2, w.end());
@@ -181,22 +181,38 @@ Dims KernelOfWeights(NodeContext& node) {
   return kernel;
 }
 
-// Conv over 3 spatial axes: ConvolutionNd, weights [M, C/group, k...] (kernel_shape, when
-// given, must agree with them), optional bias [M].
-void ConvertConvNd(NodeContext& node) {
+// The window of an N-D convolution node over input 0's spatial axes, weights at input `weights`
+// (ConvolutionNd's and ConvolutionInteger's descriptors have the same fields).
+template <typename Descriptor>
+Descriptor ConvolutionWindow(NodeContext& node, std::size_t weights) {
   const std::size_t rank = SpatialRank(node);
-  const Dims kernel = KernelOfWeights(node);
-  ConvolutionNdDescriptor descriptor;
+  const Dims kernel = KernelOfWeights(node, weights);
+  Descriptor descriptor;
   descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
   descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);
   descriptor.groups = ToU32(node, node.Int("group", 1), "group");
   std::vector<std::uint32_t> taps;
   for (const auto k : kernel) taps.push_back(ToU32(node, k, "kernel_shape"));
   descriptor.pads = AxisPads(node, SpatialExtents(node), taps, descriptor.strides, descriptor.dilations);
+  return descriptor;
+}
+
+// Conv over 3 spatial axes: ConvolutionNd, weights [M, C/group, k...] (kernel_shape, when
+// given, must agree with them), optional bias [M].
+void ConvertConvNd(NodeContext& node) {
+  const auto descriptor = ConvolutionWindow<ConvolutionNdDescriptor>(node, 1);
   std::vector<OutputSlot> inputs{node.Slot(0), node.Slot(1)};
   if (node.HasInput(2)) inputs.push_back(node.Slot(2));
   node.SetOutput(0, node.Add(descriptor, inputs));
 }
+
+}  // namespace
+
+ConvolutionIntegerDescriptor IntegerConvolutionWindow(NodeContext& node, std::size_t weights) {
+  return ConvolutionWindow<ConvolutionIntegerDescriptor>(node, weights);
+}
+
+namespace {
 
 // ONNX's split of a transposed convolution's total padding: SAME_UPPER puts the odd one at the
 // end, anything else at the begin (Python's floor division: a negative total grows the output).
@@ -250,7 +266,7 @@ void ConvertConvTranspose(NodeContext& node) {
     node.Unsupported("the input has shape " + Join(x) + "; ConvTranspose runs over 1 to 3 spatial axes (rank 3 to 5)");
   }
   const std::size_t rank = x.size() - 2;
-  const Dims kernel = KernelOfWeights(node);
+  const Dims kernel = KernelOfWeights(node, 1);
   ConvolutionTransposeDescriptor descriptor;
   descriptor.strides = PerAxis(node, "strides", rank, 1, 1);
   descriptor.dilations = PerAxis(node, "dilations", rank, 1, 1);

@@ -6,6 +6,8 @@
 
 #include "import_context.hpp"
 
+#include <backplane/descriptors.hpp>
+
 #include <map>
 #include <string>
 
@@ -41,7 +43,8 @@ void AddTensorConverters(ConverterTable& table);       // shape ops, data moveme
 void AddComposedConverters(ConverterTable& table);     // ops composed from other layers: PRelu, OneHot, norms, ...
 void AddLossConverters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void AddResizeConverters(ConverterTable& table);       // Resize, Upsample
-void AddQuantizationConverters(ConverterTable& table); // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
+void AddQuantizationConverters(ConverterTable& table); // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+                                                       // MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv
 void AddRecurrentConverters(ConverterTable& table);    // RNN, GRU, LSTM unrolled over the time steps
 void AddEinsumConverters(ConverterTable& table);       // Einsum as Transpose, Reshape, MatMul and Reduce
 
@@ -50,6 +53,12 @@ void AddEinsumConverters(ConverterTable& table);       // Einsum as Transpose, R
 // Reduce and elementwise layers (folded when input 0 is constant). Does nothing when the node
 // has neither; marks them unavailable, with the reason, for an input other than f32 or another
 // stash_type. Throws as NodeContext's Add and SetOutput.
+// The window of an N-D convolution node (ONNX Conv's attributes: strides, dilations, group,
+// pads or auto_pad resolved, kernel_shape checked against the weights at input `weights`) over
+// input 0's 1 to 3 spatial axes, for ConvInteger and QLinearConv (convert_nn.cpp owns Conv's
+// attribute rules). Throws NodeUnsupported for another spatial rank, Exception for a malformed
+// attribute.
+ConvolutionIntegerDescriptor IntegerConvolutionWindow(NodeContext& node, std::size_t weights);
 void AddLayerNormalizationStatistics(NodeContext& node, std::int64_t axis, float epsilon);
 
 }  // namespace backplane::onnx

@@ -985,3 +985,209 @@ TEST_CASE("GridSample imports its modes, padding modes and align_corners, over 2
   CHECK(error.nodes().at(0).reason ==
         "GridSample of an input of rank 5 (the GridSample layer samples 2 spatial axes: X [N, C, H, W])");
 }
+
+// ---- Op set v2: integer compute (convert_quantization.cpp) --------------------------------------
+
+namespace {
+
+// An initializer of `elem_type` holding `values` as raw bytes (i8, u8, i32).
+template <typename T>
+void AddRawInitializer(::onnx::GraphProto& graph, const std::string& name, int elem_type,
+                       const std::vector<std::int64_t>& dims, const std::vector<T>& values) {
+  auto* tensor = graph.add_initializer();
+  tensor->set_name(name);
+  tensor->set_data_type(elem_type);
+  for (const auto d : dims) tensor->add_dims(d);
+  tensor->set_raw_data(std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)));
+}
+
+template <typename T>
+std::vector<T> Values(const NpyArray& array) {
+  std::vector<T> values(array.data.size() / sizeof(T));
+  std::memcpy(values.data(), array.data.data(), array.data.size());
+  return values;
+}
+
+constexpr int kU8 = ::onnx::TensorProto::UINT8;
+constexpr int kI8 = ::onnx::TensorProto::INT8;
+constexpr int kI32 = ::onnx::TensorProto::INT32;
+constexpr int kF32 = ::onnx::TensorProto::FLOAT;
+
+}  // namespace
+
+TEST_CASE("MatMulInteger: i8 and u8 operands, per-row and per-column zero points, B's without A's") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(10, "MatMulInteger", {"a", "b", "a_zero", "b_zero"}, {"y"}, node);
+  auto* graph = model.mutable_graph();
+  SetTensorType(*graph->add_input(), "a", kU8, {2, 3});
+  SetTensorType(*graph->add_input(), "b", kI8, {3, 2});
+  SetTensorType(*graph->add_input(), "a_zero", kU8, {2});  // per row, ONNX's 1-D form
+  AddRawInitializer<std::int8_t>(*graph, "b_zero", kI8, {2}, {1, -1});
+  const NpyArray a = Array<std::uint8_t>(DataType::kUInt8, {2, 3}, {10, 200, 37, 255, 0, 128});
+  const NpyArray b = Array<std::int8_t>(DataType::kInt8, {3, 2}, {1, -2, -128, 5, 7, 7});
+  const NpyArray y = Run(model, {{"a", a}, {"b", b}, {"a_zero", Array<std::uint8_t>(DataType::kUInt8, {2}, {12, 128})}}).at("y");
+  CHECK(y.type == DataType::kInt32);
+  CHECK(y.shape == TensorShape{2, 2});
+  // [[-2, 188, 25], [127, -128, 0]] @ [[0, -1], [-129, 6], [6, 8]]
+  CHECK(Values<std::int32_t>(y) == std::vector<std::int32_t>{-24102, 1330, 16512, -895});
+
+  node->set_input(2, "");  // B's zero point alone: A's is 0
+  graph->mutable_input()->RemoveLast();
+  const NpyArray no_a_zero = Run(model, {{"a", a}, {"b", b}}).at("y");
+  // [[10, 200, 37], [255, 0, 128]] @ [[0, -1], [-129, 6], [6, 8]]
+  CHECK(Values<std::int32_t>(no_a_zero) == std::vector<std::int32_t>{-25578, 1486, 768, 769});
+
+  SetTensorType(*graph->add_input(), "a_zero", kU8, {3});  // per column of A: not ONNX's per-row form
+  node->set_input(2, "a_zero");
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
+  CHECK(error.nodes().at(0).reason ==
+        "a_zero_point [3] for input [2,3] (one value, or per row: [M] or [..., M, 1], is taken)");
+}
+
+TEST_CASE("ConvInteger: padding reads as the zero point, per-channel weight zero points, 1-D") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(10, "ConvInteger", {"x", "w", "x_zero", "w_zero"}, {"y"}, node);
+  auto* graph = model.mutable_graph();
+  SetTensorType(*graph->add_input(), "x", kU8, {1, 1, 5});
+  AddRawInitializer<std::int8_t>(*graph, "w", kI8, {2, 1, 2}, {1, 2, -3, 4});
+  AddRawInitializer<std::uint8_t>(*graph, "x_zero", kU8, {}, {10});
+  AddRawInitializer<std::int8_t>(*graph, "w_zero", kI8, {2}, {0, 1});
+  AddInts(*node, "pads", {1, 0});
+  AddInts(*node, "strides", {2});
+  const NpyArray x = Array<std::uint8_t>(DataType::kUInt8, {1, 1, 5}, {11, 12, 13, 14, 255});
+  const NpyArray y = Run(model, {{"x", x}}).at("y");
+  CHECK(y.type == DataType::kInt32);
+  CHECK(y.shape == TensorShape{1, 2, 3});
+  // x - 10 padded with 0: [0, 1, 2, 3, 4, 245]; windows [0, 1], [2, 3] and [4, 245].
+  // w0 [1, 2]: 2, 8, 494; w1 - 1 = [-4, 3]: 3, 1, 719.
+  CHECK(Values<std::int32_t>(y) == std::vector<std::int32_t>{2, 8, 494, 3, 1, 719});
+
+  AddInts(*node, "dilations", {1, 1});
+  const auto error = Thrown([&] { ImportProto(model); });
+  CHECK(Contains(error.what(), "dilations [1,1] must have 1 values, one per spatial axis"));
+}
+
+TEST_CASE("QLinearMatMul: ORT's requantization in f32, per-row and per-column scales, ties to even") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(10, "QLinearMatMul", {"a", "a_scale", "a_zero", "b", "b_scale", "b_zero", "y_scale", "y_zero"},
+                       {"y"}, node);
+  auto* graph = model.mutable_graph();
+  SetTensorType(*graph->add_input(), "a", kU8, {2, 3});
+  AddFloatInitializer(*graph, "a_scale", {2}, {0.05f, 0.02f});
+  SetTensorType(*graph->add_input(), "a_zero", kU8, {2});
+  SetTensorType(*graph->add_input(), "b", kI8, {3, 4});
+  AddFloatInitializer(*graph, "b_scale", {4}, {0.1f, 0.25f, 0.5f, 0.01f});
+  AddRawInitializer<std::int8_t>(*graph, "b_zero", kI8, {4}, {0, 1, -1, 3});
+  AddFloatInitializer(*graph, "y_scale", {}, {0.3f});
+  AddRawInitializer<std::uint8_t>(*graph, "y_zero", kU8, {}, {100});
+  const NpyArray a = Array<std::uint8_t>(DataType::kUInt8, {2, 3}, {10, 200, 37, 255, 0, 128});
+  const NpyArray b = Array<std::int8_t>(DataType::kInt8, {3, 4}, {1, -2, 3, 127, -128, 5, 0, 9, 7, 7, -7, 100});
+  const NpyArray y =
+      Run(model, {{"a", a}, {"a_zero", Array<std::uint8_t>(DataType::kUInt8, {2}, {12, 128})}, {"b", b}}).at("y");
+  CHECK(y.type == DataType::kUInt8);
+  // numpy: acc [[-23891, 908, 30, 3305], [16511, -893, 380, 14980]] times the f32 multipliers
+  // (a_scale[m] * b_scale[n]) / 0.3, rounded half to even, + 100, saturated at 0.
+  CHECK(Values<std::uint8_t>(y) == std::vector<std::uint8_t>{0, 138, 102, 106, 210, 85, 113, 110});
+
+  // Ties: multiplier 0.5 on 1, 3, 5, 7 and 255 gives 0.5, 1.5, 2.5, 3.5, 127.5: to even.
+  auto ties = OneNode(10, "QLinearMatMul", {"a", "s", "z", "b", "one", "z", "one", "y_zero"}, {"y"}, node);
+  graph = ties.mutable_graph();
+  SetTensorType(*graph->add_input(), "a", kU8, {5, 1});
+  SetTensorType(*graph->add_input(), "y_zero", kI8, {1});
+  AddFloatInitializer(*graph, "s", {1}, {0.5f});
+  AddFloatInitializer(*graph, "one", {}, {1.0f});
+  AddRawInitializer<std::uint8_t>(*graph, "z", kU8, {}, {0});
+  AddRawInitializer<std::uint8_t>(*graph, "b", kU8, {1, 1}, {1});
+  const NpyArray odd = Array<std::uint8_t>(DataType::kUInt8, {5, 1}, {1, 3, 5, 7, 255});
+  const auto tied = [&](std::int8_t zero) {
+    return Values<std::int8_t>(Run(ties, {{"a", odd}, {"y_zero", Array<std::int8_t>(DataType::kInt8, {1}, {zero})}}).at("y"));
+  };
+  CHECK(tied(-3) == std::vector<std::int8_t>{-3, -1, -1, 1, 125});
+  CHECK(tied(3) == std::vector<std::int8_t>{3, 5, 5, 7, 127});  // 131 saturates
+
+  SetTensorType(*graph->add_input(), "f16_scale", ::onnx::TensorProto::FLOAT16, {});
+  node->set_input(1, "f16_scale");
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(ties); });
+  CHECK(error.nodes().at(0).reason == "input 1: a scale of f16 (f32 scales are requantized)");
+}
+
+TEST_CASE("QLinearConv: i32 bias, per-channel weight scales and zero points, i8 output saturating") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(10, "QLinearConv",
+                       {"x", "x_scale", "x_zero", "w", "w_scale", "w_zero", "y_scale", "y_zero", "bias"}, {"y"}, node);
+  auto* graph = model.mutable_graph();
+  SetTensorType(*graph->add_input(), "x", kU8, {1, 2, 3, 3});
+  AddFloatInitializer(*graph, "x_scale", {}, {0.02f});
+  AddRawInitializer<std::uint8_t>(*graph, "x_zero", kU8, {}, {7});
+  AddRawInitializer<std::int8_t>(*graph, "w", kI8, {2, 2, 2, 2},
+                                 {-128, -91, -54, -17, 20, 57, 94, -125, -88, -51, -14, 23, 60, 97, -122, -85});
+  AddFloatInitializer(*graph, "w_scale", {2}, {0.05f, 0.125f});
+  AddRawInitializer<std::int8_t>(*graph, "w_zero", kI8, {2}, {2, -3});
+  AddFloatInitializer(*graph, "y_scale", {1}, {0.4f});
+  AddRawInitializer<std::int8_t>(*graph, "y_zero", kI8, {1}, {-5});
+  AddRawInitializer<std::int32_t>(*graph, "bias", kI32, {2}, {100, -2000});
+  AddInts(*node, "pads", {1, 1, 1, 1});
+  AddInts(*node, "strides", {2, 2});
+  std::vector<std::uint8_t> x;
+  for (int i = 0; i < 18; ++i) x.push_back(static_cast<std::uint8_t>(i * 13));
+  const NpyArray y = Run(model, {{"x", Array<std::uint8_t>(DataType::kUInt8, {1, 2, 3, 3}, x)}}).at("y");
+  CHECK(y.type == DataType::kInt8);
+  CHECK(y.shape == TensorShape{1, 2, 2, 2});
+  // numpy: acc + bias [-13737, -6553, -19906, -13836, -11202, -27361, -2206, -20772].
+  CHECK(Values<std::int8_t>(y) == std::vector<std::int8_t>{-39, -21, -55, -40, -75, -128, -19, -128});
+
+  SetTensorType(*graph->add_input(), "wide_zero", kU8, {2});
+  node->set_input(2, "wide_zero");
+  const auto error = Thrown<UnsupportedModelError>([&] { ImportProto(model); });
+  CHECK(error.nodes().at(0).reason == "x_zero_point [2] (one value is taken here)");
+}
+
+TEST_CASE("a quantized conv net in QOperator form matches numpy's integer arithmetic exactly") {
+  // QuantizeLinear, QLinearConv (per-channel weights, i32 bias, pads), QLinearConv (stride 2),
+  // Reshape on u8, QLinearMatMul (per-column weights), DequantizeLinear.
+  const ImportedModel model = ImportModel(DataPath("quantized_qoperator.onnx"));
+  const auto accumulator = [&](const std::string& layer) {
+    return model.network.GetOutputInfo({model.network.FindLayer(layer), 0});
+  };
+  CHECK(accumulator("conv1/acc") == backplane::TensorInfo{TensorShape{1, 4, 8, 8}, DataType::kInt32});
+  CHECK(accumulator("conv2/acc") == backplane::TensorInfo{TensorShape{1, 6, 4, 4}, DataType::kInt32});
+  CHECK(accumulator("fc/acc") == backplane::TensorInfo{TensorShape{1, 10}, DataType::kInt32});
+  CheckMatchesExpected(kData, "quantized_qoperator", {}, 0.0);
+}
+
+TEST_CASE("the same net in QDQ form runs in f32 as written and matches numpy's float64 result") {
+  CheckMatchesExpected(kData, "quantized_qdq", {}, 1e-6);
+}
+
+TEST_CASE("ORT's dynamic quantization: DynamicQuantizeLinear, MatMulInteger, Cast and the scales' product") {
+  ::onnx::NodeProto* node = nullptr;
+  auto model = OneNode(11, "DynamicQuantizeLinear", {"x"}, {"xq", "xs", "xz"}, node);
+  auto* graph = model.mutable_graph();
+  graph->mutable_output()->Clear();
+  SetTensorType(*graph->add_input(), "x", kF32, {2, 4});
+  AddRawInitializer<std::int8_t>(*graph, "w", kI8, {4, 3}, {10, -20, 30, -40, 50, -60, 70, -80, 90, -100, 110, -120});
+  AddRawInitializer<std::int8_t>(*graph, "w_zero", kI8, {}, {3});
+  AddFloatInitializer(*graph, "w_scale", {}, {0.01f});
+  const auto add = [&](const std::string& op, std::vector<std::string> inputs, const std::string& output) {
+    ::onnx::NodeProto* next = graph->add_node();
+    next->set_op_type(op);
+    next->set_name(output);
+    for (const auto& input : inputs) next->add_input(input);
+    next->add_output(output);
+    return next;
+  };
+  add("MatMulInteger", {"xq", "w", "xz", "w_zero"}, "acc");
+  auto* attribute = add("Cast", {"acc"}, "acc_f32")->add_attribute();
+  attribute->set_name("to");
+  attribute->set_type(::onnx::AttributeProto::INT);
+  attribute->set_i(kF32);
+  add("Mul", {"xs", "w_scale"}, "scale");
+  add("Mul", {"acc_f32", "scale"}, "y");
+  graph->add_output()->set_name("y");
+  const NpyArray x = Array<float>(DataType::kFloat32, {2, 4}, {-1.5f, 0.25f, 2.0f, 0.75f, 3.1f, -0.4f, 0.0f, 1.2f});
+  // numpy: scale 4.6 / 255, zero point 83, xq [[0, 97, 194, 125], [255, 61, 83, 150]],
+  // acc [[1928, -2152, 1368], [-4751, 2179, -2211]], y = f32(acc) * (scale * 0.01).
+  CHECK(Floats(Run(model, {{"x", x}}).at("y")) == std::vector<float>{0.3477960526943207f, -0.388203889131546f,
+                                                                      0.24677646160125732f, -0.8570430874824524f,
+                                                                      0.39307448267936707f, -0.3988470435142517f});
+}

@@ -28,13 +28,15 @@ double LayerFlops(const Layer& layer) {
   switch (layer.type) {
     case LayerType::kConvolution2d:
     case LayerType::kConvolutionNd:
+    case LayerType::kConvolutionInteger:  // integer operations, counted as FLOPs are
       if (inputs.size() >= 2 && inputs[1].shape.Rank() >= 3 && inputs[1].shape[0] > 0) {
         const TensorShape& weights = inputs[1].shape;  // [M, C/groups, k...]
         return 2 * outputs * Elements(weights) / static_cast<double>(weights[0]);
       }
       return 0;
     case LayerType::kMatMul:
-      if (inputs.size() == 2 && inputs[0].shape.Rank() >= 1) {
+    case LayerType::kMatMulInteger:  // inputs 2 and 3 are zero points
+      if (inputs.size() >= 2 && inputs[0].shape.Rank() >= 1) {
         const TensorShape& a = inputs[0].shape;  // [..., M, K] or [K]
         return 2 * outputs * static_cast<double>(std::max<std::int64_t>(a[a.Rank() - 1], 0));
       }

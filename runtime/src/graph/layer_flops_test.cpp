@@ -28,6 +28,10 @@ TEST_CASE("FLOPs follow from the shapes of convolutions, MatMuls and fully conne
   // MatMul [2,5,7] x [7,3]: 2 * 30 outputs * K 7; a rank-1 A is [K].
   CHECK(LayerFlops(Make(LayerType::kMatMul, {{2, 5, 7}, {7, 3}}, {{2, 5, 3}})) == 2.0 * 30 * 7);
   CHECK(LayerFlops(Make(LayerType::kMatMul, {{7}, {7, 3}}, {{3}})) == 2.0 * 3 * 7);
+  // The integer ops count their multiply-adds the same way, whatever their zero points.
+  CHECK(LayerFlops(Make(LayerType::kConvolutionInteger, {{1, 3, 8, 8}, {4, 3, 3, 3}, {}, {4}}, {{1, 4, 6, 6}})) ==
+        2.0 * 144 * 27);
+  CHECK(LayerFlops(Make(LayerType::kMatMulInteger, {{2, 5, 7}, {7, 3}, {}, {3}}, {{2, 5, 3}})) == 2.0 * 30 * 7);
   // FullyConnected with B transposed, [N, K] = [10, 64]: 2 * (2*10) * 64.
   CHECK(LayerFlops(Make(LayerType::kFullyConnected, {{2, 64}, {10, 64}, {10}}, {{2, 10}})) == 2.0 * 20 * 64);
   CHECK(LayerFlops(Make(LayerType::kActivation, {{1, 4}}, {{1, 4}})) == 0);

@@ -59,9 +59,9 @@ extern "C" {
 
 /* The Backend API version this header declares. History: 1.x were C++ interfaces (refused since
  * 2.0); 2.0 is this C boundary; 2.1 added BpWorkloadTable.get_info (what runs a workload, for
- * profiles); 2.2 to 2.4 add op set v2's values and layer types (docs/backend-authors.md). */
+ * profiles); 2.2 to 2.5 add op set v2's values and layer types (docs/backend-authors.md). */
 #define BP_BACKEND_API_MAJOR 2u
-#define BP_BACKEND_API_MINOR 4u
+#define BP_BACKEND_API_MINOR 5u
 
 /* True when `s` (a pointer to a struct of type `type` filled by the other side) is large enough
  * to hold `field`. */
@@ -166,9 +166,15 @@ typedef struct BpStatus {
 #define BP_LAYER_CONVOLUTION_ND 34u /* ONNX Conv over 1 to 3 spatial axes: BpConvolutionNdAttributes */
 #define BP_LAYER_POOLING_ND 35u     /* max / average pooling over 1 to 3 spatial axes: BpPoolingNdAttributes */
 #define BP_LAYER_GRID_SAMPLE 36u    /* x [N, C, H, W] sampled at grid [N, Ho, Wo, 2]: BpGridSampleAttributes */
+/* Added in Backend API 2.5: integer compute for quantized models (ONNX MatMulInteger, ConvInteger,
+ * and the integer core of QLinearMatMul / QLinearConv). Data inputs i8 or u8 (each side either), an
+ * optional zero point per data input of that input's type, subtracted before the product; the
+ * output is i32, accumulated exactly in 32 bits (wrapping only where ONNX allows overflow). */
+#define BP_LAYER_MAT_MUL_INTEGER 37u /* numpy.matmul(a - a_zero_point, b - b_zero_point); no attributes */
+#define BP_LAYER_CONVOLUTION_INTEGER 38u /* ONNX ConvInteger, 1 to 3 spatial axes: BpConvolutionIntegerAttributes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
- * one its type names (null for Input, Output, MatMul and Where). Arrays inside are valid as long as the
+ * one its type names (null for Input, Output, MatMul, Where and MatMulInteger). Arrays inside are valid as long as the
  * BpLayer they came with. Semantics are op set v1's (backplane/descriptors.hpp). */
 
 typedef struct BpConvolution2dAttributes {
@@ -207,6 +213,22 @@ typedef struct BpConvolutionNdAttributes {
   size_t pad_count;
   uint32_t groups;
 } BpConvolutionNdAttributes;
+
+/* ONNX ConvInteger over S = 1, 2 or 3 spatial axes: inputs x [N, C, D1..DS] and weights
+ * [M, C/groups, k1..kS] (i8 or u8 each), optional x_zero_point (one value, x's type) and
+ * w_zero_point (one value or [M], one per output channel; weights' type). y [N, M, O1..OS] of i32:
+ * the sums of (x - x_zero_point) * (w - w_zero_point), the padding contributing 0 (it reads as
+ * the zero point). Extents as BpConvolutionNdAttributes'; no bias (an i32 Add after it).
+ * Added in Backend API 2.5. */
+typedef struct BpConvolutionIntegerAttributes {
+  uint32_t struct_size;
+  const uint32_t* strides;   /* spatial_rank entries each */
+  const uint32_t* dilations;
+  size_t spatial_rank;
+  const uint32_t* pads; /* pad_count = 2 * spatial_rank: the begins, then the ends (ONNX order) */
+  size_t pad_count;
+  uint32_t groups;
+} BpConvolutionIntegerAttributes;
 
 typedef struct BpFullyConnectedAttributes {
   uint32_t struct_size;

@@ -49,6 +49,15 @@ struct MatMulDescriptor final : LayerDescriptor {
   static constexpr LayerType kType = LayerType::kMatMul;
 };
 
+// numpy.matmul(a - a_zero_point, b - b_zero_point) in exact i32 (op set v2, ONNX MatMulInteger):
+// inputs A [..., M, K] and B [..., K, N], i8 or u8 each; optional a_zero_point (A's type, one value
+// or per row: broadcasting to A with 1 along K, e.g. [M, 1]) and b_zero_point (B's type, one value
+// or per column: broadcasting to B with 1 along K, e.g. [N]); B's zero point needs A's (0 when
+// the model has none). Output i32, MatMul's shape. No attributes.
+struct MatMulIntegerDescriptor final : LayerDescriptor {
+  static constexpr LayerType kType = LayerType::kMatMulInteger;
+};
+
 // numpy.where(cond, x, y) (op set v2): inputs cond (bool), x and y (one type), broadcast
 // together; the output has x's type. No attributes.
 struct WhereDescriptor final : LayerDescriptor {

@@ -50,6 +50,8 @@ enum class LayerType : std::uint32_t {
   kConvolutionNd,
   kPoolingNd,
   kGridSample,
+  kMatMulInteger,
+  kConvolutionInteger,
   kCount  // not a layer: the number of layer types above
 };
 

@@ -156,6 +156,11 @@ struct ConvNdGeometry {
 // output shape.
 bool DescribeConvolutionNd(const ILayerView& layer, ConvNdGeometry& out, std::string& reason);
 
+// Checks a ConvolutionInteger layer (2 to 4 inputs, 1 output) as DescribeConvolutionNd does a
+// ConvolutionNd one, with the zero points (x's: one value; the weights': one value or [M])
+// instead of a bias, i8 / u8 data and an i32 output.
+bool DescribeConvolutionInteger(const ILayerView& layer, ConvNdGeometry& out, std::string& reason);
+
 // PoolingNd, 1 to 3 spatial axes: x [N, C, D...], y [N, C, O...].
 struct PoolingNdGeometry {
   std::int64_t batch = 0, channels = 0;  // N, C
@@ -179,6 +184,10 @@ struct MatMulGeometry {
 // Checks a MatMul layer (2 inputs, 1 output): ranks of at least 1, matching K, broadcastable
 // batch dimensions, and the output shape.
 bool DescribeMatMul(const ILayerView& layer, MatMulGeometry& out, std::string& reason);
+
+// Checks a MatMulInteger layer (2 to 4 inputs, 1 output) as DescribeMatMul does a MatMul one,
+// with its zero points (each one value or constant along K), i8 / u8 data and an i32 output.
+bool DescribeMatMulInteger(const ILayerView& layer, MatMulGeometry& out, std::string& reason);
 
 // Which A and B matrices (row-major indices into a_batch and b_batch) each output matrix
 // multiplies: one entry per element of `batch`, in output order.
