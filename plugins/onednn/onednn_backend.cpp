@@ -54,6 +54,8 @@ std::vector<backend::OptionSpec> OneDnnBackend::GetOptionSpecs() const {
        "bf16 convolutions, pooling and constant-weight matmuls on CPUs with native bf16 (AVX512-BF16, AMX)"},
       {"adaptive_threads", Type::kString, "1",
        "1: one thread per primitive while other work keeps the cores busy; 0: never; always: always"},
+      {"winograd", Type::kBoolean, "1",
+       "3x3 stride-1 convolutions may use Winograd F(2x2,3x3): faster runs; 0: faster loads (no weight transform)"},
   };
 }
 

@@ -24,6 +24,16 @@ Settings DefaultSettings() {
   return settings;
 }
 
+namespace {
+// "1"/"true" or "0"/"false"; else throws naming the option.
+bool ParseBoolean(const std::string& key, const std::string& value) {
+  if (value == "1" || value == "true") return true;
+  if (value == "0" || value == "false") return false;
+  throw Exception(ErrorCode::kInvalidArgument,
+                  "CpuOneDnn option " + key + "='" + value + "' must be 0, 1, true or false");
+}
+}  // namespace
+
 Settings ParseSettings(const backend::BackendOptions& options) {
   Settings settings = DefaultSettings();
   for (const auto& [key, value] : options) {
@@ -41,14 +51,9 @@ Settings ParseSettings(const backend::BackendOptions& options) {
       }
       settings.threads = threads;
     } else if (key == "fast_math") {
-      if (value == "1" || value == "true") {
-        settings.fast_math = true;
-      } else if (value == "0" || value == "false") {
-        settings.fast_math = false;
-      } else {
-        throw Exception(ErrorCode::kInvalidArgument,
-                        "CpuOneDnn option fast_math='" + value + "' must be 0, 1, true or false");
-      }
+      settings.fast_math = ParseBoolean(key, value);
+    } else if (key == "winograd") {
+      settings.winograd = ParseBoolean(key, value);
     } else if (key == "adaptive_threads") {
       if (value == "1") {
         settings.adaptive = AdaptiveThreads::kAuto;
@@ -64,7 +69,7 @@ Settings ParseSettings(const backend::BackendOptions& options) {
       // The runtime passes only declared keys (OneDnnBackend::GetOptionSpecs); this guards
       // direct callers.
       throw Exception(ErrorCode::kInvalidArgument, "CpuOneDnn has no option '" + key +
-                                                       "'; its options: threads, fast_math, adaptive_threads");
+                                                       "'; its options: threads, fast_math, adaptive_threads, winograd");
     }
   }
   return settings;

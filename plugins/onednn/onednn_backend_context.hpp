@@ -27,11 +27,16 @@ namespace backplane::onednn {
 //   "adaptive_threads" = "1" | "0" | "always": with threads > 1, run each primitive on one
 //                 thread while other work keeps the cores busy (CpuLoadMonitor; default "1"),
 //                 never ("0"), or always ("always", to check the single-thread variants)
+//   "winograd"  = "1" | "0" | "true" | "false": 3x3 stride-1 convolutions may use Winograd
+//                 F(2x2,3x3) where oneDNN has it (default "1": faster runs); "0" trades that for
+//                 faster loads (its weight transform is most of a load: resnet50 loads in half
+//                 the time and runs ~10 % slower)
 enum class AdaptiveThreads { kAuto, kOff, kAlways };
 struct Settings {
   int threads = 1;
   bool fast_math = false;
   AdaptiveThreads adaptive = AdaptiveThreads::kAuto;
+  bool winograd = true;
 };
 
 // The number of cores oneDNN may use on this machine (at least 1), as online when first asked.
@@ -41,7 +46,7 @@ int CoreCount();
 Settings DefaultSettings();
 // Parses the options; throws backplane::Exception (kInvalidArgument) naming a bad value
 // ("CpuOneDnn option threads='x' is not a positive integer") or a key that is not one of the
-// three above.
+// four above.
 Settings ParseSettings(const backend::BackendOptions& options);
 // Whether fast_math takes effect here: oneDNN has a non-reference bf16 matmul on this CPU
 // (AVX512-BF16 or AMX). If not, why (fast_math=1 then computes in f32). Probed once.

@@ -81,7 +81,7 @@ TEST_CASE("backend: the threads option, and bad option values rejected with a me
   // option of CpuOneDnn.
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
            {"threads", "0"}, {"threads", "two"}, {"fast_math", "yes"}, {"adaptive_threads", "2"},
-           {"thread", "2"}}) {
+           {"winograd", "maybe"}, {"thread", "2"}}) {
     CAPTURE(key);
     CAPTURE(value);
     std::string message;
@@ -98,6 +98,7 @@ TEST_CASE("backend: the threads option, and bad option values rejected with a me
   }
   // fast_math is a boolean: true and false are accepted too.
   CHECK(MakeRuntime({{"fast_math", "false"}})->HasBackend(kOneDnn));
+  CHECK(MakeRuntime({{"winograd", "0"}})->HasBackend(kOneDnn));
 }
 
 TEST_CASE("backend: concurrent execution contexts on one network give identical results") {

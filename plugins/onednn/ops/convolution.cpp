@@ -212,6 +212,7 @@ std::unique_ptr<backend::IWorkload> CreateConvolution2dWorkload(const OpSpec& sp
     traits.winograd_shape = !spec.input_channel_scale && g.groups == 1 && g.w_plain_dims[2] == 3 &&
                             g.w_plain_dims[3] == 3 && g.strides == memory::dims{1, 1} &&
                             g.dilations == memory::dims{1, 1};
+    traits.winograd_allowed = execution->settings.winograd;
     traits.padded = g.padded;
     // Weights scaled per run (a channel gate folded in) are scaled in f32.
     const auto types = spec.input_channel_scale ? std::vector<memory::data_type>{memory::data_type::f32}

@@ -16,6 +16,8 @@ struct ConvolutionTraits {
   // 3x3, stride 1, no dilation, one group, weights not scaled per run (a channel gate's: Winograd
   // transforms the weights, which are then no longer one per input channel).
   bool winograd_shape = false;
+  // The backend option winograd (default on); off, Winograd is passed over for faster loads.
+  bool winograd_allowed = true;
   // The primitive's channels include the activation layout's padding (paired half-block groups
   // of an odd count): such a tensor is read in no other layout.
   bool padded = false;

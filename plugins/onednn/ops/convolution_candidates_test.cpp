@@ -35,6 +35,17 @@ TEST_CASE("convolution candidates: Winograd first for 3x3 stride 1, then direct 
   CHECK(winograd.residual_as_sum);  // its kernel has no binary post-op
 }
 
+TEST_CASE("convolution candidates: the option winograd=0 passes Winograd over, saying why") {
+  std::vector<std::string> verdicts;
+  ConvolutionTraits traits;
+  traits.winograd_shape = true;
+  traits.winograd_allowed = false;
+  CHECK(Tries(traits, {memory::data_type::f32}, verdicts) ==
+        std::vector<std::string>{"direct in f32", "direct in oneDNN's own layouts in f32"});
+  CHECK(verdicts.front() == "winograd F(2x2,3x3) in f32: passed over, the option winograd=0 (faster loads: no weight "
+                            "transform)");
+}
+
 TEST_CASE("convolution candidates: in bf16 the residual is a sum first, and f32 follows every bf16 candidate") {
   std::vector<std::string> verdicts;
   ConvolutionTraits traits;
