@@ -60,21 +60,6 @@ Network RecurrentNetwork(const Case& c) {
   return net;
 }
 
-// Random values for the network's inputs, in signature order.
-std::vector<std::vector<float>> InputsFor(Runtime& runtime, const Network& net) {
-  OptimizeOptions options;
-  options.backends = {kRef};
-  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
-  const auto signature = runtime.GetNetworkSignature(id);
-  runtime.UnloadNetwork(id);
-  std::vector<std::vector<float>> inputs;
-  unsigned seed = 1;
-  for (const auto& input : signature.inputs) {
-    inputs.push_back(Random(static_cast<std::size_t>(input.info.shape.NumElements()), seed++));
-  }
-  return inputs;
-}
-
 }  // namespace
 
 TEST_CASE("ops: Recurrent LSTM, GRU and RNN in every direction match CpuRef") {
