@@ -223,6 +223,52 @@ inline dnnl::softmax_forward::primitive_desc Softmax(const engine& eng, const me
 #endif
 }
 
+// The memory descriptors of one RNN primitive (an empty src_iter / src_iter_c: a zero state; an
+// empty weights_peephole: none).
+struct RnnDescs {
+  memory::desc src_layer, src_iter, src_iter_c, weights_layer, weights_iter, weights_peephole, bias, dst_layer,
+      dst_iter, dst_iter_c;
+};
+
+inline dnnl::lstm_forward::primitive_desc Lstm(const engine& eng, dnnl::rnn_direction direction, const RnnDescs& d,
+                                               const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, direction, d.src_layer, d.src_iter, d.src_iter_c, d.weights_layer, d.weights_iter,
+          d.weights_peephole, d.bias, d.dst_layer, d.dst_iter, d.dst_iter_c, attr};
+#else
+  return {dnnl::lstm_forward::desc(kInference, direction, d.src_layer, d.src_iter, d.src_iter_c, d.weights_layer,
+                                   d.weights_iter, d.weights_peephole, d.bias, d.dst_layer, d.dst_iter, d.dst_iter_c),
+          attr, eng};
+#endif
+}
+
+// GRU; `linear_before_reset`: oneDNN's lbr_gru (its bias has a fourth gate, Rb_h).
+template <typename Primitive>
+inline typename Primitive::primitive_desc Gru(const engine& eng, dnnl::rnn_direction direction, const RnnDescs& d,
+                                              const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, direction, d.src_layer, d.src_iter, d.weights_layer, d.weights_iter, d.bias, d.dst_layer,
+          d.dst_iter, attr};
+#else
+  return {typename Primitive::desc(kInference, direction, d.src_layer, d.src_iter, d.weights_layer, d.weights_iter,
+                                   d.bias, d.dst_layer, d.dst_iter),
+          attr, eng};
+#endif
+}
+
+inline dnnl::vanilla_rnn_forward::primitive_desc VanillaRnn(const engine& eng, algorithm activation,
+                                                            dnnl::rnn_direction direction, const RnnDescs& d,
+                                                            const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, activation, direction, d.src_layer, d.src_iter, d.weights_layer, d.weights_iter, d.bias,
+          d.dst_layer, d.dst_iter, attr};
+#else
+  return {dnnl::vanilla_rnn_forward::desc(kInference, activation, direction, d.src_layer, d.src_iter, d.weights_layer,
+                                          d.weights_iter, d.bias, d.dst_layer, d.dst_iter),
+          attr, eng};
+#endif
+}
+
 // Reduction of `src` to `dst` (same rank, 1 along the reduced axes); `p` is the norms' power.
 inline dnnl::reduction::primitive_desc Reduction(const engine& eng, algorithm alg, float p, const memory::desc& src,
                                                  const memory::desc& dst, const primitive_attr& attr) {

@@ -70,6 +70,22 @@ inline std::vector<std::vector<float>> RunOnce(Runtime& runtime, NetworkId id, E
   return results;
 }
 
+// Random values in [low, high) for every input of `net`, in signature order (seeds 1, 2, ...).
+inline std::vector<std::vector<float>> InputsFor(Runtime& runtime, const Network& net, float low = -1.0f,
+                                                 float high = 1.0f) {
+  OptimizeOptions options;
+  options.backends = {kRef};
+  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
+  const auto signature = runtime.GetNetworkSignature(id);
+  runtime.UnloadNetwork(id);
+  std::vector<std::vector<float>> inputs;
+  unsigned seed = 1;
+  for (const auto& input : signature.inputs) {
+    inputs.push_back(Random(static_cast<std::size_t>(input.info.shape.NumElements()), seed++, low, high));
+  }
+  return inputs;
+}
+
 struct Outcome {
   std::vector<std::vector<float>> outputs;
   std::vector<LayerPlacement> placement;

@@ -68,7 +68,8 @@ const std::vector<LayerType> kOpSet = {
     LayerType::kResize, LayerType::kConvolutionTranspose,
     LayerType::kTopK,          LayerType::kCumSum,             LayerType::kScatterElements,
     LayerType::kGatherNd,      LayerType::kConvolutionNd,      LayerType::kPoolingNd,
-    LayerType::kGridSample,    LayerType::kMatMulInteger,      LayerType::kConvolutionInteger};
+    LayerType::kGridSample,    LayerType::kMatMulInteger,      LayerType::kConvolutionInteger,
+    LayerType::kRecurrent};
 
 }  // namespace
 

@@ -15,7 +15,7 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "Where",          "GatherElements",   "ArgMinMax",          "Trilu",
     "Resize",         "ConvolutionTranspose", "TopK",             "CumSum",
     "ScatterElements", "GatherNd",      "ConvolutionNd",      "PoolingNd",
-    "GridSample",     "MatMulInteger",    "ConvolutionInteger",
+    "GridSample",     "MatMulInteger",    "ConvolutionInteger", "Recurrent",
 };
 }  // namespace
 

@@ -284,6 +284,25 @@ TEST_CASE("op attributes: descriptors with arrays round-trip as copies") {
   CHECK(grid_back->padding_mode == GridSamplePadding::kReflection);
   CHECK(grid_back->align_corners);
 
+  RecurrentDescriptor recurrent;
+  recurrent.cell = RecurrentCell::kGru;
+  recurrent.direction = RecurrentDirection::kReverse;
+  recurrent.activations = {static_cast<std::uint32_t>(RecurrentActivation::kHardSigmoid),
+                           static_cast<std::uint32_t>(RecurrentActivation::kScaledTanh)};
+  recurrent.activation_alpha = {0.2f, 1.5f};
+  recurrent.activation_beta = {0.5f, 0.25f};
+  recurrent.clip = 3.0f;
+  recurrent.linear_before_reset = true;
+  auto recurrent_back = RoundTrip(recurrent);
+  CHECK(recurrent_back->cell == RecurrentCell::kGru);
+  CHECK(recurrent_back->direction == RecurrentDirection::kReverse);
+  CHECK(recurrent_back->activations == recurrent.activations);
+  CHECK(recurrent_back->activation_alpha == recurrent.activation_alpha);
+  CHECK(recurrent_back->activation_beta == recurrent.activation_beta);
+  CHECK(recurrent_back->clip == 3.0f);
+  CHECK(recurrent_back->linear_before_reset);
+  CHECK_FALSE(recurrent_back->input_forget);
+
   PadDescriptor pad;
   pad.pads = {0, 1, 2, 3};
   pad.mode = PadMode::kReflect;
@@ -336,7 +355,7 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
 }
 
 TEST_CASE("op attributes: malformed C attributes are refused by name") {
-  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 39 layer types)");
+  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 40 layer types)");
   CHECK(ErrorOf([] { DescriptorFromC(BP_LAYER_CONVOLUTION_2D, nullptr); }) ==
         "Convolution2d layer without attributes (BpConvolution2dAttributes expected)");
 

@@ -218,6 +218,28 @@ bool DescribeConvolutionInteger(const ILayerView& layer, ConvNdGeometry& g, std:
   return DescribeConvolutionWindows<ConvolutionIntegerDescriptor>(layer, g, reason);
 }
 
+bool DescribeRecurrent(const ILayerView& layer, RecurrentGeometry& g, std::string& reason) {
+  const auto* d = Checked<RecurrentDescriptor>(layer, reason);
+  if (!d) return false;
+  const TensorShape& x = layer.GetInputInfo(0).shape;
+  const TensorShape& w = layer.GetInputInfo(1).shape;
+  g = RecurrentGeometry{};
+  g.steps = x[0];
+  g.batch = x[1];
+  g.input = x[2];
+  g.hidden = layer.GetInputInfo(2).shape[2];
+  g.directions = w[0];
+  g.gates = d->cell == RecurrentCell::kRnn ? 1 : d->cell == RecurrentCell::kGru ? 3 : 4;
+  g.functions = d->activations.size() / static_cast<std::size_t>(g.directions);
+  const std::size_t n = layer.GetNumInputs();
+  g.has_bias = n > 3;
+  g.has_lengths = n > 4;
+  g.has_initial_h = n > 5;
+  g.has_initial_c = n > 6;
+  g.has_peephole = n > 7;
+  return true;
+}
+
 bool DescribePoolingNd(const ILayerView& layer, PoolingNdGeometry& g, std::string& reason) {
   const auto* d = Checked<PoolingNdDescriptor>(layer, reason);
   if (!d) return false;

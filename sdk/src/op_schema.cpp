@@ -916,6 +916,54 @@ std::vector<TensorInfo> GatherNd(const Rules& r) {
   return {{TensorShape(out), r.In(0).type}};
 }
 
+// ONNX RNN, GRU and LSTM (layout 0): the C header's BpRecurrentAttributes comment.
+std::vector<TensorInfo> Recurrent(const Rules& r) {
+  const auto& d = r.Descriptor<RecurrentDescriptor>();
+  r.Known(d.cell);
+  r.Known(d.direction);
+  const bool lstm = d.cell == RecurrentCell::kLstm;
+  r.Arity(3, lstm ? 8 : 6, lstm ? 3 : 2);
+  r.Rank(0, 3, "X [T, B, I]");
+  r.Rank(1, 3, "W [D, G*H, I]");
+  r.Rank(2, 3, "R [D, G*H, H]");
+  const DataType type = r.In(0).type;
+  if (!IsFloatingPointType(type)) Rules::Fail(std::string("X must be floating-point, is ") + ToString(type));
+  const Dims& x = r.Shape(0);
+  const std::int64_t steps = x[0], batch = x[1], hidden = r.Shape(2)[2];
+  const std::int64_t nd = d.direction == RecurrentDirection::kBidirectional ? 2 : 1;
+  const std::int64_t gates = d.cell == RecurrentCell::kRnn ? 1 : d.cell == RecurrentCell::kGru ? 3 : 4;
+  const std::int64_t gh = r.Mul(gates, hidden);
+  const Dims state{nd, batch, hidden};
+  const std::pair<Dims, const char*> expected[] = {
+      {x, "X"}, {{nd, gh, x[2]}, "W"}, {{nd, gh, hidden}, "R"}, {{nd, r.Mul(2, gh)}, "B"},
+      {{batch}, "sequence_lens"}, {state, "initial_h"}, {state, "initial_c"}, {{nd, r.Mul(3, hidden)}, "P"}};
+  for (std::size_t i = 1; i < r.Inputs(); ++i) {
+    if (r.Shape(i) != expected[i].first) {
+      Rules::Fail(std::string(expected[i].second) + " (input " + std::to_string(i) + ") has shape " + r.InText(i) +
+                  ", expected " + Text(expected[i].first) + " for X " + r.InText(0) + " and R " + r.InText(2));
+    }
+    const DataType want = i == 4 ? DataType::kInt32 : type;
+    if (r.In(i).type != want) {
+      Rules::Fail(std::string(expected[i].second) + " (input " + std::to_string(i) + ") is " +
+                  ToString(r.In(i).type) + ", must be " + ToString(want));
+    }
+  }
+  const auto functions = static_cast<std::size_t>(gates == 1 ? 1 : gates == 3 ? 2 : 3) * static_cast<std::size_t>(nd);
+  if (d.activations.size() != functions || d.activation_alpha.size() != functions ||
+      d.activation_beta.size() != functions) {
+    Rules::Fail("activations, activation_alpha and activation_beta must have " + std::to_string(functions) +
+                " entries (the cell's functions per direction), have " + std::to_string(d.activations.size()) + ", " +
+                std::to_string(d.activation_alpha.size()) + " and " + std::to_string(d.activation_beta.size()));
+  }
+  for (const std::uint32_t f : d.activations) r.Known(static_cast<RecurrentActivation>(f));
+  if (!(d.clip >= 0) || !std::isfinite(d.clip)) Rules::Fail("clip " + std::to_string(d.clip) + " must be 0 (none) or positive");
+  if (d.linear_before_reset && d.cell != RecurrentCell::kGru) Rules::Fail("linear_before_reset is GRU's");
+  if (d.input_forget && !lstm) Rules::Fail("input_forget is LSTM's");
+  std::vector<TensorInfo> outputs{{TensorShape{steps, nd, batch, hidden}, type}, {TensorShape(state), type}};
+  if (lstm) outputs.push_back({TensorShape(state), type});
+  return outputs;
+}
+
 // Layers whose outputs are given, not inferred: returned as the layer has them.
 std::vector<TensorInfo> Given(const Rules& r) {
   std::vector<TensorInfo> outputs;
@@ -968,6 +1016,7 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kGridSample: return GridSample(r);
     case LayerType::kMatMulInteger: return MatMulInteger(r);
     case LayerType::kConvolutionInteger: return ConvolutionInteger(r);
+    case LayerType::kRecurrent: return Recurrent(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

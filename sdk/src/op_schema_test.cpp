@@ -459,3 +459,46 @@ TEST_CASE("op schema: CheckLayer compares the layer's outputs with the inferred 
   CHECK_FALSE(CheckLayer(LayerValues(LayerType::kOutput, "out", nullptr, {}, {}), why));
   CHECK(why == "takes 1 input, has 0");
 }
+
+TEST_CASE("op schema: Recurrent shapes, optional inputs, types and attributes") {
+  RecurrentDescriptor d;  // LSTM forward: T 5, B 2, I 3, H 4; G*H 16
+  d.activations = {static_cast<std::uint32_t>(RecurrentActivation::kSigmoid),
+                   static_cast<std::uint32_t>(RecurrentActivation::kTanh),
+                   static_cast<std::uint32_t>(RecurrentActivation::kTanh)};
+  d.activation_alpha = {0, 0, 0};
+  d.activation_beta = {0, 0, 0};
+  const TensorInfo x = F32({5, 2, 3}), w = F32({1, 16, 3}), r = F32({1, 16, 4});
+  const TensorInfo lengths{TensorShape{2}, DataType::kInt32};
+  auto outputs = Infer(d, {x, w, r}, 3);
+  CHECK(outputs == std::vector<TensorInfo>{F32({5, 1, 2, 4}), F32({1, 2, 4}), F32({1, 2, 4})});
+  outputs = Infer(d, {x, w, r, F32({1, 32}), lengths, F32({1, 2, 4}), F32({1, 2, 4}), F32({1, 12})}, 3);
+  CHECK(outputs[0] == F32({5, 1, 2, 4}));
+  CHECK(Refusal(d, {x, w, r}, 2) == "has 3 outputs, this layer has 2");
+  CHECK(Refusal(d, {x, F32({1, 12, 3}), r}, 3) ==
+        "W (input 1) has shape [1,12,3], expected [1,16,3] for X [5,2,3] and R [1,16,4]");
+  CHECK(Refusal(d, {x, w, r, F32({1, 32}), F32({2})}, 3) == "sequence_lens (input 4) is f32, must be i32");
+  CHECK(Refusal(d, {x, w, r, F32({1, 32}), lengths, F32({2, 2, 4})}, 3) ==
+        "initial_h (input 5) has shape [2,2,4], expected [1,2,4] for X [5,2,3] and R [1,16,4]");
+  d.clip = -1.0f;
+  CHECK(Refusal(d, {x, w, r}, 3) == "clip -1.000000 must be 0 (none) or positive");
+  d.clip = 0.0f;
+  d.linear_before_reset = true;
+  CHECK(Refusal(d, {x, w, r}, 3) == "linear_before_reset is GRU's");
+  d.linear_before_reset = false;
+  d.activations[2] = 11;
+  CHECK(Refusal(d, {x, w, r}, 3) == "unknown recurrent activation 11");
+  // GRU bidirectional: 2 functions per direction, 2 outputs, no initial_c.
+  d.cell = RecurrentCell::kGru;
+  d.direction = RecurrentDirection::kBidirectional;
+  CHECK(Refusal(d, {x, F32({2, 12, 3}), F32({2, 12, 4})}, 2) ==
+        "activations, activation_alpha and activation_beta must have 4 entries (the cell's functions per direction), "
+        "have 3, 3 and 3");
+  d.activations = {2, 1, 2, 1};
+  d.activation_alpha = d.activation_beta = {0, 0, 0, 0};
+  outputs = Infer(d, {x, F32({2, 12, 3}), F32({2, 12, 4})}, 2);
+  CHECK(outputs == std::vector<TensorInfo>{F32({5, 2, 2, 4}), F32({2, 2, 4})});
+  CHECK(Refusal(d, {x, F32({2, 12, 3}), F32({2, 12, 4}), F32({2, 24}), lengths, F32({2, 2, 4}), F32({2, 2, 4})}, 2) ==
+        "takes 3 to 6 inputs, has 7");
+  const TensorInfo i32{TensorShape{5, 2, 3}, DataType::kInt32};
+  CHECK(Refusal(d, {i32, F32({2, 12, 3}), F32({2, 12, 4})}, 2) == "X must be floating-point, is i32");
+}

@@ -110,6 +110,8 @@ bool IsSplitSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSplitWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 // ElementwiseUnary ops run as a plain loop, not by oneDNN (ops/exact_unary.cpp: Erf, Log);
 // ElementwiseUnary dispatches to it for those HasExactUnaryLoop names.
+bool IsRecurrentSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateRecurrentWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool HasExactUnaryLoop(UnaryOperation operation);
 std::unique_ptr<backend::IWorkload> CreateExactUnaryWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 

@@ -33,6 +33,7 @@ const std::array<OpKernel, 21> kOps{{
     {LayerType::kResize, IsResizeSupported, CreateResizeWorkload, false, true},
     {LayerType::kConvolutionNd, IsF32WithConstantWeights, CreateConvolutionNdWorkload, true, true},
     {LayerType::kPoolingNd, IsPoolingNdSupported, CreatePoolingNdWorkload, false, true},
+    {LayerType::kRecurrent, IsRecurrentSupported, CreateRecurrentWorkload, false, true},
 }};
 }  // namespace
 

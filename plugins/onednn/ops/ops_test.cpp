@@ -41,20 +41,6 @@ OutputSlot BlockedConvolution(Network& net) {
   return net.Add(conv, {net.AddInput("x", F32({1, 16, 8, 8})), Constant(net, "w", {32, 16, 3, 3}, 1, 0.2f)}, "conv");
 }
 
-std::vector<std::vector<float>> InputsFor(Runtime& runtime, const Network& net, float low = -1.0f, float high = 1.0f) {
-  OptimizeOptions options;
-  options.backends = {kRef};
-  const NetworkId id = runtime.LoadNetwork(runtime.Optimize(net, options));
-  const auto signature = runtime.GetNetworkSignature(id);
-  runtime.UnloadNetwork(id);
-  std::vector<std::vector<float>> inputs;
-  unsigned seed = 1;
-  for (const auto& input : signature.inputs) {
-    inputs.push_back(Random(static_cast<std::size_t>(input.info.shape.NumElements()), seed++, low, high));
-  }
-  return inputs;
-}
-
 // Checks the layer "op" ran on CpuOneDnn and matched CpuRef.
 void CheckOp(Runtime& runtime, const Network& net, float low = -1.0f, float high = 1.0f) {
   const Outcome outcome = CheckAgainstReference(runtime, net, InputsFor(runtime, net, low, high));

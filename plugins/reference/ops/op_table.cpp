@@ -16,7 +16,7 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 35> kOps{{
+const std::array<OpKernel, 36> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload},
@@ -52,6 +52,7 @@ const std::array<OpKernel, 35> kOps{{
     {LayerType::kGridSample, IsGridSampleSupported, CreateGridSampleWorkload},
     {LayerType::kMatMulInteger, backend::NoOwnLimits, CreateMatMulIntegerWorkload},  // the schema's i8 / u8 rule
     {LayerType::kConvolutionInteger, backend::NoOwnLimits, CreateConvolutionIntegerWorkload},
+    {LayerType::kRecurrent, IsRecurrentSupported, CreateRecurrentWorkload},
 }};
 }  // namespace
 

@@ -77,6 +77,8 @@ bool IsGridSampleSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateGridSampleWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateMatMulIntegerWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateConvolutionIntegerWorkload(const backend::ILayerView&);
+bool IsRecurrentSupported(const backend::ILayerView&, std::string& reason);
+std::unique_ptr<backend::IWorkload> CreateRecurrentWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

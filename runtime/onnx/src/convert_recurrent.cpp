@@ -1,18 +1,12 @@
 // ONNX RNN, GRU and LSTM (opsets 7-14: layout 0 and 1, every direction, optional B,
 // sequence_lens, initial_h / initial_c and P, the activations attribute, clip, input_forget,
-// GRU's linear_before_reset), composed from existing layers unrolled over the T time steps the
-// import knows (every input shape is fixed at import).
-//
-// Per direction: one MatMul of all steps of X with W^T plus the biases up front, then per step a
-// Slice of that projection, a MatMul of the state with R^T, Add, Slices per gate, Activations and
-// elementwise Mul/Add; Y, Y_h and Y_c are Concats (and a Transpose for layout 1). Written over
-// Terms, so constant weights fold (W^T, R^T and the summed biases become constants). A zero
-// initial state (absent, or a constant of zeros) skips the first step's recurrence.
-//
-// sequence_lens (constant or computed at run time): step t of batch entry b runs when
-// t < sequence_lens[b]; otherwise the state is kept and Y is 0 there (Where layers over a bool
-// mask [B, 1]). Processing the reverse direction from T - 1 down keeps its state at the initial
-// one until t < sequence_lens[b], so both directions follow ONNX.
+// GRU's linear_before_reset) as one Recurrent layer (the op schema owns its semantics, ONNX's;
+// backends run the time steps). Here: the attributes read and checked, layout 1 as Transposes
+// around the time-major layer, and the optional inputs as the layer takes them: an absent one
+// before a given one becomes its neutral value (zero bias, zero state, zero peepholes, every
+// length T), and trailing absent or neutral ones are left off (a constant all-T sequence_lens and
+// constant zero initial states), so a backend sees the plain form when the model has it.
+// sequence_lens may be computed at run time (the layer masks by it).
 #include "composition.hpp"
 #include "converters.hpp"
 
@@ -44,7 +38,7 @@ struct Function {
   float beta = 0.0f;
 };
 
-// What every step of one node reads.
+// What the node says, checked.
 struct Recurrence {
   Cell cell = Cell::kRnn;
   std::int64_t steps = 0, batch = 0, input = 0, hidden = 0;
@@ -56,8 +50,7 @@ struct Recurrence {
   bool input_forget = false;
   bool linear_before_reset = false;
   std::vector<Function> functions;  // per direction: f (RNN); f, g (GRU); f, g, h (LSTM)
-  Term x_rows;                      // X as [T * B, I], time-major
-  std::optional<Term> lengths;      // sequence_lens as [B, 1]
+  std::optional<Term> lengths;      // sequence_lens, when it is not every length T
 };
 
 // ---- Attributes -----------------------------------------------------------------------------
@@ -114,7 +107,7 @@ std::vector<Function> ReadFunctions(NodeContext& node, const std::vector<std::st
                                     [&](const FunctionSpec& s) { return lower == s.name; });
     if (spec == std::end(kFunctions)) {
       node.Unsupported("activation '" + name +
-                       "' (composed: Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, "
+                       "' (known: Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, "
                        "ScaledTanh, HardSigmoid, Elu, Softsign, Softplus)");
     }
     Function f{lower, spec->alpha, spec->beta};
@@ -123,35 +116,6 @@ std::vector<Function> ReadFunctions(NodeContext& node, const std::vector<std::st
     functions.push_back(f);
   }
   return functions;
-}
-
-// f(x) as Activation layers (ScaledTanh and Affine as their arithmetic).
-Term Apply(NodeContext& node, const Function& f, Term x, const std::string& suffix) {
-  const DataType type = node.InputInfo(kX).type;
-  if (f.name == "affine") {
-    const Term scaled = Binary(node, BinaryOperation::kMul, std::move(x), Scalar(f.alpha, type), suffix + "_scaled");
-    return Binary(node, BinaryOperation::kAdd, scaled, Scalar(f.beta, type), suffix);
-  }
-  if (f.name == "scaledtanh") {
-    const Term scaled = Binary(node, BinaryOperation::kMul, std::move(x), Scalar(f.beta, type), suffix + "_scaled");
-    const Term tanh = Activation(node, ActivationFunction::kTanh, scaled, suffix + "_tanh");
-    return Binary(node, BinaryOperation::kMul, tanh, Scalar(f.alpha, type), suffix);
-  }
-  static const std::pair<const char*, ActivationFunction> kLayers[] = {
-      {"relu", ActivationFunction::kRelu},
-      {"tanh", ActivationFunction::kTanh},
-      {"sigmoid", ActivationFunction::kSigmoid},
-      {"softsign", ActivationFunction::kSoftsign},
-      {"softplus", ActivationFunction::kSoftplus},
-      {"leakyrelu", ActivationFunction::kLeakyRelu},
-      {"thresholdedrelu", ActivationFunction::kThresholdedRelu},
-      {"elu", ActivationFunction::kElu},
-      {"hardsigmoid", ActivationFunction::kHardSigmoid},
-  };
-  for (const auto& [name, function] : kLayers) {
-    if (f.name == name) return Activation(node, function, std::move(x), suffix, f.alpha, f.beta);
-  }
-  node.Unsupported("activation '" + f.name + "'");
 }
 
 // ---- Shapes ---------------------------------------------------------------------------------
@@ -211,8 +175,8 @@ void ReadGeometry(NodeContext& node, Recurrence& r) {
   CheckInputs(node, r);
 }
 
-// sequence_lens as [B, 1]; nothing when every length is T (a constant). A constant length
-// outside [0, T] is a model error.
+// sequence_lens as the layer's i32 [B]; nothing when every length is T (a constant). A constant
+// length outside [0, T] is a model error; a run-time one is the layer's to check.
 std::optional<Term> ReadLengths(NodeContext& node, const Recurrence& r) {
   if (!node.HasInput(kSequenceLens)) return std::nullopt;
   if (const ConstantTensor* lengths = node.ConstantInput(kSequenceLens)) {
@@ -225,89 +189,51 @@ std::optional<Term> ReadLengths(NodeContext& node, const Recurrence& r) {
     }
     if (std::all_of(values.begin(), values.end(), [&](std::int64_t v) { return v == r.steps; })) return std::nullopt;
   }
-  return Reshape(node, Input(node, kSequenceLens), {r.batch, 1}, "sequence_lens");
-}
-
-// ---- Per direction --------------------------------------------------------------------------
-
-// The direction's parameters, in the forms a step reads.
-struct Weights {
-  Term projection;                   // X W^T + biases [T * B, G * H]
-  Term recurrence;                   // R^T [H, G * H] (GRU with linear_before_reset 0: [H, 2H])
-  std::optional<Term> recurrence_h;  // GRU, linear_before_reset 0: Rh^T [H, H]
-  std::optional<Term> hidden_bias;   // GRU, linear_before_reset 1: Rbh [H]
-  std::optional<Term> peephole[3];   // LSTM: Pi, Po, Pf [H]
-};
-
-// The network tensor of a term read at every step: one Constant layer for a constant.
-Term Shared(NodeContext& node, Term term, const std::string& suffix) {
-  SlotOf(node, term, suffix);
-  return term;
-}
-
-// Input i's entry of direction d along `axis`, reshaped to `dims`.
-Term OfDirection(NodeContext& node, std::size_t i, std::size_t d, std::int64_t axis, const Dims& dims,
-                 const std::string& suffix) {
-  const auto at = static_cast<std::int64_t>(d);
-  return Reshape(node, Slice(node, Input(node, i), {at}, {at + 1}, {axis}, suffix + "_slice"), dims, suffix);
-}
-
-// Columns [from, to) of a matrix.
-Term Columns(NodeContext& node, Term x, std::int64_t from, std::int64_t to, const std::string& suffix) {
-  return Slice(node, std::move(x), {from}, {to}, {1}, suffix);
-}
-
-// Elements [from, to) of a vector.
-Term Part(NodeContext& node, Term x, std::int64_t from, std::int64_t to, const std::string& suffix) {
-  return Slice(node, std::move(x), {from}, {to}, {0}, suffix);
-}
-
-// The input projection's bias [G * H]: Wb + Rb, but for GRU with linear_before_reset Rbh stays
-// out (it is applied inside the reset gate's product).
-Term ProjectionBias(NodeContext& node, const Recurrence& r, std::size_t d, const std::string& at, Weights& w) {
-  const std::int64_t gh = GateCount(r.cell) * r.hidden;
-  const Term b = OfDirection(node, kB, d, 0, {2 * gh}, at + "bias");
-  const Term wb = Part(node, b, 0, gh, at + "input_bias");
-  Term rb = Part(node, b, gh, 2 * gh, at + "recurrence_bias");
-  if (r.cell == Cell::kGru && r.linear_before_reset) {
-    w.hidden_bias = Shared(node, Part(node, rb, 2 * r.hidden, gh, at + "hidden_bias"), at + "hidden_bias");
-    const Term zero =
-        Known(ConstantTensor::FromDouble(TensorShape{r.hidden}, std::vector<double>(r.hidden, 0.0), r.type));
-    rb = Concat(node, {Part(node, rb, 0, 2 * r.hidden, at + "gate_bias"), zero}, 0, at + "recurrence_bias_zr");
+  Term lengths = Input(node, kSequenceLens);
+  if (node.InputInfo(kSequenceLens).type != DataType::kInt32) {
+    node.Invalid(std::string("sequence_lens is ") + ToString(node.InputInfo(kSequenceLens).type) + ", ONNX's is i32");
   }
-  return Binary(node, BinaryOperation::kAdd, wb, rb, at + "bias_sum");
+  return lengths;
 }
 
-Weights ReadWeights(NodeContext& node, const Recurrence& r, std::size_t d, const std::string& at) {
-  const std::int64_t gh = GateCount(r.cell) * r.hidden;
-  Weights w;
-  const Term wt = Transpose(node, OfDirection(node, kW, d, 0, {gh, r.input}, at + "W"), {1, 0}, at + "W_transposed");
-  w.projection = MatMul(node, r.x_rows, wt, at + "input_projection");
-  if (node.HasInput(kB)) {
-    w.projection = Binary(node, BinaryOperation::kAdd, w.projection, ProjectionBias(node, r, d, at, w),
-                          at + "input_projection_bias");
+// ---- The layer ------------------------------------------------------------------------------
+
+RecurrentActivation ActivationOf(NodeContext& node, const std::string& name) {
+  static const std::pair<const char*, RecurrentActivation> kKinds[] = {
+      {"relu", RecurrentActivation::kRelu},
+      {"tanh", RecurrentActivation::kTanh},
+      {"sigmoid", RecurrentActivation::kSigmoid},
+      {"affine", RecurrentActivation::kAffine},
+      {"leakyrelu", RecurrentActivation::kLeakyRelu},
+      {"thresholdedrelu", RecurrentActivation::kThresholdedRelu},
+      {"scaledtanh", RecurrentActivation::kScaledTanh},
+      {"hardsigmoid", RecurrentActivation::kHardSigmoid},
+      {"elu", RecurrentActivation::kElu},
+      {"softsign", RecurrentActivation::kSoftsign},
+      {"softplus", RecurrentActivation::kSoftplus},
+  };
+  for (const auto& [text, kind] : kKinds) {
+    if (name == text) return kind;
   }
-  w.projection = Shared(node, w.projection, at + "input_projection");
-  Term rt = Transpose(node, OfDirection(node, kR, d, 0, {gh, r.hidden}, at + "R"), {1, 0}, at + "R_transposed");
-  if (r.cell == Cell::kGru && !r.linear_before_reset) {
-    w.recurrence_h = Shared(node, Columns(node, rt, 2 * r.hidden, gh, at + "Rh_transposed"), at + "Rh_transposed");
-    rt = Columns(node, rt, 0, 2 * r.hidden, at + "Rzr_transposed");
-  }
-  w.recurrence = Shared(node, rt, at + "R_transposed");
-  if (r.cell == Cell::kLstm && node.HasInput(kPeephole)) {
-    const Term p = OfDirection(node, kPeephole, d, 0, {3 * r.hidden}, at + "P");
-    static const char* const kNames[] = {"Pi", "Po", "Pf"};
-    for (std::int64_t g = 0; g < 3; ++g) {
-      w.peephole[g] = Shared(node, Part(node, p, g * r.hidden, (g + 1) * r.hidden, at + kNames[g]), at + kNames[g]);
-    }
-  }
-  return w;
+  node.Unsupported("activation '" + name + "'");
 }
 
-// The state of one direction; nothing for zeros (then the step skips what it multiplies).
-struct State {
-  std::optional<Term> h, c;
-};
+RecurrentDescriptor DescriptorOf(NodeContext& node, const Recurrence& r) {
+  RecurrentDescriptor d;
+  d.cell = r.cell == Cell::kRnn ? RecurrentCell::kRnn : r.cell == Cell::kGru ? RecurrentCell::kGru : RecurrentCell::kLstm;
+  d.direction = r.directions == 2 ? RecurrentDirection::kBidirectional
+                : r.reverse_only ? RecurrentDirection::kReverse
+                                 : RecurrentDirection::kForward;
+  for (const Function& f : r.functions) {
+    d.activations.push_back(static_cast<std::uint32_t>(ActivationOf(node, f.name)));
+    d.activation_alpha.push_back(f.alpha);
+    d.activation_beta.push_back(f.beta);
+  }
+  d.clip = r.clip.value_or(0.0f);
+  d.linear_before_reset = r.linear_before_reset;
+  d.input_forget = r.input_forget;
+  return d;
+}
 
 bool IsZero(const Term& term) {
   if (!term.constant) return false;
@@ -315,200 +241,84 @@ bool IsZero(const Term& term) {
   return std::all_of(values.begin(), values.end(), [](double v) { return v == 0.0; });
 }
 
-std::optional<Term> InitialOf(NodeContext& node, const Recurrence& r, std::size_t i, std::size_t d,
-                              const std::string& suffix) {
+Term Zeros(const Dims& dims, DataType type) {
+  std::int64_t count = 1;
+  for (const auto n : dims) count *= n;
+  return Known(ConstantTensor::FromDouble(TensorShape(dims), std::vector<double>(static_cast<std::size_t>(count), 0.0), type));
+}
+
+// initial_h or initial_c, time-major [D, B, H]; nothing when absent or a constant of zeros.
+std::optional<Term> InitialState(NodeContext& node, const Recurrence& r, std::size_t i, const std::string& suffix) {
   if (!node.HasInput(i)) return std::nullopt;
-  Term state = OfDirection(node, i, d, r.batchwise ? 1 : 0, {r.batch, r.hidden}, suffix);
+  Term state = Input(node, i);
   if (IsZero(state)) return std::nullopt;
-  return state;
+  return r.batchwise ? Transpose(node, state, {1, 0, 2}, suffix + "_time_major") : state;
 }
 
-// ---- Steps ----------------------------------------------------------------------------------
-
-// Columns [g H, (g + 1) H) of a [B, G * H] tensor: gate g.
-Term Gate(NodeContext& node, const Recurrence& r, const Term& gates, std::int64_t g, const std::string& suffix) {
-  return Columns(node, gates, g * r.hidden, (g + 1) * r.hidden, suffix);
-}
-
-Term Add(NodeContext& node, Term a, Term b, const std::string& suffix) {
-  return Binary(node, BinaryOperation::kAdd, std::move(a), std::move(b), suffix);
-}
-
-Term Mul(NodeContext& node, Term a, Term b, const std::string& suffix) {
-  return Binary(node, BinaryOperation::kMul, std::move(a), std::move(b), suffix);
-}
-
-// f(clip(x)): the clip bounds every activation's input.
-Term Activate(NodeContext& node, const Recurrence& r, const Function& f, Term x, const std::string& suffix) {
-  if (r.clip) x = Activation(node, ActivationFunction::kClip, std::move(x), suffix + "_clip", -*r.clip, *r.clip);
-  return Apply(node, f, std::move(x), suffix);
-}
-
-// x_t + h R^T (x_t alone for a zero state).
-Term WithRecurrence(NodeContext& node, const Term& x_t, const std::optional<Term>& h, const Term& rt,
-                    const std::string& at) {
-  if (!h) return x_t;
-  return Add(node, MatMul(node, *h, rt, at + "recurrence"), x_t, at + "gates");
-}
-
-// RNN: H = f(x_t + H R^T).
-State RnnStep(NodeContext& node, const Recurrence& r, const Weights& w, const Function* fs, const Term& x_t,
-              const State& s, const std::string& at) {
-  return {Activate(node, r, fs[0], WithRecurrence(node, x_t, s.h, w.recurrence, at), at + "h"), std::nullopt};
-}
-
-// The input of GRU's h~: x_h + r (.) (H Rh^T + Rbh) with linear_before_reset, else
-// x_h + (r (.) H) Rh^T (Rbh is in x_h then); `hr` is H R^T (nothing for a zero H).
-Term CandidateInput(NodeContext& node, const Recurrence& r, const Weights& w, const Term& x_t,
-                    const std::optional<Term>& hr, const Term& reset, const std::optional<Term>& h,
-                    const std::string& at) {
-  Term h_pre = Gate(node, r, x_t, 2, at + "h_input");
-  if (r.linear_before_reset) {
-    std::optional<Term> recurrent = w.hidden_bias;
-    if (hr) {
-      const Term rh = Gate(node, r, *hr, 2, at + "h_recurrence");
-      recurrent = w.hidden_bias ? Add(node, rh, *w.hidden_bias, at + "h_recurrence_bias") : rh;
-    }
-    if (recurrent) h_pre = Add(node, h_pre, Mul(node, reset, *recurrent, at + "h_reset"), at + "h_pre");
-  } else if (h) {
-    const Term reset_h = Mul(node, reset, *h, at + "h_reset");
-    h_pre = Add(node, MatMul(node, reset_h, *w.recurrence_h, at + "h_recurrence"), h_pre, at + "h_pre");
-  }
-  return h_pre;
-}
-
-// GRU (gates z, r, h): H = (1 - z) h~ + z H.
-State GruStep(NodeContext& node, const Recurrence& r, const Weights& w, const Function* fs, const Term& x_t,
-              const State& s, const std::string& at) {
-  std::optional<Term> hr;
-  if (s.h) hr = MatMul(node, *s.h, w.recurrence, at + "recurrence");
-  auto pre = [&](std::int64_t g, const char* name) {
-    const Term x = Gate(node, r, x_t, g, at + name + "_input");
-    return hr ? Add(node, Gate(node, r, *hr, g, at + name + "_recurrence"), x, at + name + "_pre") : x;
-  };
-  const Term z = Activate(node, r, fs[0], pre(0, "z"), at + "z");
-  const Term reset = Activate(node, r, fs[0], pre(1, "r"), at + "r");
-  const Term candidate =
-      Activate(node, r, fs[1], CandidateInput(node, r, w, x_t, hr, reset, s.h, at), at + "h_candidate");
-  // (1 - z) h~ + z H as h~ + z (H - h~) (h~ - z h~ for a zero H): no operand broadcast first,
-  // which CpuOneDnn's binary ops take only second.
-  if (!s.h)
-    return {Binary(node, BinaryOperation::kSub, candidate, Mul(node, z, candidate, at + "h_kept"), at + "h"),
-            std::nullopt};
-  const Term change = Binary(node, BinaryOperation::kSub, *s.h, candidate, at + "h_change");
-  return {Add(node, candidate, Mul(node, z, change, at + "h_kept"), at + "h"), std::nullopt};
-}
-
-// LSTM (gates i, o, f, c): C = f C + i c~, H = o h(C); peepholes add P (.) C to i, f (the old
-// C) and o (the new C).
-State LstmStep(NodeContext& node, const Recurrence& r, const Weights& w, const Function* fs, const Term& x_t,
-               const State& s, const std::string& at) {
-  const Term gates = WithRecurrence(node, x_t, s.h, w.recurrence, at);
-  auto pre = [&](std::int64_t g, const char* name, const std::optional<Term>& c, const std::optional<Term>& p) {
-    Term x = Gate(node, r, gates, g, at + name + "_pre");
-    if (c && p) x = Add(node, x, Mul(node, *p, *c, at + name + "_peephole"), at + name + "_pre_peephole");
-    return x;
-  };
-  const Term i = Activate(node, r, fs[0], pre(0, "i", s.c, w.peephole[0]), at + "i");
-  // input_forget: f = 1 - i, written -i + 1 (the constant second, as backends broadcast it).
-  const Term f = r.input_forget
-                     ? Add(node, Unary(node, UnaryOperation::kNeg, i, at + "i_negated"), Scalar(1, r.type), at + "f")
-                     : Activate(node, r, fs[0], pre(2, "f", s.c, w.peephole[2]), at + "f");
-  const Term candidate = Activate(node, r, fs[1], pre(3, "c", std::nullopt, std::nullopt), at + "c_candidate");
-  Term c = Mul(node, i, candidate, at + "c_new");
-  if (s.c) c = Add(node, Mul(node, f, *s.c, at + "c_kept"), c, at + "c");
-  const Term o = Activate(node, r, fs[0], pre(1, "o", c, w.peephole[1]), at + "o");
-  const Term h = Mul(node, o, Apply(node, fs[2], c, at + "c_activated"), at + "h");
-  return {h, c};
-}
-
-// Where step t does not run (t >= sequence_lens[b]): `next` keeps `kept` (zeros when absent).
-Term Masked(NodeContext& node, const Recurrence& r, const Term& mask, const Term& next, const std::optional<Term>& kept,
-            const std::string& suffix) {
-  return Select(node, mask, next, kept ? *kept : Scalar(0, r.type), suffix);
-}
-
-// One direction over every step: Y's entries by time (when wanted) and the last state.
-struct Unrolled {
-  std::vector<Term> outputs;
-  State last;
-};
-
-Unrolled RunDirection(NodeContext& node, const Recurrence& r, std::size_t d, bool reverse, bool want_y) {
-  const std::string at = r.directions == 2 ? (reverse ? "reverse/" : "forward/") : "";
-  const Weights w = ReadWeights(node, r, d, at);
-  State s{InitialOf(node, r, kInitialH, d, at + "initial_h"),
-          r.cell == Cell::kLstm ? InitialOf(node, r, kInitialC, d, at + "initial_c") : std::nullopt};
-  const Function* fs = &r.functions[d * (r.functions.size() / r.directions)];
-  auto step = r.cell == Cell::kLstm ? LstmStep : r.cell == Cell::kGru ? GruStep : RnnStep;
-  Unrolled result;
-  if (want_y) result.outputs.resize(static_cast<std::size_t>(r.steps));
-  for (std::int64_t k = 0; k < r.steps; ++k) {
-    const std::int64_t t = reverse ? r.steps - 1 - k : k;
-    const std::string here = at + "t" + std::to_string(t) + "/";
-    const Term x_t = Slice(node, w.projection, {t * r.batch}, {(t + 1) * r.batch}, {0}, here + "input");
-    State next = step(node, r, w, fs, x_t, s, here);
-    Term y = *next.h;
-    if (r.lengths) {
-      const Term mask = Binary(node, BinaryOperation::kLess, IntegerScalar(t, node.InputInfo(kSequenceLens).type),
-                               *r.lengths, here + "running");
-      y = Masked(node, r, mask, *next.h, std::nullopt, here + "y");
-      next.h = Masked(node, r, mask, *next.h, s.h, here + "h_masked");
-      if (next.c) next.c = Masked(node, r, mask, *next.c, s.c, here + "c_masked");
-    }
-    if (want_y) result.outputs[static_cast<std::size_t>(t)] = y;
-    s = next;
-  }
-  result.last = s;
-  return result;
-}
-
-// ---- Outputs --------------------------------------------------------------------------------
-
-// Y [T, D, B, H] (layout 1: [B, T, D, H]) from each direction's steps.
-Term StackY(NodeContext& node, const Recurrence& r, std::vector<Unrolled>& runs) {
-  std::vector<Term> directions;
-  for (std::size_t d = 0; d < runs.size(); ++d) {
-    const Term rows = Concat(node, runs[d].outputs, 0, "Y_rows" + std::to_string(d));
-    directions.push_back(Reshape(node, rows, {r.steps, 1, r.batch, r.hidden}, "Y_direction" + std::to_string(d)));
-  }
-  const Term y = Concat(node, directions, 1, "Y_time_major");
-  return r.batchwise ? Transpose(node, y, {2, 0, 1, 3}, "Y_batchwise") : y;
-}
-
-// Y_h or Y_c [D, B, H] (layout 1: [B, D, H]).
-Term StackState(NodeContext& node, const Recurrence& r, std::vector<Term> states, const std::string& name) {
+// The layer's optional inputs 3..7 (B, sequence_lens, initial_h, initial_c, P) in the form it
+// takes them: up to the last one that matters, each absent one before it as its neutral value.
+std::vector<Term> OptionalInputs(NodeContext& node, const Recurrence& r) {
   const auto nd = static_cast<std::int64_t>(r.directions);
-  const Term stacked =
-      Reshape(node, Concat(node, std::move(states), 0, name + "_rows"), {nd, r.batch, r.hidden}, name + "_stacked");
-  return r.batchwise ? Transpose(node, stacked, {1, 0, 2}, name + "_batchwise") : stacked;
+  const std::int64_t gh = GateCount(r.cell) * r.hidden;
+  std::optional<Term> given[5];
+  if (node.HasInput(kB)) given[0] = Input(node, kB);
+  given[1] = r.lengths;
+  given[2] = InitialState(node, r, kInitialH, "initial_h");
+  if (r.cell == Cell::kLstm) {
+    given[3] = InitialState(node, r, kInitialC, "initial_c");
+    if (node.HasInput(kPeephole)) given[4] = Input(node, kPeephole);
+  }
+  const Term neutral[5] = {
+      Zeros({nd, 2 * gh}, r.type),
+      Known(ConstantTensor::FromInt64(TensorShape{r.batch}, std::vector<std::int64_t>(r.batch, r.steps), DataType::kInt32)),
+      Zeros({nd, r.batch, r.hidden}, r.type),
+      Zeros({nd, r.batch, r.hidden}, r.type),
+      Zeros({nd, 3 * r.hidden}, r.type),
+  };
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    if (given[i]) count = i + 1;
+  }
+  std::vector<Term> inputs;
+  for (std::size_t i = 0; i < count; ++i) inputs.push_back(given[i] ? *given[i] : neutral[i]);
+  return inputs;
+}
+
+// Y [T, D, B, H] (layout 1: [B, T, D, H]) and the states [D, B, H] (layout 1: [B, D, H]).
+void SetOutputs(NodeContext& node, const Recurrence& r, LayerId layer) {
+  for (std::size_t i = 0; i < node.NumOutputs(); ++i) {
+    if (!node.HasOutput(i)) continue;
+    Term out{std::nullopt, OutputSlot{layer, static_cast<std::uint32_t>(i)}, std::nullopt};
+    if (r.batchwise) {
+      out = i == 0 ? Transpose(node, out, {2, 0, 1, 3}, "Y_batchwise")
+                   : Transpose(node, out, {1, 0, 2}, i == 1 ? "Y_h_batchwise" : "Y_c_batchwise");
+    }
+    SetOutput(node, i, out);
+  }
 }
 
 void Convert(NodeContext& node, Cell cell, const std::vector<std::string>& default_functions) {
   Recurrence r;
   r.cell = cell;
   ReadGeometry(node, r);
-  if (node.HasAttribute("clip")) r.clip = node.Float("clip", 0.0f);
+  if (node.HasAttribute("clip")) {
+    r.clip = node.Float("clip", 0.0f);
+    if (!(*r.clip > 0)) node.Invalid("clip " + std::to_string(*r.clip) + " is not positive");
+  }
   r.input_forget = node.Int("input_forget", 0) != 0;
   r.linear_before_reset = node.Int("linear_before_reset", 0) != 0;
+  if (r.input_forget && cell != Cell::kLstm) node.Invalid("input_forget is LSTM's attribute");
+  if (r.linear_before_reset && cell != Cell::kGru) node.Invalid("linear_before_reset is GRU's attribute");
   r.functions = ReadFunctions(node, default_functions, r.directions);
+  r.lengths = ReadLengths(node, r);
   Term x = Input(node, kX);
   if (r.batchwise) x = Transpose(node, x, {1, 0, 2}, "X_time_major");
-  r.x_rows = Shared(node, Reshape(node, x, {r.steps * r.batch, r.input}, "X_rows"), "X_rows");
-  r.lengths = ReadLengths(node, r);
-  std::vector<Unrolled> runs;
-  for (std::size_t d = 0; d < r.directions; ++d) {
-    runs.push_back(RunDirection(node, r, d, r.reverse_only || d == 1, node.HasOutput(0)));
-  }
-  if (node.HasOutput(0)) SetOutput(node, 0, StackY(node, r, runs));
-  // Every step gives H (and LSTM's C), and T > 0: the last states exist.
-  std::vector<Term> hs, cs;
-  for (const auto& run : runs) {
-    hs.push_back(*run.last.h);
-    if (run.last.c) cs.push_back(*run.last.c);
-  }
-  if (node.HasOutput(1)) SetOutput(node, 1, StackState(node, r, hs, "Y_h"));
-  if (node.HasOutput(2)) SetOutput(node, 2, StackState(node, r, cs, "Y_c"));
+  std::vector<Term> inputs{x, Input(node, kW), Input(node, kR)};
+  for (Term& optional : OptionalInputs(node, r)) inputs.push_back(std::move(optional));
+  std::vector<OutputSlot> slots;
+  for (std::size_t i = 0; i < inputs.size(); ++i) slots.push_back(SlotOf(node, inputs[i], "input" + std::to_string(i)));
+  const std::uint32_t outputs = cell == Cell::kLstm ? 3 : 2;
+  SetOutputs(node, r, node.AddLayer(DescriptorOf(node, r), slots, outputs));
 }
 
 void ConvertRnn(NodeContext& node) { Convert(node, Cell::kRnn, {"Tanh"}); }

@@ -1,4 +1,4 @@
-// RNN, GRU and LSTM unrolled into layers (convert_recurrent.cpp), run on CpuRef against values
+// RNN, GRU and LSTM as the Recurrent layer (convert_recurrent.cpp), run on CpuRef against values
 // computed independently: a step worked out by hand, and numpy's reading of the ONNX equations
 // (the generator is at the end of this file) with weights from Pattern().
 #include "model_builder.hpp"
@@ -182,11 +182,13 @@ TEST_CASE("LSTM bidirectional with B, sequence_lens, initial_h, initial_c and pe
     CheckNear(outputs.at("Y"), {3, 2, 2, 3}, kLstmY);
     CheckNear(outputs.at("Y_h"), {2, 2, 3}, kLstmYh);
   }
-  SUBCASE("constant weights fold: W^T and R^T are constants, not layers") {
+  SUBCASE("the node is one Recurrent layer, not unrolled over its steps") {
     const auto imported = ImportProto(BidirectionalLstm(node, false));
-    CHECK_THROWS_AS(imported.network.FindLayer("LSTM/forward/W_transposed"), Exception);
-    CHECK_NOTHROW(imported.network.FindLayer("LSTM/forward/input_projection"));
-    CHECK_NOTHROW(imported.network.FindLayer("LSTM/reverse/t0/recurrence"));
+    const auto layer = imported.network.FindLayer("LSTM");
+    CHECK(imported.network.GetOutputInfo({layer, 2}).shape == TensorShape{2, 2, 3});  // Y_c
+    // Input, the 7 constants (W, R, B, sequence_lens, initial_h, initial_c, P), the layer, 3 outputs.
+    CHECK(imported.network.GetNumLayers() == 12);
+    CHECK_THROWS_AS(imported.network.FindLayer("LSTM/forward/t0/recurrence"), Exception);
   }
 }
 

@@ -172,6 +172,8 @@ typedef struct BpStatus {
  * output is i32, accumulated exactly in 32 bits (wrapping only where ONNX allows overflow). */
 #define BP_LAYER_MAT_MUL_INTEGER 37u /* numpy.matmul(a - a_zero_point, b - b_zero_point); no attributes */
 #define BP_LAYER_CONVOLUTION_INTEGER 38u /* ONNX ConvInteger, 1 to 3 spatial axes: BpConvolutionIntegerAttributes */
+/* Also added in Backend API 2.5: ONNX RNN, GRU and LSTM as one layer (time-major). */
+#define BP_LAYER_RECURRENT 39u /* a whole RNN / GRU / LSTM node over every time step: BpRecurrentAttributes */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
  * one its type names (null for Input, Output, MatMul, Where and MatMulInteger). Arrays inside are valid as long as the
@@ -285,6 +287,48 @@ typedef struct BpGridSampleAttributes {
   uint32_t padding_mode; /* BP_GRID_SAMPLE_ZEROS .. REFLECTION */
   uint32_t align_corners; /* 0 or 1 */
 } BpGridSampleAttributes;
+
+/* ONNX RNN, GRU and LSTM (layout 0) as one layer. Inputs in ONNX's order: X [T, B, I], W [D, G*H, I],
+ * R [D, G*H, H], then optional B [D, 2*G*H], sequence_lens [B] (i32, each in [0, T]), initial_h
+ * [D, B, H], initial_c [D, B, H] and P [D, 3H] (LSTM); an optional input may be left out only when
+ * every later one is too (a network gives zeros, or T lengths, for one that comes before a given
+ * one). D = 2 for BP_RECURRENT_BIDIRECTIONAL, else 1; G = 1 (RNN), 3 (GRU: z, r, h), 4 (LSTM: i, o,
+ * f, c); gate order, every formula, the masking by sequence_lens and the reverse direction as ONNX's
+ * operators of those names. Outputs Y [T, D, B, H] and Y_h [D, B, H], and Y_c [D, B, H] for LSTM;
+ * every tensor but sequence_lens has X's floating-point type. activations: the cell's functions per
+ * direction (RNN: f; GRU: f, g; LSTM: f, g, h), forward's first, as BP_RECURRENT_ACTIVATION_* values,
+ * each with its alpha and beta (lists of activation_count entries; a function that reads no alpha
+ * or beta ignores it). clip > 0 bounds every activation's input to [-clip, clip]; 0: no clip.
+ * Added in Backend API 2.5. */
+#define BP_RECURRENT_RNN 0u
+#define BP_RECURRENT_GRU 1u
+#define BP_RECURRENT_LSTM 2u
+#define BP_RECURRENT_FORWARD 0u
+#define BP_RECURRENT_REVERSE 1u       /* from step T - 1 down to 0 */
+#define BP_RECURRENT_BIDIRECTIONAL 2u /* both, forward as direction 0 */
+#define BP_RECURRENT_ACTIVATION_RELU 0u
+#define BP_RECURRENT_ACTIVATION_TANH 1u
+#define BP_RECURRENT_ACTIVATION_SIGMOID 2u
+#define BP_RECURRENT_ACTIVATION_AFFINE 3u           /* alpha x + beta */
+#define BP_RECURRENT_ACTIVATION_LEAKY_RELU 4u       /* x < 0 ? alpha x : x */
+#define BP_RECURRENT_ACTIVATION_THRESHOLDED_RELU 5u /* x > alpha ? x : 0 */
+#define BP_RECURRENT_ACTIVATION_SCALED_TANH 6u      /* alpha tanh(beta x) */
+#define BP_RECURRENT_ACTIVATION_HARD_SIGMOID 7u     /* max(0, min(1, alpha x + beta)) */
+#define BP_RECURRENT_ACTIVATION_ELU 8u              /* x < 0 ? alpha (e^x - 1) : x */
+#define BP_RECURRENT_ACTIVATION_SOFTSIGN 9u         /* x / (1 + |x|) */
+#define BP_RECURRENT_ACTIVATION_SOFTPLUS 10u        /* log(1 + e^x) */
+typedef struct BpRecurrentAttributes {
+  uint32_t struct_size;
+  uint32_t cell;      /* BP_RECURRENT_RNN .. LSTM */
+  uint32_t direction; /* BP_RECURRENT_FORWARD .. BIDIRECTIONAL */
+  const uint32_t* activations; /* activation_count entries: BP_RECURRENT_ACTIVATION_* */
+  size_t activation_count;     /* functions per cell * D */
+  const float* activation_alpha; /* activation_count entries each */
+  const float* activation_beta;
+  float clip;                   /* > 0: the bound; 0: none */
+  uint32_t linear_before_reset; /* GRU: 0 or 1 */
+  uint32_t input_forget;        /* LSTM: 0 or 1 (f = 1 - i) */
+} BpRecurrentAttributes;
 
 #define BP_ACTIVATION_RELU 0u
 #define BP_ACTIVATION_CLIP 1u

@@ -52,6 +52,7 @@ enum class LayerType : std::uint32_t {
   kGridSample,
   kMatMulInteger,
   kConvolutionInteger,
+  kRecurrent,
   kCount  // not a layer: the number of layer types above
 };
 

@@ -161,6 +161,18 @@ bool DescribeConvolutionNd(const ILayerView& layer, ConvNdGeometry& out, std::st
 // instead of a bias, i8 / u8 data and an i32 output.
 bool DescribeConvolutionInteger(const ILayerView& layer, ConvNdGeometry& out, std::string& reason);
 
+// Recurrent (ONNX RNN / GRU / LSTM, time-major): the extents every kernel walks.
+struct RecurrentGeometry {
+  std::int64_t steps = 0, batch = 0, input = 0, hidden = 0;  // T, B, I, H
+  std::int64_t directions = 1, gates = 1;                    // D; G: 1 RNN, 3 GRU, 4 LSTM
+  std::size_t functions = 1;                                 // activations per direction
+  bool has_bias = false, has_lengths = false, has_initial_h = false, has_initial_c = false, has_peephole = false;
+};
+
+// Checks a Recurrent layer (3 to 6 inputs for RNN / GRU, 3 to 8 for LSTM; 2 or 3 outputs) against
+// the op schema and reads its extents and which optional inputs it has.
+bool DescribeRecurrent(const ILayerView& layer, RecurrentGeometry& out, std::string& reason);
+
 // PoolingNd, 1 to 3 spatial axes: x [N, C, D...], y [N, C, O...].
 struct PoolingNdGeometry {
   std::int64_t batch = 0, channels = 0;  // N, C
