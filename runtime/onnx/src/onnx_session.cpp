@@ -207,19 +207,19 @@ void Session::Impl::CheckBindings(const std::vector<InputBinding>& inputs, bool 
       continue;
     }
     const TensorInfo& info = input->tensor.info;
+    const auto what = [&] { return "input " + Quoted(declared.name); };  // built on a failure only
     if (info.type != declared.type) {
-      fail("input " + Quoted(declared.name) + " is " + ToString(info.type) + "; the model's input is " +
-           ToString(declared.type));
+      fail(what() + " is " + ToString(info.type) + "; the model's input is " + ToString(declared.type));
     }
     const auto& dims = info.shape.Dims();
     const auto given = options.import.input_shapes.find(declared.name);
     if (given != options.import.input_shapes.end() && given->second != dims) {
-      fail("input " + Quoted(declared.name) + " has the shape " + ToString(info.shape) +
+      fail(what() + " has the shape " + ToString(info.shape) +
            "; SessionOptions::import.input_shapes fixes it to " + ToString(TensorShape(given->second)));
     }
     if (!declared.has_shape) continue;
     if (dims.size() != declared.fixed.size()) {
-      fail("input " + Quoted(declared.name) + " has rank " + std::to_string(dims.size()) + " (" +
+      fail(what() + " has rank " + std::to_string(dims.size()) + " (" +
            ToString(info.shape) + "); the model's has rank " + std::to_string(declared.fixed.size()));
     }
     for (std::size_t i = 0; i < dims.size(); ++i) {
