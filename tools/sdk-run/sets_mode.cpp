@@ -120,6 +120,50 @@ SetsReport StartReport(const CommandLine& command_line, const Runtime& runtime) 
   return report;
 }
 
+// Reads and checks every --input-set before any run, filing each under its distinct shape.
+std::vector<InputSet> ReadInputSets(const onnx::Session& session, const CommandLine& command_line, SetsReport& report) {
+  std::vector<InputSet> sets;
+  for (std::size_t i = 0; i < command_line.input_sets.size(); ++i) {
+    sets.push_back(ReadInputSet(session, i + 1, command_line.input_sets[i]));
+    InputSetReport& set = report.sets.emplace_back();
+    for (std::size_t j = 0; j < sets[i].tensors.size(); ++j) {
+      set.inputs.push_back({sets[i].tensors[j].name, sets[i].tensors[j].info, sets[i].files[j]});
+    }
+    set.shape = ShapeOf(sets[i], report.shapes);
+    report.shapes[set.shape].sets.push_back(i);
+  }
+  return sets;
+}
+
+// Per shape: the steady latency (timed runs that did not reload) and the reloads.
+void SummarizeShapes(const CommandLine& command_line, const std::vector<LatencyRecorder>& steady,
+                     const std::vector<LatencyRecorder>& reloads, SetsReport& report) {
+  for (std::size_t s = 0; s < report.shapes.size(); ++s) {
+    ShapeReport& shape = report.shapes[s];
+    shape.steady = steady[s].Summarize(command_line.percentiles);
+    shape.latency_limit = CheckLatencyLimit(shape.steady, command_line.max_latency_ms);
+    shape.reloads = reloads[s].count();
+    shape.reload_mean_ms = reloads[s].Summarize().mean;
+  }
+}
+
+// Per set: its last outputs summarized, compared with --expected-set and written to
+// --output-dir; interrupted, only summarized (as a plain run's).
+void ReportOutputs(const CommandLine& command_line, const std::vector<std::vector<HostTensor>>& last,
+                   const std::vector<std::vector<ExpectedTensor>>& expected, SetsReport& report) {
+  for (std::size_t i = 0; i < last.size(); ++i) {
+    std::vector<std::string> files;
+    if (!report.interrupted) {
+      report.sets[i].expected = CompareWithExpected(last[i], expected[i], command_line.tolerance);
+      if (!command_line.output_dir.empty()) files = WriteOutputs(SetFolder(command_line.output_dir, i), last[i]);
+    }
+    for (std::size_t j = 0; j < last[i].size(); ++j) {
+      report.sets[i].outputs.push_back(
+          {last[i][j].name, last[i][j].info, SummarizeValues(last[i][j]), j < files.size() ? files[j] : ""});
+    }
+  }
+}
+
 }  // namespace
 
 SetsReport RunInputSets(const CommandLine& command_line, bool show_progress) {
@@ -134,17 +178,7 @@ SetsReport RunInputSets(const CommandLine& command_line, bool show_progress) {
   const std::unique_ptr<onnx::Session> session = OpenSession(*runtime, command_line.model, options);
   report.open_ms = MillisecondsSince(open_start);
 
-  // Every set is read and checked before any run.
-  std::vector<InputSet> sets;
-  for (std::size_t i = 0; i < command_line.input_sets.size(); ++i) {
-    sets.push_back(ReadInputSet(*session, i + 1, command_line.input_sets[i]));
-    InputSetReport& set = report.sets.emplace_back();
-    for (std::size_t j = 0; j < sets[i].tensors.size(); ++j) {
-      set.inputs.push_back({sets[i].tensors[j].name, sets[i].tensors[j].info, sets[i].files[j]});
-    }
-    set.shape = ShapeOf(sets[i], report.shapes);
-    report.shapes[set.shape].sets.push_back(i);
-  }
+  const std::vector<InputSet> sets = ReadInputSets(*session, command_line, report);
 
   if (!options.optimize.pins.empty()) RequirePins(*session, sets.front(), options.optimize);
   // Where the outputs go is checked before the runs.
@@ -211,25 +245,8 @@ SetsReport RunInputSets(const CommandLine& command_line, bool show_progress) {
   }
   report.throughput = report.wall_ms > 0 ? 1000.0 * static_cast<double>(timed_runs) / report.wall_ms : 0;
 
-  for (std::size_t s = 0; s < report.shapes.size(); ++s) {
-    ShapeReport& shape = report.shapes[s];
-    shape.steady = steady[s].Summarize(command_line.percentiles);
-    shape.latency_limit = CheckLatencyLimit(shape.steady, command_line.max_latency_ms);
-    shape.reloads = reloads[s].count();
-    shape.reload_mean_ms = reloads[s].Summarize().mean;
-  }
-  // Interrupted: the outputs are summarized but not checked or written (as a plain run's).
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    std::vector<std::string> files;
-    if (!report.interrupted) {
-      report.sets[i].expected = CompareWithExpected(last[i], expected[i], command_line.tolerance);
-      if (!command_line.output_dir.empty()) files = WriteOutputs(SetFolder(command_line.output_dir, i), last[i]);
-    }
-    for (std::size_t j = 0; j < last[i].size(); ++j) {
-      report.sets[i].outputs.push_back(
-          {last[i][j].name, last[i][j].info, SummarizeValues(last[i][j]), j < files.size() ? files[j] : ""});
-    }
-  }
+  SummarizeShapes(command_line, steady, reloads, report);
+  ReportOutputs(command_line, last, expected, report);
   report.cache = session->GetStats();
   return report;
 }
