@@ -401,33 +401,9 @@ void CheckCombinations(const po::variables_map& values, const CommandLine& comma
   CheckInputSetCombinations(values, command_line);
 }
 
-}  // namespace
-
-CommandLine ParseCommandLine(int argc, const char* const argv[]) {
-  CommandLine command_line;
-  RawOptions raw;
-  const po::options_description options = Describe(command_line, raw);
-  // Positional arguments are collected only to name them in the error.
-  std::vector<std::string> stray;
-  po::options_description all;
-  all.add(options).add_options()("stray", po::value<std::vector<std::string>>(&stray));
-  po::positional_options_description positional;
-  positional.add("stray", -1);
-  po::variables_map values;
-  try {
-    const int style = po::command_line_style::default_style &
-                      ~po::command_line_style::allow_guessing;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(),
-              values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    Usage(error.what());
-  }
-  if (!stray.empty()) {
-    Usage("unexpected argument '" + stray.front() + "' (every value follows its option, e.g. --model FILE)");
-  }
-  if (command_line.help || command_line.version) return command_line;
-
+// The options given as lists of NAME=VALUE (or ID lists): parsed into `command_line`, each
+// malformed or repeated entry a usage error naming it.
+void ParseListOptions(const po::variables_map& values, const RawOptions& raw, CommandLine& command_line) {
   if (Given(values, "backends")) {
     command_line.backends = ParseBackendList("--backends", raw.backends, false);
   }
@@ -475,24 +451,10 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   for (std::size_t i = 0; i < raw.expected_sets.size(); ++i) {
     command_line.expected_sets.push_back(ParseFileSet("--expected-set", i + 1, raw.expected_sets[i]));
   }
-  RequireAtLeast("--max-specializations", raw.max_specializations, 1);
-  command_line.max_specializations = static_cast<std::size_t>(raw.max_specializations);
-  command_line.percentiles = ParsePercentiles(raw.percentiles);
-  if (Given(values, "duration")) {
-    RequirePositive("--duration", command_line.duration, 1e7);  // seconds: 115 days
-    if (!Given(values, "iterations")) command_line.iterations = 1;
-  }
-  if (Given(values, "max-latency-ms")) {
-    RequirePositive("--max-latency-ms", command_line.max_latency_ms, 1e12);
-  }
-  RequirePathValue(values, "report", command_line.report_file, "a file name");
-  if (Given(values, "compare-backends")) {
-    command_line.compare = ParseBackendList("--compare-backends", raw.compare, true);
-    if (command_line.compare.size() != 2) {
-      Usage("--compare-backends " + raw.compare + ": expected exactly two backends, A,B");
-    }
-  }
+}
 
+// The ranges of the numeric options and the path options' values: a usage error naming the option.
+void CheckRangesAndPaths(const po::variables_map& values, CommandLine& command_line) {
   RequireAtLeast("--iterations", command_line.iterations, 1);
   RequireAtLeast("--warmup", command_line.warmup, 0);
   RequireAtLeast("--concurrency", command_line.concurrency, 1);
@@ -513,6 +475,55 @@ CommandLine ParseCommandLine(int argc, const char* const argv[]) {
   if (Given(values, "per-layer") && !LayerSortFromString(command_line.per_layer)) {
     Usage("--per-layer " + command_line.per_layer + ": expected time, name, order or load");
   }
+}
+
+}  // namespace
+
+CommandLine ParseCommandLine(int argc, const char* const argv[]) {
+  CommandLine command_line;
+  RawOptions raw;
+  const po::options_description options = Describe(command_line, raw);
+  // Positional arguments are collected only to name them in the error.
+  std::vector<std::string> stray;
+  po::options_description all;
+  all.add(options).add_options()("stray", po::value<std::vector<std::string>>(&stray));
+  po::positional_options_description positional;
+  positional.add("stray", -1);
+  po::variables_map values;
+  try {
+    const int style = po::command_line_style::default_style &
+                      ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(),
+              values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    Usage(error.what());
+  }
+  if (!stray.empty()) {
+    Usage("unexpected argument '" + stray.front() + "' (every value follows its option, e.g. --model FILE)");
+  }
+  if (command_line.help || command_line.version) return command_line;
+
+  ParseListOptions(values, raw, command_line);
+  RequireAtLeast("--max-specializations", raw.max_specializations, 1);
+  command_line.max_specializations = static_cast<std::size_t>(raw.max_specializations);
+  command_line.percentiles = ParsePercentiles(raw.percentiles);
+  if (Given(values, "duration")) {
+    RequirePositive("--duration", command_line.duration, 1e7);  // seconds: 115 days
+    if (!Given(values, "iterations")) command_line.iterations = 1;
+  }
+  if (Given(values, "max-latency-ms")) {
+    RequirePositive("--max-latency-ms", command_line.max_latency_ms, 1e12);
+  }
+  RequirePathValue(values, "report", command_line.report_file, "a file name");
+  if (Given(values, "compare-backends")) {
+    command_line.compare = ParseBackendList("--compare-backends", raw.compare, true);
+    if (command_line.compare.size() != 2) {
+      Usage("--compare-backends " + raw.compare + ": expected exactly two backends, A,B");
+    }
+  }
+
+  CheckRangesAndPaths(values, command_line);
   CheckCombinations(values, command_line);
   return command_line;
 }
