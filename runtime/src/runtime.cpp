@@ -245,8 +245,14 @@ const DiscoveryReport& Runtime::GetDiscoveryReport() const { return impl_->repor
 
 std::vector<BackendInfo> Runtime::GetBackends() const {
   std::vector<BackendInfo> infos;
-  for (const auto& backend : impl_->registry.All()) infos.push_back(backend.info);
+  for (const auto& backend : impl_->registry.All()) infos.push_back(loading::BackendRegistry::Describe(backend));
   return infos;
+}
+
+std::optional<BackendInfo> Runtime::GetBackend(const BackendId& id) const {
+  const auto* backend = impl_->registry.Find(id);
+  if (!backend) return std::nullopt;
+  return loading::BackendRegistry::Describe(*backend);
 }
 
 bool Runtime::HasBackend(const BackendId& id) const { return impl_->registry.Find(id) != nullptr; }
@@ -273,7 +279,7 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
   std::vector<BackendId> ids = options.backends;
   if (ids.empty()) {
     for (const auto& backend : impl_->registry.All()) {
-      if (backend.info.available) ids.push_back(backend.info.id);
+      if (loading::BackendRegistry::Describe(backend).available) ids.push_back(backend.info.id);
     }
   }
   std::vector<graph::PlacementBackend> backends;
@@ -287,7 +293,7 @@ OptimizedNetwork Runtime::Optimize(const Network& network, const OptimizeOptions
       throw Exception(ErrorCode::kNotFound, "backend " + id.Get() + " is not registered (registered: " +
                                                 (known.empty() ? "none" : known) + ")");
     }
-    const auto& info = impl_->registry.Find(id)->info;  // availability as found at registration
+    const BackendInfo info = loading::BackendRegistry::Describe(*impl_->registry.Find(id));
     backends.push_back(graph::DescribeBackend(id, CreateBackend(id), info.available, info.unavailable_reason));
     if (info.available && !backends.back().available) {
       Log(*impl_->log, LogLevel::kWarning, LogCategory::kOptimize,

@@ -416,13 +416,7 @@ TEST_CASE("c adapter: get_id and get_info report what the C++ backend says") {
   CHECK(data.flags[0].value == 1);
   CHECK(Text(data.flags[1].name) == "ProtectedContentAllocation");
   CHECK(data.flags[1].value == 0);
-  REQUIRE(data.device_count == 2);
-  CHECK(Text(data.devices[1].name) == "fake gpu");
-  CHECK(data.devices[1].kind == BP_DEVICE_GPU);
-  CHECK(data.devices[1].available == 0);
-  CHECK(Text(data.devices[1].reason) == "no driver");
-  CHECK(data.devices[0].available == 1);
-  CHECK(data.devices[0].reason.size == 0);
+  CHECK(data.device_count == 0);  // since 2.6 the devices are get_devices' alone
   REQUIRE(data.option_count == 2);
   CHECK(Text(data.options[0].key) == "threads");
   CHECK(data.options[0].type == BP_OPTION_INTEGER);
@@ -432,6 +426,23 @@ TEST_CASE("c adapter: get_id and get_info report what the C++ backend says") {
   REQUIRE(data.handle_factory_preference_count == 2);
   CHECK(Text(data.handle_factory_preferences[0]) == "Test/Adapter/Own");
   CHECK(Text(data.handle_factory_preferences[1]) == kHostFactoryId);
+
+  // get_devices: the devices alone, the rest of its info empty.
+  BpBackendInfo* raw_devices = nullptr;
+  REQUIRE(backend->table->get_devices(backend.get(), &raw_devices) == nullptr);
+  Owned<BpBackendInfo> devices(raw_devices);
+  const BpBackendInfoData& listed = *devices->table->data(devices.get());
+  CHECK(listed.layer_type_count == 0);
+  CHECK(listed.option_count == 0);
+  REQUIRE(listed.device_count == 2);
+  CHECK(Text(listed.devices[1].name) == "fake gpu");
+  CHECK(listed.devices[1].kind == BP_DEVICE_GPU);
+  CHECK(listed.devices[1].available == 0);
+  CHECK(Text(listed.devices[1].reason) == "no driver");
+  CHECK(listed.devices[0].available == 1);
+  CHECK(listed.devices[0].reason.size == 0);
+  CHECK(Failure(backend->table->get_devices(backend.get(), nullptr), BP_STATUS_INVALID_ARGUMENT).find("null") !=
+        std::string::npos);
 }
 
 TEST_CASE("c adapter: what a backend throws becomes a status with the right code and message") {

@@ -620,6 +620,7 @@ BackendId TestBackend::GetId() const { return kVariant.id; }
 
 // Available, unless this runtime's context was given UnavailableBecause.
 bool TestBackend::IsAvailable(IBackendContext* context, std::string* reason) const {
+  Trace(std::string("availability ") + kVariant.id);
   const auto* ours = dynamic_cast<const TestBackendContext*>(context);
   if (ours && !ours->UnavailableBecause().empty()) {
     if (reason) *reason = ours->UnavailableBecause();
@@ -639,6 +640,7 @@ std::vector<OptionSpec> TestBackend::GetOptionSpecs() const {
 }
 
 std::vector<DeviceInfo> TestBackend::GetDevices() const {
+  Trace(std::string("devices ") + kVariant.id);
   return {DeviceInfo{std::string("Test host CPU (") + kVariant.id + ")", kVariant.device_kind, true, ""}};
 }
 

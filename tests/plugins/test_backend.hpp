@@ -14,6 +14,7 @@
 //   "impostor loaded <id>"                       the same, of a TEST_IMPOSTOR variant
 //   "hanging <id> <process id>"                  TEST_HANG_ON_LOAD, before it sleeps forever
 //   "created <id>" / "destroyed <id>"            a backend instance
+//   "devices <id>" / "availability <id>"         GetDevices / IsAvailable asked
 //   "context <id> <Call> <network>"              a backend-context notification
 //   "context <id> destroyed"
 //   "acquire <id>" / "release <id>"              the memory manager

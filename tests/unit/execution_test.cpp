@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -33,6 +34,35 @@ std::vector<std::string> LinesStartingWith(const PluginTrace& trace, const std::
     if (line.rfind(prefix, 0) == 0) lines.push_back(line);
   }
   return lines;
+}
+
+// Backend API 2.6: a backend's devices and availability are asked on first need, once per
+// runtime, so a backend that takes no layer never initialises its device.
+TEST_CASE("execution: devices and availability are asked only of the backends a runtime uses or describes, once") {
+  PluginTrace trace;
+  TestRuntime runtime({test_plugins::valid_a, test_plugins::valid_b}, /*with_reference=*/false);
+  INFO(trace.Text());
+  CHECK(trace.Count("created TestValidB") >= 1);  // registered: described without its devices
+  CHECK(trace.Count("devices TestValidA") + trace.Count("devices TestValidB") == 0);
+  CHECK(trace.Count("availability TestValidA") + trace.Count("availability TestValidB") == 0);
+
+  const NetworkId id = Load(*runtime, MakeAddRelu(), On({"TestValidA"}));
+  CHECK(runtime->GetNetworkSignature(id).outputs.size() == 1);
+  CHECK(trace.Count("devices TestValidA") == 1);
+  CHECK(trace.Count("availability TestValidA") == 1);
+  CHECK(trace.Count("devices TestValidB") + trace.Count("availability TestValidB") == 0);
+
+  const std::optional<BackendInfo> b = runtime->GetBackend(BackendId("TestValidB"));
+  REQUIRE(b.has_value());
+  CHECK(b->available);
+  REQUIRE(b->devices.size() == 1);
+  CHECK(b->devices[0].name == "Test host CPU (TestValidB)");
+  CHECK_FALSE(runtime->GetBackend(BackendId("TestNobody")).has_value());
+  for (const BackendInfo& backend : runtime->GetBackends()) CHECK(backend.devices.size() == 1);
+  Load(*runtime, MakeAddRelu(), On({"TestValidB", "TestValidA"}));
+  CHECK(trace.Count("devices TestValidA") == 1);  // once per runtime, however often asked
+  CHECK(trace.Count("devices TestValidB") == 1);
+  CHECK(trace.Count("availability TestValidB") == 1);
 }
 
 TEST_CASE("execution: the signature names the inputs and outputs, one context runs many times") {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 namespace backplane::sdk_run {
 
@@ -57,15 +58,14 @@ std::vector<std::string> AvailableBackends(const Runtime& runtime) {
 
 void RequireBackends(const Runtime& runtime, const std::string& option,
                      const std::vector<std::string>& ids) {
-  const std::vector<std::string> available = AvailableBackends(runtime);
   for (const std::string& id : ids) {
-    if (std::find(available.begin(), available.end(), id) != available.end()) continue;
+    // Asks the named backend only: the others' devices stay untouched (Runtime::GetBackend).
+    const std::optional<BackendInfo> backend = runtime.GetBackend(BackendId(id));
+    if (backend && backend->available) continue;
+    const std::string why =
+        backend ? "is registered but unavailable: " + backend->unavailable_reason : "is not registered";
     std::string known;
-    for (const std::string& name : available) known += (known.empty() ? "" : ", ") + name;
-    std::string why = "is not registered";
-    for (const BackendInfo& backend : runtime.GetBackends()) {
-      if (backend.id == id) why = "is registered but unavailable: " + backend.unavailable_reason;
-    }
+    for (const std::string& name : AvailableBackends(runtime)) known += (known.empty() ? "" : ", ") + name;
     throw ToolError(ExitCode::kUsage, option + ": backend " + id + " " + why +
                                           " (available: " + (known.empty() ? "none" : known) +
                                           "; sdk-info says why others are missing)");

@@ -13,6 +13,7 @@
 #include <backplane/version.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,8 +78,13 @@ class BACKPLANE_RUNTIME_API Runtime {
   // when the application names none (docs/backend-discovery.md §7): accelerators, then GPUs,
   // then CPU backends, reference implementations last; within each, the SDK's own backends and
   // the folders the application chose before drops; then by id. BackendInfo::preference says
-  // why for each.
+  // why for each. Asks every backend for its devices and availability (the first time for
+  // each), which may initialise devices: an application that only uses some backends asks
+  // GetBackend for those.
   std::vector<BackendInfo> GetBackends() const;
+  // One registered backend, as GetBackends describes it, asking only that one for its devices
+  // and availability; nullopt when no backend has this id.
+  std::optional<BackendInfo> GetBackend(const BackendId& id) const;
   bool HasBackend(const BackendId& id) const;
   // The context this runtime holds for `id`, or null if the backend made none.
   backend::IBackendContext* GetBackendContext(const BackendId& id) const;

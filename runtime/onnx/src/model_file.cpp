@@ -5,6 +5,7 @@
 #include <backplane/path_text.hpp>
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include <filesystem>
 #include <fstream>
@@ -20,10 +21,42 @@ namespace {
 
 // protobuf's hard limit for one message (its sizes are ints).
 constexpr std::uint64_t kProtobufLimit = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+// How much of a model file is read at a time while it is parsed.
+constexpr int kReadBlockBytes = 1 << 20;
 
 }  // namespace
 
-std::vector<std::uint8_t> ReadModelFile(const std::string& path, std::uint64_t max_bytes) {
+namespace {
+
+// The limits ParseModel and ParseModelFile share: not empty, within `max_bytes`, under
+// protobuf's 2 GiB.
+void CheckModelSize(const std::string& name, std::uint64_t size, std::uint64_t max_bytes) {
+  if (size == 0) Invalid(name, "not an ONNX model: the file is empty");
+  if (size > max_bytes) {
+    Invalid(name, "the model is " + std::to_string(size) + " bytes, more than the limit of " +
+                      std::to_string(max_bytes) + " (ImportOptions::max_model_bytes)");
+  }
+  if (size > kProtobufLimit) {
+    Invalid(name, "the model is " + std::to_string(size) + " bytes; protobuf cannot read messages of 2 GiB or more");
+  }
+}
+
+// Parses all of `input` (`size` bytes) as a ModelProto, nesting depth 100.
+::onnx::ModelProto ParseCoded(google::protobuf::io::CodedInputStream& input, std::uint64_t size,
+                              const std::string& name) {
+  input.SetTotalBytesLimit(static_cast<int>(size));
+  input.SetRecursionLimit(100);
+  ::onnx::ModelProto model;
+  if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+    Invalid(name, "not a valid ONNX model: the protobuf data is truncated or corrupt (" + std::to_string(size) +
+                      " bytes could not be parsed as onnx.ModelProto)");
+  }
+  return model;
+}
+
+}  // namespace
+
+::onnx::ModelProto ParseModelFile(const std::string& path, std::uint64_t max_bytes) {
   const std::filesystem::path file_path = PathFromUtf8(path);
   std::error_code error;
   const auto status = std::filesystem::status(file_path, error);
@@ -33,37 +66,22 @@ std::vector<std::uint8_t> ReadModelFile(const std::string& path, std::uint64_t m
   if (!std::filesystem::is_regular_file(status)) Invalid(path, "cannot read the model: not a regular file");
   const std::uint64_t size = std::filesystem::file_size(file_path, error);
   if (error) throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: " + error.message());
-  if (size > max_bytes) {
-    Invalid(path, "the file is " + std::to_string(size) + " bytes, more than the limit of " +
-                      std::to_string(max_bytes) + " (ImportOptions::max_model_bytes)");
-  }
+  CheckModelSize(path, size, max_bytes);
   std::ifstream file(file_path, std::ios::binary);
   if (!file) throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: cannot open the file");
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-  if (size && !file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
-    throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: reading failed");
-  }
-  return bytes;
+  // Parsed as it is read: no copy of the whole file is made first (resnet50: 100 MB less at
+  // the peak, and no 100 MB zero-fill).
+  google::protobuf::io::IstreamInputStream stream(&file, kReadBlockBytes);
+  google::protobuf::io::CodedInputStream input(&stream);
+  ::onnx::ModelProto model = ParseCoded(input, size, path);
+  if (file.bad()) throw Exception(ErrorCode::kNotFound, path + ": cannot read the model: reading failed");
+  return model;
 }
 
 ::onnx::ModelProto ParseModel(const void* data, std::size_t size, const std::string& name, std::uint64_t max_bytes) {
-  if (size == 0) Invalid(name, "not an ONNX model: the file is empty");
-  if (size > max_bytes) {
-    Invalid(name, "the model is " + std::to_string(size) + " bytes, more than the limit of " +
-                      std::to_string(max_bytes) + " (ImportOptions::max_model_bytes)");
-  }
-  if (size > kProtobufLimit) {
-    Invalid(name, "the model is " + std::to_string(size) + " bytes; protobuf cannot read messages of 2 GiB or more");
-  }
+  CheckModelSize(name, size, max_bytes);
   google::protobuf::io::CodedInputStream input(static_cast<const std::uint8_t*>(data), static_cast<int>(size));
-  input.SetTotalBytesLimit(static_cast<int>(size));
-  input.SetRecursionLimit(100);
-  ::onnx::ModelProto model;
-  if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
-    Invalid(name, "not a valid ONNX model: the protobuf data is truncated or corrupt (" + std::to_string(size) +
-                      " bytes could not be parsed as onnx.ModelProto)");
-  }
-  return model;
+  return ParseCoded(input, size, name);
 }
 
 std::int64_t CheckModel(const ::onnx::ModelProto& model, const std::string& name) {

@@ -17,10 +17,11 @@ namespace backplane::onnx {
 inline constexpr std::int64_t kMinOpset = 1;
 inline constexpr std::int64_t kMaxOpset = 21;
 
-// Reads the whole file. Throws Exception (kNotFound) naming `path` when it does not exist or
-// cannot be read, (kInvalidArgument) when it is not a regular file or larger than `max_bytes`
-// (checked before reading).
-std::vector<std::uint8_t> ReadModelFile(const std::string& path, std::uint64_t max_bytes);
+// Parses the file at `path` as ParseModel parses bytes, reading it as it goes (no copy of the
+// whole file). Throws Exception (kNotFound) naming `path` when it does not exist or cannot be
+// read, (kInvalidArgument) when it is not a regular file or larger than `max_bytes` (checked
+// before reading), and as ParseModel.
+::onnx::ModelProto ParseModelFile(const std::string& path, std::uint64_t max_bytes);
 
 // Parses `size` bytes as a ModelProto (protobuf's limit: under 2 GiB; nesting depth 100).
 // Throws Exception (kInvalidArgument) naming `name` for empty, truncated or garbage input, or

@@ -497,12 +497,6 @@ class Importer {
   std::map<std::string, std::pair<std::string, std::string>> unavailable_producer_;  // output -> (op, node)
 };
 
-ImportedModel Import(const void* data, std::size_t size, const std::string& name, const ImportOptions& options,
-                     ExternalDataFolder external) {
-  const ModelProto model = ParseModel(data, size, name, options.max_model_bytes);
-  return ImportParsedModel(model, name, options, std::move(external));
-}
-
 }  // namespace
 
 ImportedModel ImportParsedModel(const ModelProto& model, const std::string& name, const ImportOptions& options,
@@ -513,12 +507,12 @@ ImportedModel ImportParsedModel(const ModelProto& model, const std::string& name
 
 ImportedModel ImportModelFromMemory(const void* data, std::size_t size, const std::string& name,
                                     const ImportOptions& options) {
-  return Import(data, size, name, options, ExternalDataFolder());
+  return ImportParsedModel(ParseModel(data, size, name, options.max_model_bytes), name, options, ExternalDataFolder());
 }
 
 ImportedModel ImportModel(const std::string& path, const ImportOptions& options) {
-  const std::vector<std::uint8_t> bytes = ReadModelFile(path, options.max_model_bytes);
-  return Import(bytes.data(), bytes.size(), path, options, ExternalDataFolder::OfModel(path));
+  return ImportParsedModel(ParseModelFile(path, options.max_model_bytes), path, options,
+                           ExternalDataFolder::OfModel(path));
 }
 
 }  // namespace backplane::onnx

@@ -392,9 +392,7 @@ std::unique_ptr<Session> Session::Open(Runtime& runtime, const std::string& path
     throw Exception(ErrorCode::kInvalidArgument, "SessionOptions::max_specializations must be at least 1");
   }
   const std::uint64_t max_bytes = options.import.max_model_bytes;
-  const std::vector<std::uint8_t> bytes = ReadModelFile(path, max_bytes);
-  auto impl = std::make_unique<Impl>(runtime, path, std::move(options),
-                                     ParseModel(bytes.data(), bytes.size(), path, max_bytes));
+  auto impl = std::make_unique<Impl>(runtime, path, std::move(options), ParseModelFile(path, max_bytes));
   CheckModel(impl->model, path);
   impl->declared = DeclaredInputs(impl->model.graph(), path);
   for (const auto& input : impl->declared) impl->input_names.push_back(input.name);

@@ -32,6 +32,7 @@ class BackendLogChannel final : public ILogSink {
 
 BackendRegistry::~BackendRegistry() {
   for (auto& backend : backends_) backend.context.reset();
+  for (auto& backend : backends_) backend.instance.reset();
   for (auto& backend : backends_) backend.factory = nullptr;
   // The libraries close as backends_ is destroyed, in registration order.
 }
@@ -41,6 +42,32 @@ const RegisteredBackend* BackendRegistry::Find(const BackendId& id) const {
     if (backend.info.id == id) return &backend;
   }
   return nullptr;
+}
+
+BackendInfo BackendRegistry::Describe(const RegisteredBackend& backend) {
+  DeviceAnswer& answer = *backend.device;
+  std::call_once(answer.asked, [&] {
+    const BackendId& id = backend.info.id;
+    const std::string no_layer;
+    try {
+      answer.devices = CallPlugin(id, "GetDevices", no_layer, [&] { return backend.instance->GetDevices(); });
+      answer.available = CallPlugin(id, "IsAvailable", no_layer, [&] {
+        return backend.instance->IsAvailable(backend.context.get(), &answer.unavailable_reason);
+      });
+      if (answer.available) answer.unavailable_reason.clear();
+    } catch (const std::exception& error) {
+      answer.available = false;
+      answer.unavailable_reason = std::string("asking for its devices failed: ") + error.what();
+    } catch (...) {
+      answer.available = false;
+      answer.unavailable_reason = "asking for its devices threw a non-standard exception";
+    }
+  });
+  BackendInfo info = backend.info;
+  info.devices = answer.devices;
+  info.available = answer.available;
+  info.unavailable_reason = answer.unavailable_reason;
+  return info;
 }
 
 void BackendRegistry::Add(RegisteredBackend backend) { backends_.push_back(std::move(backend)); }
@@ -82,14 +109,13 @@ std::string RegisterBackend(BackendRegistry& registry, RegisteredBackend backend
   try {
     // The factory wrapper reports its own failures (MakePluginFactory); the instance's calls
     // are backend code too.
-    const std::unique_ptr<backend::IBackend> instance = backend.factory();
+    std::unique_ptr<backend::IBackend> instance = backend.factory();
     const BackendId reported = CallPlugin(backend_id, "GetId", no_layer, [&] { return instance->GetId(); });
     if (reported != backend.info.id) {
       return "BackendFactory() made a backend whose GetId() is \"" + reported.Get() + "\", not \"" + id + "\"";
     }
     backend.info.capabilities =
         CallPlugin(backend_id, "GetCapabilities", no_layer, [&] { return instance->GetCapabilities(); });
-    backend.info.devices = CallPlugin(backend_id, "GetDevices", no_layer, [&] { return instance->GetDevices(); });
     backend.info.options =
         CallPlugin(backend_id, "GetOptionSpecs", no_layer, [&] { return instance->GetOptionSpecs(); });
     backend::BackendConfig config;
@@ -104,10 +130,7 @@ std::string RegisterBackend(BackendRegistry& registry, RegisteredBackend backend
       if (error.code() == ErrorCode::kInvalidArgument && !config.options.empty()) throw OptionError(error.what());
       throw;
     }
-    backend.info.available = CallPlugin(backend_id, "IsAvailable", no_layer, [&] {
-      return instance->IsAvailable(backend.context.get(), &backend.info.unavailable_reason);
-    });
-    if (backend.info.available) backend.info.unavailable_reason.clear();
+    backend.instance = std::move(instance);
   } catch (const OptionError&) {
     throw;  // the application's mistake, not the plugin's
   } catch (const std::exception& error) {

@@ -8,22 +8,40 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace backplane::loading {
 
 using BackendFactory = std::function<std::unique_ptr<backend::IBackend>()>;
 
+// A backend's devices and availability (BackendInfo::devices, available, unavailable_reason),
+// asked of it once, on first need (BackendRegistry::Describe): asking may initialise its device
+// (OpenCL enumerates its platforms, loading the vendors' drivers), which a runtime where the
+// backend takes no layer never needs.
+struct DeviceAnswer {
+  std::once_flag asked;
+  bool available = false;
+  std::string unavailable_reason;
+  std::vector<backend::DeviceInfo> devices;
+};
+
 struct RegisteredBackend {
+  // Everything but the device answer, which Describe adds: `devices`, `available` and
+  // `unavailable_reason` are left empty here.
   BackendInfo info;
   BackendFactory factory;                          // throws Exception when the plugin fails
   std::shared_ptr<SharedLibrary> library;          // null for static backends
   std::unique_ptr<backend::IBackendContext> context;
+  // The instance registration made, kept to answer Describe (its const methods are thread-safe).
+  std::unique_ptr<backend::IBackend> instance;
+  std::unique_ptr<DeviceAnswer> device = std::make_unique<DeviceAnswer>();
 };
 
-// Owned by one runtime; filled during Runtime::Create, read-only afterwards (so const access
-// is thread-safe). Destruction order: every backend context first, then the factories, then
-// the libraries — nothing a plugin created outlives its code.
+// Owned by one runtime; filled during Runtime::Create, read-only afterwards but for the device
+// answers (Describe; thread-safe), so const access is thread-safe. Destruction order: every
+// backend context and instance first, then the factories, then the libraries — nothing a
+// plugin created outlives its code.
 class BackendRegistry {
  public:
   BackendRegistry() = default;
@@ -33,6 +51,10 @@ class BackendRegistry {
 
   // Null when no backend has this id.
   const RegisteredBackend* Find(const BackendId& id) const;
+  // `backend.info` with its devices and availability, asked of the backend (GetDevices, then
+  // IsAvailable with this runtime's context) on the first call for it, from any thread; a call
+  // that throws makes it unavailable with the reason. Never throws but std::bad_alloc.
+  static BackendInfo Describe(const RegisteredBackend& backend);
   // The caller checked that the id is new.
   void Add(RegisteredBackend backend);
   const std::vector<RegisteredBackend>& All() const { return backends_; }
@@ -58,8 +80,8 @@ BackendFactory MakePluginFactory(std::shared_ptr<SharedLibrary> library,
 namespace backplane::loading {
 
 // Creates one instance through `backend.factory` to fill in what the runtime reports
-// (capabilities, devices, option specs, availability) and the context this runtime holds, then
-// adds it. `backend.info` must already carry id, vendor, version, API version and paths.
+// (capabilities, option specs; not the devices and availability: Describe asks those on first
+// need) and the context this runtime holds, then adds it. `backend.info` must already carry id, vendor, version, API version and paths.
 // `all_options` and `own_options` (either may be null) are the application's kAllBackends entry
 // and this backend's entry of RuntimeOptions::backend_options: they are checked against the
 // backend's option specs before the context is created (SelectOptions), and a bad one throws

@@ -245,20 +245,21 @@ struct BackendInfoValues {
   std::vector<backend::FactoryId> preferences;
 };
 
-// Reads `data` (the plugin's; fields only where its struct_size reaches), refusing values no
-// Backend API 2.x defines. Throws PluginError naming the backend and the field.
-BackendInfoValues ReadInfo(const BpBackendInfoData* data, const PluginOrigin& origin) {
+// Reads `data` (the plugin's, returned by `call`: get_info or get_devices; fields only where its
+// struct_size reaches), refusing values no Backend API 2.x defines. Throws PluginError naming the
+// backend, the call and the field.
+BackendInfoValues ReadInfo(const BpBackendInfoData* data, const PluginOrigin& origin, const char* call) {
   auto bad = [&](const std::string& what) {
-    return PluginError(ErrorCode::kBackendFailure, DescribeCall(origin, "get_info") + ": " + what);
+    return PluginError(ErrorCode::kBackendFailure, DescribeCall(origin, call) + ": " + what);
   };
   if (data == nullptr) throw bad("returned no data");
   // An array the plugin gives as pointer + count: both read only when present, and a count
   // without a pointer, or beyond kMaxEntries, is refused.
   auto array = [&](const auto* pointer, std::size_t count, const char* name) {
     if (count != 0 && pointer == nullptr) throw bad(std::string(name) + " is null but its count is " + std::to_string(count));
-    return CheckedCount(count, kMaxEntries, origin, "get_info", name);
+    return CheckedCount(count, kMaxEntries, origin, call, name);
   };
-  auto text = [&](BpString value) { return FromC(value, kMaxTextBytes, origin, "get_info"); };
+  auto text = [&](BpString value) { return FromC(value, kMaxTextBytes, origin, call); };
 #define BP_RUNTIME_HAS(field) BP_HAS_FIELD(data, BpBackendInfoData, field)
   BackendInfoValues values;
   if (BP_RUNTIME_HAS(device_kind)) {
@@ -440,7 +441,12 @@ class CBackend final : public backend::IBackend {
   }
 
   BackendId GetId() const override { return id_; }
-  std::vector<backend::DeviceInfo> GetDevices() const override { return Info().devices; }
+  // get_devices where the plugin has it (2.6; asked each time: the registry asks once), else
+  // get_info's devices.
+  std::vector<backend::DeviceInfo> GetDevices() const override {
+    const auto get_devices = backend_.table().get_devices;
+    return get_devices ? Query(get_devices, "get_devices").devices : Info().devices;
+  }
   backend::BackendCapabilities GetCapabilities() const override { return Info().capabilities; }
   std::vector<backend::OptionSpec> GetOptionSpecs() const override { return Info().options; }
   std::vector<backend::FactoryId> GetHandleFactoryPreferences() const override { return Info().preferences; }
@@ -536,16 +542,17 @@ class CBackend final : public backend::IBackend {
   // get_info, asked once per instance (instances are cheap and short-lived). Thread-safe.
   const BackendInfoValues& Info() const {
     std::lock_guard<std::mutex> lock(info_mutex_);
-    if (!info_) {
-      BpBackendInfo* info = nullptr;
-      CheckStatus(backend_.table().get_info(backend_.get(), &info), *origin_, "get_info");
-      if (info == nullptr) {
-        throw PluginError(ErrorCode::kBackendFailure, DescribeCall(*origin_, "get_info") + ": returned no info");
-      }
-      const Owned<BpBackendInfo, BpBackendInfoTable> owned(info, *origin_);
-      info_ = ReadInfo(owned.table().data(owned.get()), *origin_);
-    }
+    if (!info_) info_ = Query(backend_.table().get_info, "get_info");
     return *info_;
+  }
+
+  // What `function` (get_info or get_devices, named `call`) returns, read and checked.
+  BackendInfoValues Query(BpStatus* (*function)(const BpBackend*, BpBackendInfo**), const char* call) const {
+    BpBackendInfo* info = nullptr;
+    CheckStatus(function(backend_.get(), &info), *origin_, call);
+    if (info == nullptr) throw PluginError(ErrorCode::kBackendFailure, DescribeCall(*origin_, call) + ": returned no info");
+    const Owned<BpBackendInfo, BpBackendInfoTable> owned(info, *origin_);
+    return ReadInfo(owned.table().data(owned.get()), *origin_, call);
   }
 
   OriginPtr origin_;

@@ -43,6 +43,7 @@ struct Script {
   std::size_t id_bytes = 0;
   std::size_t scratch_bytes = 0;
   std::size_t option_count = 1;
+  std::size_t device_count = 1;  // get_devices' (get_info names none)
   std::size_t claimed_failed_count = 0;
   // optimize_subgraph's answer (indices into the offered subgraph).
   struct Substitution {
@@ -86,6 +87,7 @@ struct HandInfo {
   BpBackendInfo c;
   BpBackendInfoData data;
   BpOptionSpec option;
+  BpDeviceInfo device;
 };
 void InfoDestroy(BpBackendInfo* self) { delete reinterpret_cast<HandInfo*>(self); }
 const BpBackendInfoData* InfoData(const BpBackendInfo* self) { return &reinterpret_cast<const HandInfo*>(self)->data; }
@@ -280,6 +282,16 @@ BpStatus* GetInfo(const BpBackend* self, BpBackendInfo** out) {
   *out = &info->c;
   return nullptr;
 }
+BpStatus* GetDevices(const BpBackend* self, BpBackendInfo** out) {
+  auto* info = new HandInfo{};
+  info->c.table = &kInfoTable;
+  info->device = {{"hand device", 11}, BP_DEVICE_CPU, 1, {"", 0}};
+  info->data.struct_size = sizeof(BpBackendInfoData);
+  info->data.devices = &info->device;
+  info->data.device_count = ScriptOf(self).device_count;
+  *out = &info->c;
+  return nullptr;
+}
 BpStatus* CreateContext(const BpBackend* self, const BpBackendConfig* config, BpBackendContext** out) {
   auto* context = new HandContext{{&kContextTable}, &const_cast<Script&>(ScriptOf(self)), *config->logger};
   const std::string hello = "context with " + std::to_string(config->option_count) + " options";
@@ -335,7 +347,7 @@ BpStatus* RegisterFactories(const BpBackend* self, BpTensorHandleFactoryRegistry
 BpBackendTable FullTable() {
   return {sizeof(BpBackendTable), &BackendDestroy,         &GetId,         &GetInfo,
           &CreateContext,         &CheckAvailable,         &CreateSupport, &Optimize,
-          nullptr,                &CreateWorkloadFactory,  &RegisterFactories};
+          nullptr,                &CreateWorkloadFactory,  &RegisterFactories, &GetDevices};
 }
 
 // A backend following `script` (whose table must outlive it).
@@ -411,6 +423,20 @@ TEST_CASE("c_backend: a missing required function is refused naming the backend 
   error = Thrown([&] { Wrap(script); });
   CHECK(Contains(error.what(), "lacks the required functions create_layer_support, create_workload_factory"));
   CHECK(script.backends_destroyed == 2);
+}
+
+TEST_CASE("c_backend: the devices come from get_devices (2.6), else from get_info (2.0 to 2.5)") {
+  Script script;
+  script.table = FullTable();
+  {
+    const auto backend = Wrap(script);
+    const auto devices = backend->GetDevices();
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0].name == "hand device");
+    CHECK(devices[0].available);
+  }
+  script.table.struct_size = offsetof(BpBackendTable, get_devices);  // a 2.5 plugin's table
+  CHECK(Wrap(script)->GetDevices().empty());                          // get_info's: none
 }
 
 TEST_CASE("c_backend: missing optional functions get their defaults") {
@@ -661,6 +687,11 @@ TEST_CASE("c_backend: a size, string or count beyond its bound is refused naming
     script.option_count = std::size_t{1} << 40;
     CHECK(std::string(Thrown([&] { Wrap(script)->GetOptionSpecs(); }).what()) ==
           "backend Hand: get_info: options has 1099511627776 entries; the runtime accepts at most 65536");
+  }
+  SUBCASE("get_devices claiming 2^40 devices") {
+    script.device_count = std::size_t{1} << 40;
+    CHECK(std::string(Thrown([&] { Wrap(script)->GetDevices(); }).what()) ==
+          "backend Hand: get_devices: devices has 1099511627776 entries; the runtime accepts at most 65536");
   }
   SUBCASE("optimize_subgraph claiming more failed lists than layers offered") {
     script.failed = {{0}};

@@ -59,9 +59,10 @@ extern "C" {
 
 /* The Backend API version this header declares. History: 1.x were C++ interfaces (refused since
  * 2.0); 2.0 is this C boundary; 2.1 added BpWorkloadTable.get_info (what runs a workload, for
- * profiles); 2.2 to 2.5 add op set v2's values and layer types (docs/backend-authors.md). */
+ * profiles); 2.2 to 2.5 add op set v2's values and layer types; 2.6 adds BpBackendTable.get_devices
+ * (docs/backend-authors.md). */
 #define BP_BACKEND_API_MAJOR 2u
-#define BP_BACKEND_API_MINOR 5u
+#define BP_BACKEND_API_MINOR 6u
 
 /* True when `s` (a pointer to a struct of type `type` filled by the other side) is large enough
  * to hold `field`. */
@@ -990,13 +991,18 @@ typedef struct BpBackendTable {
   void (*destroy)(BpBackend* self);
   /* The id, equal to GetBackendId(); valid as long as the library is loaded. */
   BpString (*get_id)(const BpBackend* self);
+  /* What the backend is: capabilities, options, handle-factory preferences, and (before 2.6, or
+   * without get_devices) its devices. With get_devices, it must not initialise a device: the
+   * runtime calls it for every registered backend, used or not. */
   BpStatus* (*get_info)(const BpBackend* self, BpBackendInfo** info);
   /* Optional (none: no context). Called once per runtime, right after registration; `context`
    * may be left null. */
   BpStatus* (*create_backend_context)(const BpBackend* self, const BpBackendConfig* config,
                                       BpBackendContext** context);
   /* Optional (none: available). Whether the backend can run here with this runtime's `context`
-   * (maybe null): null status when available, BP_STATUS_UNSUPPORTED with the reason when not. */
+   * (maybe null): null status when available, BP_STATUS_UNSUPPORTED with the reason when not.
+   * May initialise the device: the runtime asks (at most once per runtime) only when the backend
+   * is about to be used or described (placement on it, Runtime::GetBackends, sdk-info). */
   BpStatus* (*check_available)(const BpBackend* self, BpBackendContext* context);
   BpStatus* (*create_layer_support)(const BpBackend* self, BpLayerSupport** support);
   /* Optional (none: every layer untouched). May leave *result null: the same. */
@@ -1012,6 +1018,11 @@ typedef struct BpBackendTable {
   /* Optional (none: host memory only). Registers this backend's tensor-handle factories for one
    * loaded network (spec 002). */
   BpStatus* (*register_tensor_handle_factories)(const BpBackend* self, BpTensorHandleFactoryRegistry* registry);
+  /* Optional, 2.6 (none: the devices are get_info's). The backend's devices in a BpBackendInfo
+   * whose device fields alone are read. May initialise the device; asked when check_available
+   * is (above). A backend that has it leaves get_info device-free, so a runtime where it takes no
+   * layer never opens its device. */
+  BpStatus* (*get_devices)(const BpBackend* self, BpBackendInfo** info);
 } BpBackendTable;
 
 /* ---- Entry points and identity (spec 001) ----------------------------------------------- */

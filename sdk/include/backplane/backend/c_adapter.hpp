@@ -877,10 +877,14 @@ inline std::unique_ptr<OptimizationObject> OptimizeSubgraph(const IBackend& back
 
 // ---- Backend info and the backend ----------------------------------------------------------
 
-// What get_info returns: copies of the author's capabilities, devices, options and preferences,
-// with the C arrays pointing into them. Owned by the runtime; valid until destroy. Not copyable.
+// What get_info returns (kDescription: copies of the author's capabilities, options and
+// preferences, no device) and what get_devices returns (kDevices: the devices only), with the C
+// arrays pointing into them. Two parts since 2.6 so that describing a backend never initialises
+// its device (GetDevices may: OpenCL enumerates its platforms). Owned by the runtime; valid until
+// destroy. Not copyable.
 struct BackendInfoObject : BpBackendInfo {
-  explicit BackendInfoObject(const IBackend& backend);
+  enum class Part { kDescription, kDevices };
+  BackendInfoObject(const IBackend& backend, Part part);
   BackendInfoObject(const BackendInfoObject&) = delete;
   BackendInfoObject& operator=(const BackendInfoObject&) = delete;
 
@@ -905,12 +909,14 @@ struct BackendInfoObject : BpBackendInfo {
 inline constexpr BpBackendInfoTable kBackendInfoTable{sizeof(BpBackendInfoTable), &BackendInfoObject::Destroy,
                                                       &BackendInfoObject::Data};
 
-inline BackendInfoObject::BackendInfoObject(const IBackend& backend)
-    : BpBackendInfo{&kBackendInfoTable},
-      capabilities(backend.GetCapabilities()),
-      devices(backend.GetDevices()),
-      options(backend.GetOptionSpecs()),
-      preferences(backend.GetHandleFactoryPreferences()) {
+inline BackendInfoObject::BackendInfoObject(const IBackend& backend, Part part) : BpBackendInfo{&kBackendInfoTable} {
+  if (part == Part::kDevices) {
+    devices = backend.GetDevices();
+  } else {
+    capabilities = backend.GetCapabilities();
+    options = backend.GetOptionSpecs();
+    preferences = backend.GetHandleFactoryPreferences();
+  }
   for (DataType type : capabilities.data_types) data_types.push_back(static_cast<std::uint32_t>(type));
   for (LayerType type : capabilities.layer_types) layer_types.push_back(static_cast<std::uint32_t>(type));
   for (const auto& [name, value] : capabilities.values) flags.push_back(BpNamedFlag{ToC(name), value ? 1u : 0u});
@@ -959,7 +965,16 @@ struct BackendObject : BpBackend {
     return GuardedCall([&]() -> BpStatus* {
       if (info == nullptr) return MakeStatus(BP_STATUS_INVALID_ARGUMENT, "get_info: null result pointer");
       *info = nullptr;
-      *info = new BackendInfoObject(*Of(self).backend);
+      *info = new BackendInfoObject(*Of(self).backend, BackendInfoObject::Part::kDescription);
+      return nullptr;
+    });
+  }
+
+  static BpStatus* GetDevices(const BpBackend* self, BpBackendInfo** info) noexcept {
+    return GuardedCall([&]() -> BpStatus* {
+      if (info == nullptr) return MakeStatus(BP_STATUS_INVALID_ARGUMENT, "get_devices: null result pointer");
+      *info = nullptr;
+      *info = new BackendInfoObject(*Of(self).backend, BackendInfoObject::Part::kDevices);
       return nullptr;
     });
   }
@@ -1080,7 +1095,8 @@ inline constexpr BpBackendTable kBackendTable{sizeof(BpBackendTable),
                                               &BackendObject::OptimizeSubgraph,
                                               &BackendObject::CreateMemoryManager,
                                               &BackendObject::CreateWorkloadFactory,
-                                              &BackendObject::RegisterTensorHandleFactories};
+                                              &BackendObject::RegisterTensorHandleFactories,
+                                              &BackendObject::GetDevices};
 
 inline BackendObject::BackendObject(std::unique_ptr<IBackend> wrapped)
     : BpBackend{&kBackendTable}, backend(std::move(wrapped)), id(InternBackendId(backend->GetId().Get())) {}
