@@ -7,10 +7,11 @@
 //
 // It creates a Runtime over LIBRARY's folder (no static backends, no isolation) whose library
 // filter admits only LIBRARY, so the same discovery code checks the manifest (when the library
-// has one), opens the library, checks its identity and registers the backend. It then prints
-// LIBRARY's record as one JSON line (probe_report.hpp) and exits 0, whatever the verdict; the
-// runtime's log goes to stderr. Exit status 2: bad command line; 3: LIBRARY is not a candidate
-// in its folder (its manifest does not name it, or its name does not follow the naming scheme).
+// has one), opens the library, checks its identity, registers the backend and asks for its
+// devices and availability. It then prints LIBRARY's record as one JSON line (probe_report.hpp)
+// and exits 0, whatever the verdict; the runtime's log goes to stderr. Exit status 2: bad
+// command line; 3: LIBRARY is not a candidate in its folder (its manifest does not name it, or
+// its name does not follow the naming scheme).
 #include "isolation/probe_report.hpp"
 
 #include <backplane/path_text.hpp>
@@ -61,6 +62,9 @@ int Run(const isolation::ProbeRequest& request) {
     return SameFile(PathFromUtf8(candidate.library_path), library_file) ? "" : "not the library this probe is for";
   };
   const std::unique_ptr<Runtime> runtime = Runtime::Create(options);
+  // The backend's devices and availability too (asked on first need since Backend API 2.6):
+  // a library that crashes or hangs there takes this process down, not the application's.
+  runtime->GetBackends();
   for (const DiscoveryRecord& record : runtime->GetDiscoveryReport().records) {
     if (record.code == ReasonCode::kLibraryRefused || !SameFile(PathFromUtf8(record.library_path), library_file)) {
       continue;

@@ -172,8 +172,7 @@ CaseResult RunCase(const SuiteCase& test, Runtime& runtime, const std::vector<Ba
   CaseResult result;
   std::string stage = "model file";
   try {
-    const auto bytes = onnx::ReadModelFile(model_path.string(), kMaxFileBytes);
-    const ::onnx::ModelProto model = onnx::ParseModel(bytes.data(), bytes.size(), model_path.string(), kMaxFileBytes);
+    const ::onnx::ModelProto model = onnx::ParseModelFile(model_path.string(), kMaxFileBytes);
     result.op = OpOf(test, model);
     if (std::string why = SetAsideReason(model); !why.empty()) return {Verdict::kSetAside, result.op, why};
 
