@@ -794,7 +794,7 @@ def bad_models(folder):
     # Two unsupported nodes (one unnamed) around a supported one, and a node of another domain.
     nodes = [helper.make_node("Det", ["x"], ["e"], name="det1"),
              helper.make_node("Relu", ["e"], ["r"], name="relu1"),
-             helper.make_node("Unique", ["r"], ["y", "indices"], axis=1),
+             helper.make_node("Multinomial", ["r"], ["y", "indices"]),  # not in op set v2 (an unknown op's arity is not checked)
              helper.make_node("Relu", ["x"], ["z"], name="relu2")]
     model = make_model("bad_unsupported_ops", nodes, [x],
                        [y, value_info("indices", (3,), TensorProto.INT64), value_info("z", (2, 3))],

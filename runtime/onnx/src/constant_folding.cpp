@@ -586,4 +586,143 @@ Dims ReshapeTarget(const Dims& input, const Dims& target) {
   return outputs[0].shape.Dims();
 }
 
+// ---- Data-dependent extents -------------------------------------------------------------------
+
+namespace {
+
+// Whether element i of `x` is non-zero (NaN is; -0 is not).
+bool NonZeroAt(const ConstantTensor& x, std::size_t i) {
+  return VisitElementType(x.type(), [&](auto element) {
+    using T = decltype(element);
+    if constexpr (kIsFloat16Element<T>) {
+      return ConvertElement<float>(LoadElement<T>(x.data(), i)) != 0.0f;
+    } else {
+      return LoadElement<T>(x.data(), i) != T{};
+    }
+  });
+}
+
+// x's extents around `axis`, or (1, numel, 1) when absent.
+backend::AxisExtents ExtentsOf(const ConstantTensor& x, std::optional<std::int64_t> axis) {
+  if (!axis) return {1, x.shape().NumElements(), 1};
+  return backend::ExtentsAroundAxis(x.shape(), NormalizeAxis(*axis, x.shape().Rank()));
+}
+
+// The slices `picked` of x along the extents' axis, in that order: x's shape with the axis'
+// length picked.size() (1-D when `axis` is absent).
+ConstantTensor PickSlices(const ConstantTensor& x, std::optional<std::int64_t> axis, const backend::AxisExtents& e,
+                          const Dims& picked) {
+  Dims out{static_cast<std::int64_t>(picked.size())};
+  if (axis) {
+    out = x.shape().Dims();
+    out[NormalizeAxis(*axis, out.size())] = static_cast<std::int64_t>(picked.size());
+  }
+  auto bytes = Allocate(out, x.type(), std::numeric_limits<std::uint64_t>::max());  // at most x's size
+  const std::size_t block = static_cast<std::size_t>(e.inner) * SizeOf(x.type());
+  std::uint8_t* target = bytes->data();
+  for (std::int64_t o = 0; o < e.outer; ++o) {
+    for (const std::int64_t i : picked) {
+      std::memcpy(target, x.data() + static_cast<std::size_t>(o * e.length + i) * block, block);
+      target += block;
+    }
+  }
+  return ConstantTensor({TensorShape(out), x.type()}, std::move(bytes));
+}
+
+// -1, 0 or 1 as slice a of x orders before, with or after slice b (lexicographic in C order;
+// NaN after every number, equal to NaN).
+template <typename T>
+int CompareSlices(const ConstantTensor& x, const backend::AxisExtents& e, std::int64_t a, std::int64_t b) {
+  for (std::int64_t o = 0; o < e.outer; ++o) {
+    for (std::int64_t k = 0; k < e.inner; ++k) {
+      const T va = LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + a) * e.inner + k));
+      const T vb = LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + b) * e.inner + k));
+      const bool na = IsNanElement(va), nb = IsNanElement(vb);
+      if (na || nb) {
+        if (na != nb) return na ? 1 : -1;
+        continue;
+      }
+      if (va < vb) return -1;
+      if (vb < va) return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+ConstantTensor NonZero(const ConstantTensor& x) {
+  const Dims& dims = x.shape().Dims();
+  if (dims.empty()) Invalid("NonZero needs an input of rank 1 or more, has a scalar");
+  const Dims strides = Strides(dims);
+  Dims positions;
+  for (std::size_t i = 0; i < x.NumElements(); ++i) {
+    if (NonZeroAt(x, i)) positions.push_back(static_cast<std::int64_t>(i));
+  }
+  Dims values(dims.size() * positions.size());
+  for (std::size_t r = 0; r < dims.size(); ++r) {
+    for (std::size_t j = 0; j < positions.size(); ++j) values[r * positions.size() + j] = positions[j] / strides[r] % dims[r];
+  }
+  return ConstantTensor::FromInt64(TensorShape{static_cast<std::int64_t>(dims.size()), static_cast<std::int64_t>(positions.size())}, values);
+}
+
+ConstantTensor Compress(const ConstantTensor& x, const ConstantTensor& condition, std::optional<std::int64_t> axis) {
+  if (condition.type() != DataType::kBool || condition.shape().Rank() != 1) {
+    Invalid("Compress condition must be a 1-D bool tensor, is " + std::string(ToString(condition.type())) + " " +
+            ToString(condition.shape()));
+  }
+  const backend::AxisExtents e = ExtentsOf(x, axis);
+  Dims picked;
+  for (std::int64_t i = 0; i < std::min<std::int64_t>(e.length, condition.shape().NumElements()); ++i) {
+    if (condition.data()[i]) picked.push_back(i);
+  }
+  return PickSlices(x, axis, e, picked);
+}
+
+std::vector<ConstantTensor> Unique(const ConstantTensor& x, bool sorted, std::optional<std::int64_t> axis) {
+  if (!IsNumberType(x.type())) {
+    throw Exception(ErrorCode::kUnsupported, std::string("Unique folds numbers other than f16 and bf16, not ") + ToString(x.type()));
+  }
+  const backend::AxisExtents e = ExtentsOf(x, axis);
+  const auto compare = [&](std::int64_t a, std::int64_t b) {
+    return VisitElementType(x.type(), [&](auto element) {
+      if constexpr (kIsNumberElement<decltype(element)>) {
+        return CompareSlices<decltype(element)>(x, e, a, b);
+      } else {
+        return 0;  // not reached: numbers only
+      }
+    });
+  };
+  Dims order(static_cast<std::size_t>(e.length));
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return compare(a, b) < 0; });
+  Dims first, counts, group(order.size());  // per group of equal slices; group: each slice's
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || compare(order[i - 1], order[i]) != 0) {
+      first.push_back(order[i]);
+      counts.push_back(0);
+    }
+    ++counts.back();
+    group[static_cast<std::size_t>(order[i])] = static_cast<std::int64_t>(first.size()) - 1;
+  }
+  Dims position(first.size());  // each group's place in y
+  std::iota(position.begin(), position.end(), std::int64_t{0});
+  if (!sorted) {
+    Dims by_first = position;
+    std::sort(by_first.begin(), by_first.end(), [&](std::int64_t a, std::int64_t b) {
+      return first[static_cast<std::size_t>(a)] < first[static_cast<std::size_t>(b)];
+    });
+    for (std::size_t p = 0; p < by_first.size(); ++p) position[static_cast<std::size_t>(by_first[p])] = static_cast<std::int64_t>(p);
+  }
+  Dims picked(first.size()), placed_counts(first.size()), inverse(group.size());
+  for (std::size_t g = 0; g < first.size(); ++g) {
+    picked[static_cast<std::size_t>(position[g])] = first[g];
+    placed_counts[static_cast<std::size_t>(position[g])] = counts[g];
+  }
+  for (std::size_t i = 0; i < group.size(); ++i) inverse[i] = position[static_cast<std::size_t>(group[i])];
+  const TensorShape per_group{static_cast<std::int64_t>(first.size())};
+  return {PickSlices(x, axis, e, picked), ConstantTensor::FromInt64(per_group, picked),
+          ConstantTensor::FromInt64(TensorShape{e.length}, inverse), ConstantTensor::FromInt64(per_group, placed_counts)};
+}
+
 }  // namespace backplane::onnx::folding
