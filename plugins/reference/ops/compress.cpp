@@ -4,6 +4,7 @@
 #include "reference_ops.hpp"
 #include "tensor_access.hpp"
 
+#include <backplane/backend/data_dependent.hpp>
 #include <backplane/descriptors.hpp>
 
 #include <algorithm>
@@ -49,12 +50,7 @@ class CompressWorkload final : public backend::IWorkload {
 std::unique_ptr<backend::IWorkload> CreateCompressWorkload(const backend::ILayerView& layer) {
   const auto& d = DescriptorOf<CompressDescriptor>(layer);
   const TensorInfo& x = layer.GetInputInfo(0);
-  backend::AxisExtents extents{1, x.shape.NumElements(), 1};
-  if (d.has_axis) {
-    std::size_t axis = 0;
-    NormalizeAxis(d.axis, x.shape.Rank(), axis);
-    extents = backend::ExtentsAroundAxis(x.shape, axis);
-  }
+  const backend::AxisExtents extents = backend::ExtentsOfSlices(x.shape, d.has_axis, d.axis);
   const std::int64_t selectable = layer.GetInputInfo(1).shape.Dims()[0];
   return MakeForElementSize<CompressWorkload>(SizeOf(x.type), extents, selectable, std::min(selectable, extents.length));
 }

@@ -5,6 +5,7 @@
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/op_schema.hpp>
 #include <backplane/backend/reduction.hpp>
+#include <backplane/backend/data_dependent.hpp>
 #include <backplane/checked_size.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
@@ -604,8 +605,8 @@ bool NonZeroAt(const ConstantTensor& x, std::size_t i) {
 
 // x's extents around `axis`, or (1, numel, 1) when absent.
 backend::AxisExtents ExtentsOf(const ConstantTensor& x, std::optional<std::int64_t> axis) {
-  if (!axis) return {1, x.shape().NumElements(), 1};
-  return backend::ExtentsAroundAxis(x.shape(), NormalizeAxis(*axis, x.shape().Rank()));
+  if (axis) NormalizeAxis(*axis, x.shape().Rank());  // throws naming the axis and the rank
+  return backend::ExtentsOfSlices(x.shape(), axis.has_value(), axis.value_or(0));
 }
 
 // The slices `picked` of x along the extents' axis, in that order: x's shape with the axis'
@@ -629,21 +630,16 @@ ConstantTensor PickSlices(const ConstantTensor& x, std::optional<std::int64_t> a
   return ConstantTensor({TensorShape(out), x.type()}, std::move(bytes));
 }
 
-// -1, 0 or 1 as slice a of x orders before, with or after slice b (lexicographic in C order;
-// NaN after every number, equal to NaN).
+// -1, 0 or 1 as slice a of x orders before, with or after slice b (lexicographic in C order,
+// element by element as backend::CompareUniqueElements orders them).
 template <typename T>
 int CompareSlices(const ConstantTensor& x, const backend::AxisExtents& e, std::int64_t a, std::int64_t b) {
   for (std::int64_t o = 0; o < e.outer; ++o) {
     for (std::int64_t k = 0; k < e.inner; ++k) {
-      const T va = LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + a) * e.inner + k));
-      const T vb = LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + b) * e.inner + k));
-      const bool na = IsNanElement(va), nb = IsNanElement(vb);
-      if (na || nb) {
-        if (na != nb) return na ? 1 : -1;
-        continue;
-      }
-      if (va < vb) return -1;
-      if (vb < va) return 1;
+      const int order =
+          backend::CompareUniqueElements(LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + a) * e.inner + k)),
+                                         LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + b) * e.inner + k)));
+      if (order != 0) return order;
     }
   }
   return 0;
@@ -693,36 +689,10 @@ std::vector<ConstantTensor> Unique(const ConstantTensor& x, bool sorted, std::op
       }
     });
   };
-  Dims order(static_cast<std::size_t>(e.length));
-  std::iota(order.begin(), order.end(), std::int64_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return compare(a, b) < 0; });
-  Dims first, counts, group(order.size());  // per group of equal slices; group: each slice's
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    if (i == 0 || compare(order[i - 1], order[i]) != 0) {
-      first.push_back(order[i]);
-      counts.push_back(0);
-    }
-    ++counts.back();
-    group[static_cast<std::size_t>(order[i])] = static_cast<std::int64_t>(first.size()) - 1;
-  }
-  Dims position(first.size());  // each group's place in y
-  std::iota(position.begin(), position.end(), std::int64_t{0});
-  if (!sorted) {
-    Dims by_first = position;
-    std::sort(by_first.begin(), by_first.end(), [&](std::int64_t a, std::int64_t b) {
-      return first[static_cast<std::size_t>(a)] < first[static_cast<std::size_t>(b)];
-    });
-    for (std::size_t p = 0; p < by_first.size(); ++p) position[static_cast<std::size_t>(by_first[p])] = static_cast<std::int64_t>(p);
-  }
-  Dims picked(first.size()), placed_counts(first.size()), inverse(group.size());
-  for (std::size_t g = 0; g < first.size(); ++g) {
-    picked[static_cast<std::size_t>(position[g])] = first[g];
-    placed_counts[static_cast<std::size_t>(position[g])] = counts[g];
-  }
-  for (std::size_t i = 0; i < group.size(); ++i) inverse[i] = position[static_cast<std::size_t>(group[i])];
-  const TensorShape per_group{static_cast<std::int64_t>(first.size())};
-  return {PickSlices(x, axis, e, picked), ConstantTensor::FromInt64(per_group, picked),
-          ConstantTensor::FromInt64(TensorShape{e.length}, inverse), ConstantTensor::FromInt64(per_group, placed_counts)};
+  const backend::UniqueSlices unique = backend::GroupUniqueSlices(e.length, sorted, compare);
+  const TensorShape per_group{static_cast<std::int64_t>(unique.first.size())};
+  return {PickSlices(x, axis, e, unique.first), ConstantTensor::FromInt64(per_group, unique.first),
+          ConstantTensor::FromInt64(TensorShape{e.length}, unique.inverse), ConstantTensor::FromInt64(per_group, unique.counts)};
 }
 
 }  // namespace backplane::onnx::folding
