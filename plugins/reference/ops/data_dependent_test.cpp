@@ -86,6 +86,17 @@ TEST_CASE("unique: sorted and in order of first occurrence, flattened and along 
   CHECK(by_row[3].As<std::int64_t>() == I64s{2, 1, 0});
 }
 
+TEST_CASE("unique: f16 by value, -0 equal to 0, the first occurrence kept") {
+  // 1, -0, 0, 1 as f16 bits: two distinct values, -0 (first) and 1.
+  const auto x = HostTensor::From(TensorShape{4}, std::vector<std::uint16_t>{0x3C00, 0x8000, 0x0000, 0x3C00}, DataType::kFloat16);
+  const TensorInfo per{{4}, DataType::kInt64};
+  const auto out = RunOp(backplane::UniqueDescriptor{}, {x}, {{{4}, DataType::kFloat16}, per, per, per, kCount});
+  CHECK(out[4].As<std::int64_t>() == I64s{2});
+  CHECK(out[0].As<std::uint16_t>() == std::vector<std::uint16_t>{0x8000, 0x3C00, 0, 0});
+  CHECK(out[2].As<std::int64_t>() == I64s{1, 0, 0, 1});
+  CHECK(out[3].As<std::int64_t>() == I64s{2, 2, 0, 0});
+}
+
 TEST_CASE("non max suppression: suppression by IoU and score, limits, center boxes and no result") {
   const auto boxes = HostTensor::F32({1, 6, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f,
                                                  0, 10, 1, 11, 0, 10.1f, 1, 11.1f, 0, 100, 1, 101});

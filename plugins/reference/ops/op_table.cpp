@@ -55,7 +55,7 @@ const std::array<OpKernel, 40> kOps{{
     {LayerType::kRecurrent, IsRecurrentSupported, CreateRecurrentWorkload},
     {LayerType::kNonZero, backend::NoOwnLimits, CreateNonZeroWorkload},  // every type
     {LayerType::kCompress, backend::NoOwnLimits, CreateCompressWorkload},  // every type
-    {LayerType::kUnique, IsUniqueSupported, CreateUniqueWorkload},
+    {LayerType::kUnique, backend::NoOwnLimits, CreateUniqueWorkload},  // the schema's numbers
     {LayerType::kNonMaxSuppression, backend::NoOwnLimits, CreateNonMaxSuppressionWorkload},  // the schema's f32
 }};
 }  // namespace

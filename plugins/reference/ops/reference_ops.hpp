@@ -81,7 +81,6 @@ bool IsRecurrentSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateRecurrentWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateNonZeroWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateCompressWorkload(const backend::ILayerView&);
-bool IsUniqueSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateUniqueWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateNonMaxSuppressionWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);

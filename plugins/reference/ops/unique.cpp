@@ -1,4 +1,4 @@
-// Unique (op set v2, ONNX Unique) on the number types but f16 / bf16: the distinct slices along
+// Unique (op set v2, ONNX Unique) on every number type (f16 and bf16 by value): the distinct slices along
 // the axis (or elements of the flattened input), grouped by backend/data_dependent.hpp (numpy.unique
 // with return_index, return_inverse and return_counts; slices compare lexicographically in C order,
 // NaN after every number and equal to NaN). y, indices and counts are bound-shaped (padded past
@@ -61,14 +61,10 @@ class UniqueWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsUniqueSupported(const backend::ILayerView& layer, std::string& reason) {
-  return TakesNumbers("Unique", layer.GetInputInfo(0).type, reason);
-}
-
 std::unique_ptr<backend::IWorkload> CreateUniqueWorkload(const backend::ILayerView& layer) {
   const auto& d = DescriptorOf<UniqueDescriptor>(layer);
   const TensorInfo& x = layer.GetInputInfo(0);
-  return MakeForNumberType<UniqueWorkload>(x.type, backend::ExtentsOfSlices(x.shape, d.has_axis, d.axis), d.sorted);
+  return MakeForArithmeticType<UniqueWorkload>(x.type, backend::ExtentsOfSlices(x.shape, d.has_axis, d.axis), d.sorted);
 }
 
 }  // namespace backplane::reference

@@ -676,13 +676,13 @@ ConstantTensor Compress(const ConstantTensor& x, const ConstantTensor& condition
 }
 
 std::vector<ConstantTensor> Unique(const ConstantTensor& x, bool sorted, std::optional<std::int64_t> axis) {
-  if (!IsNumberType(x.type())) {
-    throw Exception(ErrorCode::kUnsupported, std::string("Unique folds numbers other than f16 and bf16, not ") + ToString(x.type()));
+  if (!IsArithmeticType(x.type())) {
+    throw Exception(ErrorCode::kUnsupported, std::string("Unique folds numbers, not ") + ToString(x.type()));
   }
   const backend::AxisExtents e = ExtentsOf(x, axis);
   const auto compare = [&](std::int64_t a, std::int64_t b) {
     return VisitElementType(x.type(), [&](auto element) {
-      if constexpr (kIsNumberElement<decltype(element)>) {
+      if constexpr (kIsArithmeticElement<decltype(element)>) {
         return CompareSlices<decltype(element)>(x, e, a, b);
       } else {
         return 0;  // not reached: numbers only

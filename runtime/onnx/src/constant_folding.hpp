@@ -74,7 +74,7 @@ ConstantTensor NonZero(const ConstantTensor& x);
 // ONNX Compress: `axis` absent (nullopt) reads x flattened.
 ConstantTensor Compress(const ConstantTensor& x, const ConstantTensor& condition, std::optional<std::int64_t> axis);
 // ONNX Unique of numbers: y, indices, inverse_indices, counts (numpy.unique; NaN after every
-// number and equal to NaN). Throws (kUnsupported) for bool, f16 and bf16.
+// number and equal to NaN). Throws (kUnsupported) for bool.
 std::vector<ConstantTensor> Unique(const ConstantTensor& x, bool sorted, std::optional<std::int64_t> axis);
 
 // The output shape of ONNX Reshape of `input` to `target` (0 copies, -1 infers; allowzero=0).

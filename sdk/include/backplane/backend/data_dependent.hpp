@@ -26,12 +26,16 @@ inline AxisExtents ExtentsOfSlices(const TensorShape& shape, bool has_axis, std:
 }
 
 // -1, 0 or 1 as number a orders before, with or after b: NaN after every number and equal to
-// NaN (numpy.unique's equal_nan).
+// NaN (numpy.unique's equal_nan). f16 and bf16 compare by value (-0 equals 0).
 template <typename T>
 int CompareUniqueElements(T a, T b) {
-  const bool a_nan = IsNanElement(a), b_nan = IsNanElement(b);
-  if (a_nan || b_nan) return a_nan == b_nan ? 0 : (a_nan ? 1 : -1);
-  return a < b ? -1 : (b < a ? 1 : 0);
+  if constexpr (kIsFloat16Element<T>) {
+    return CompareUniqueElements(ConvertElement<float>(a), ConvertElement<float>(b));
+  } else {
+    const bool a_nan = IsNanElement(a), b_nan = IsNanElement(b);
+    if (a_nan || b_nan) return a_nan == b_nan ? 0 : (a_nan ? 1 : -1);
+    return a < b ? -1 : (b < a ? 1 : 0);
+  }
 }
 
 // The distinct slices in output order: first[k] the first occurrence of output slice k,
