@@ -16,17 +16,21 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "Resize",         "ConvolutionTranspose", "TopK",             "CumSum",
     "ScatterElements", "GatherNd",      "ConvolutionNd",      "PoolingNd",
     "GridSample",     "MatMulInteger",    "ConvolutionInteger", "Recurrent",
+    nullptr,          nullptr,            nullptr,              nullptr,  // 40-49: Backend API 2.6's
+    nullptr,          nullptr,            nullptr,              nullptr,  // other additions, merged
+    nullptr,          nullptr,                                            // apart
+    "NonZero",        "Compress",         "Unique",             "NonMaxSuppression",
 };
 }  // namespace
 
 const char* ToString(LayerType type) {
   const auto index = static_cast<std::size_t>(type);
-  return index < kLayerNames.size() ? kLayerNames[index] : "Unknown";
+  return index < kLayerNames.size() && kLayerNames[index] ? kLayerNames[index] : "Unknown";
 }
 
 std::optional<LayerType> LayerTypeFromString(std::string_view name) {
   for (std::size_t i = 0; i < kLayerNames.size(); ++i) {
-    if (name == kLayerNames[i]) return static_cast<LayerType>(i);
+    if (kLayerNames[i] && name == kLayerNames[i]) return static_cast<LayerType>(i);
   }
   return std::nullopt;
 }

@@ -332,6 +332,9 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
   CHECK(dynamic_cast<const MatMulDescriptor*>(DescriptorFromC(BP_LAYER_MAT_MUL, nullptr).get()) != nullptr);
   CHECK(dynamic_cast<const MatMulIntegerDescriptor*>(DescriptorFromC(BP_LAYER_MAT_MUL_INTEGER, nullptr).get()) !=
         nullptr);
+  NonZeroDescriptor nonzero;
+  CHECK(attributes.Set(LayerType::kNonZero, &nonzero) == nullptr);
+  CHECK(dynamic_cast<const NonZeroDescriptor*>(DescriptorFromC(BP_LAYER_NON_ZERO, nullptr).get()) != nullptr);
 
   static int destroyed = 0;
   destroyed = 0;
@@ -355,7 +358,7 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
 }
 
 TEST_CASE("op attributes: malformed C attributes are refused by name") {
-  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 40 layer types)");
+  CHECK(ErrorOf([] { DescriptorFromC(99, nullptr); }) == "unknown layer type 99 (the op set has 54 layer types)");
   CHECK(ErrorOf([] { DescriptorFromC(BP_LAYER_CONVOLUTION_2D, nullptr); }) ==
         "Convolution2d layer without attributes (BpConvolution2dAttributes expected)");
 
@@ -440,6 +443,13 @@ TEST_CASE("op attributes: every op of op_attributes.def crosses both ways with n
     CHECK(SameFields(*RoundTrip(modified), modified));     \
   }
 #include <backplane/backend/op_attributes.def>
+}
+
+TEST_CASE("op attributes: the data-dependent layer types have names both ways") {
+  CHECK(std::string(ToString(LayerType::kNonMaxSuppression)) == "NonMaxSuppression");
+  CHECK(LayerTypeFromString("Unique") == LayerType::kUnique);
+  // Numbers without a layer type (while 40 to 49 are merged apart) have no name to match.
+  CHECK_FALSE(LayerTypeFromString("").has_value());
 }
 
 }  // namespace

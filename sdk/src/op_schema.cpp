@@ -964,6 +964,81 @@ std::vector<TensorInfo> Recurrent(const Rules& r) {
   return outputs;
 }
 
+// Data-dependent extents (Backend API 2.6): each op's outputs have an upper-bound shape, and its
+// last output is `count` (i64 [1]), the valid extent along the bounded axis. This is the one
+// place that decides the bounds (the C header's comments give the semantics).
+const TensorInfo kCountOutput{TensorShape{1}, DataType::kInt64};
+
+// One value (rank 0 or [1]) of `type` at optional input i, when present.
+void RequireOptionalScalar(const Rules& r, std::size_t i, DataType type, const char* what) {
+  if (r.Inputs() <= i) return;
+  if (r.In(i).type != type || r.Shape(i).size() > 1 || r.In(i).shape.NumElements() != 1) {
+    Rules::Fail(std::string(what) + " (input " + std::to_string(i) + ") must be one " + ToString(type) + " value, is " +
+                ToString(r.In(i).type) + " " + r.InText(i));
+  }
+}
+
+std::vector<TensorInfo> NonZero(const Rules& r) {
+  r.Arity(1, 1, 2);
+  const Dims& x = r.Shape(0);
+  if (x.empty()) Rules::Fail("x must have rank 1 or more, has shape " + r.InText(0));
+  r.KnownType(r.In(0).type, "x");
+  return {{TensorShape{static_cast<std::int64_t>(x.size()), r.In(0).shape.NumElements()}, DataType::kInt64}, kCountOutput};
+}
+
+std::vector<TensorInfo> Compress(const Rules& r) {
+  r.Arity(2, 2, 2);
+  const auto& d = r.Descriptor<CompressDescriptor>();
+  r.KnownType(r.In(0).type, "input");
+  if (r.In(1).type != DataType::kBool || r.Shape(1).size() != 1) {
+    Rules::Fail(std::string("condition (input 1) must be a 1-D bool tensor, is ") + ToString(r.In(1).type) + " " +
+                r.InText(1));
+  }
+  const std::int64_t selectable = r.Shape(1)[0];
+  if (!d.has_axis) return {{TensorShape{std::min(selectable, r.In(0).shape.NumElements())}, r.In(0).type}, kCountOutput};
+  Dims out = r.Shape(0);
+  const std::size_t axis = r.Axis(d.axis, out.size());
+  out[axis] = std::min(selectable, out[axis]);
+  return {{TensorShape(out), r.In(0).type}, kCountOutput};
+}
+
+std::vector<TensorInfo> Unique(const Rules& r) {
+  r.Arity(1, 1, 5);
+  const auto& d = r.Descriptor<UniqueDescriptor>();
+  const DataType type = r.In(0).type;
+  r.KnownType(type, "x");
+  if (type == DataType::kBool) Rules::Fail("x must hold numbers, is bool");
+  Dims y = r.Shape(0);
+  std::int64_t length = r.In(0).shape.NumElements();
+  if (d.has_axis) {
+    length = y[r.Axis(d.axis, y.size())];
+  } else {
+    y = {length};
+  }
+  const TensorInfo per_slice{TensorShape{length}, DataType::kInt64};
+  return {{TensorShape(y), type}, per_slice, per_slice, per_slice, kCountOutput};
+}
+
+std::vector<TensorInfo> NonMaxSuppression(const Rules& r) {
+  r.Arity(2, 5, 2);
+  r.Rank(0, 3, "boxes [B, N, 4]");
+  r.Rank(1, 3, "scores [B, C, N]");
+  const Dims& boxes = r.Shape(0);
+  const Dims& scores = r.Shape(1);
+  if (r.In(0).type != DataType::kFloat32 || r.In(1).type != DataType::kFloat32) {
+    Rules::Fail(std::string("boxes and scores must be f32, are ") + ToString(r.In(0).type) + " and " +
+                ToString(r.In(1).type));
+  }
+  if (boxes[2] != 4 || scores[0] != boxes[0] || scores[2] != boxes[1]) {
+    Rules::Fail("boxes " + r.InText(0) + " and scores " + r.InText(1) + " must be [B, N, 4] and [B, C, N]");
+  }
+  RequireOptionalScalar(r, 2, DataType::kInt64, "max_output_boxes_per_class");
+  RequireOptionalScalar(r, 3, DataType::kFloat32, "iou_threshold");
+  RequireOptionalScalar(r, 4, DataType::kFloat32, "score_threshold");
+  const std::int64_t bound = r.Mul(r.Mul(boxes[0], scores[1]), boxes[1]);
+  return {{TensorShape{bound, 3}, DataType::kInt64}, kCountOutput};
+}
+
 // Layers whose outputs are given, not inferred: returned as the layer has them.
 std::vector<TensorInfo> Given(const Rules& r) {
   std::vector<TensorInfo> outputs;
@@ -1017,6 +1092,10 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kMatMulInteger: return MatMulInteger(r);
     case LayerType::kConvolutionInteger: return ConvolutionInteger(r);
     case LayerType::kRecurrent: return Recurrent(r);
+    case LayerType::kNonZero: return NonZero(r);
+    case LayerType::kCompress: return Compress(r);
+    case LayerType::kUnique: return Unique(r);
+    case LayerType::kNonMaxSuppression: return NonMaxSuppression(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

@@ -502,3 +502,33 @@ TEST_CASE("op schema: Recurrent shapes, optional inputs, types and attributes") 
   const TensorInfo i32{TensorShape{5, 2, 3}, DataType::kInt32};
   CHECK(Refusal(d, {i32, F32({2, 12, 3}), F32({2, 12, 4})}, 2) == "X must be floating-point, is i32");
 }
+
+TEST_CASE("op schema: data-dependent ops have upper-bound outputs and an i64 [1] count") {
+  const TensorInfo count{TensorShape{1}, DataType::kInt64};
+  const auto i64 = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kInt64}; };
+  const auto bools = [](TensorShape shape) { return TensorInfo{std::move(shape), DataType::kBool}; };
+  CHECK(Infer(NonZeroDescriptor{}, {bools({2, 3})}, 2) == std::vector<TensorInfo>{i64({2, 6}), count});
+  CHECK(Refusal(NonZeroDescriptor{}, {F32({})}, 2) == "x must have rank 1 or more, has shape []");
+
+  CompressDescriptor compress;
+  CHECK(Infer(compress, {F32({2, 3}), bools({4})}, 2) == std::vector<TensorInfo>{F32({4}), count});
+  compress.has_axis = true;
+  compress.axis = -1;
+  CHECK(Infer(compress, {F32({2, 3}), bools({5})}, 2)[0] == F32({2, 3}));  // min(5, 3) along axis 1
+  CHECK(Infer(compress, {F32({2, 3}), bools({2})}, 2)[0] == F32({2, 2}));
+  CHECK(Refusal(compress, {F32({2, 3}), i64({2})}, 2) == "condition (input 1) must be a 1-D bool tensor, is i64 [2]");
+
+  UniqueDescriptor unique;
+  CHECK(Infer(unique, {i64({2, 3})}, 5) == std::vector<TensorInfo>{i64({6}), i64({6}), i64({6}), i64({6}), count});
+  unique.has_axis = true;
+  unique.axis = 1;
+  CHECK(Infer(unique, {F32({2, 3, 4})}, 5) == std::vector<TensorInfo>{F32({2, 3, 4}), i64({3}), i64({3}), i64({3}), count});
+  CHECK(Refusal(unique, {bools({2, 3})}, 5) == "x must hold numbers, is bool");
+
+  NonMaxSuppressionDescriptor nms;
+  CHECK(Infer(nms, {F32({2, 5, 4}), F32({2, 3, 5})}, 2) == std::vector<TensorInfo>{i64({30, 3}), count});
+  CHECK(Infer(nms, {F32({2, 5, 4}), F32({2, 3, 5}), i64({}), F32({1}), F32({})}, 2)[0] == i64({30, 3}));
+  CHECK(Refusal(nms, {F32({2, 5, 4}), F32({2, 3, 4})}, 2) == "boxes [2,5,4] and scores [2,3,4] must be [B, N, 4] and [B, C, N]");
+  CHECK(Refusal(nms, {F32({1, 5, 4}), F32({1, 1, 5}), F32({1})}, 2) ==
+        "max_output_boxes_per_class (input 2) must be one i64 value, is f32 [1]");
+}

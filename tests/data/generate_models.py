@@ -580,6 +580,36 @@ def single_op_models(folder):
     single_op_case(folder, "op_unsorted", nodes, {"x": x}, {"y": -np.maximum(x, 0)},
                    check=False)  # the checker rejects unsorted graphs
 
+    # Outputs whose extent depends on the input values (NonZero, one with nothing found,
+    # Compress along an axis, Unique in order of first occurrence, NonMaxSuppression as ONNX's
+    # suppress_by_IOU example): bound-shaped layers whose outputs sdk-run trims to these shapes.
+    x = np.array([[0, 1.5, 0], [2, 0, -3]], f32)
+    zeros = np.zeros((2, 2), f32)
+    u = np.array([2, 1, 1, 3, 4, 3], np.int64)
+    boxes = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+                       [0, 10.1, 1, 11.1], [0, 100, 1, 101]]], f32)
+    scores = np.array([[[0.9, 0.75, 0.6, 0.95, 0.5, 0.3]]], f32)
+    condition = np.array([True, False, True])
+    nodes = [helper.make_node("NonZero", ["x"], ["nonzero"], name="nonzero"),
+             helper.make_node("NonZero", ["zeros"], ["none"], name="none"),
+             helper.make_node("Compress", ["x", "condition"], ["compressed"], name="compress", axis=1),
+             helper.make_node("Unique", ["u"], ["unique", "first", "inverse", "counts"], name="unique",
+                              sorted=0),
+             helper.make_node("NonMaxSuppression", ["boxes", "scores", "max_boxes", "iou"], ["selected"],
+                              name="nms")]
+    y, first, inverse, counts = np.unique(u, return_index=True, return_inverse=True, return_counts=True)
+    order = np.argsort(first)  # sorted=0: in the order of first occurrence
+    single_op_case(folder, "op_data_dependent", nodes,
+                   {"x": x, "zeros": zeros, "u": u, "boxes": boxes, "scores": scores},
+                   {"nonzero": np.array(np.nonzero(x), np.int64), "none": np.array(np.nonzero(zeros), np.int64),
+                    "compressed": np.compress(condition, x, axis=1), "unique": y[order],
+                    "first": first[order].astype(np.int64),
+                    "inverse": np.argsort(order)[inverse].astype(np.int64),
+                    "counts": counts[order].astype(np.int64),
+                    "selected": np.array([[0, 0, 3], [0, 0, 0], [0, 0, 5]], np.int64)},
+                   initializers=[("condition", condition), ("max_boxes", np.array([3], np.int64)),
+                                 ("iou", np.array([0.5], f32))])
+
 
 # ---- Quantized models (hand-built: ORT's quantization tool is not packaged) -----------------
 
@@ -794,7 +824,7 @@ def bad_models(folder):
     # Two unsupported nodes (one unnamed) around a supported one, and a node of another domain.
     nodes = [helper.make_node("Det", ["x"], ["e"], name="det1"),
              helper.make_node("Relu", ["e"], ["r"], name="relu1"),
-             helper.make_node("Unique", ["r"], ["y", "indices"], axis=1),
+             helper.make_node("Multinomial", ["r"], ["y", "indices"]),  # not in op set v2 (an unknown op's arity is not checked)
              helper.make_node("Relu", ["x"], ["z"], name="relu2")]
     model = make_model("bad_unsupported_ops", nodes, [x],
                        [y, value_info("indices", (3,), TensorProto.INT64), value_info("z", (2, 3))],

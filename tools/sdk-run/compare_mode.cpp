@@ -4,6 +4,7 @@
 #include "loaded_network.hpp"
 #include "prepared_model.hpp"
 #include "runtime_setup.hpp"
+#include "trimmed_outputs.hpp"
 
 #include <memory>
 
@@ -38,10 +39,12 @@ CompareReport CompareBackends(const CommandLine& command_line, bool show_progres
   report.threads = command_line.threads;
   report.backend_options = command_line.backend_options;
   report.tolerance = command_line.tolerance;
-  const std::vector<HostTensor> a =
-      RunAlone(*runtime, model.imported.model.network, command_line.compare[0], model.inputs, report.a);
-  const std::vector<HostTensor> b =
-      RunAlone(*runtime, model.imported.model.network, command_line.compare[1], model.inputs, report.b);
+  // Outputs of data-dependent extent compared as the model defines them (trimmed).
+  const std::vector<onnx::TrimmedOutput>& trimmed = model.imported.model.trimmed_outputs;
+  const std::vector<HostTensor> a = TrimOutputs(
+      RunAlone(*runtime, model.imported.model.network, command_line.compare[0], model.inputs, report.a), trimmed);
+  const std::vector<HostTensor> b = TrimOutputs(
+      RunAlone(*runtime, model.imported.model.network, command_line.compare[1], model.inputs, report.b), trimmed);
   report.outputs = CompareOutputs(a, b, command_line.tolerance);
   return report;
 }

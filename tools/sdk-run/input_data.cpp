@@ -57,9 +57,17 @@ NpyArray ReadNpyFile(const std::string& option, const std::string& name, const s
 }
 
 HostTensor ReadTensorFile(const std::string& option, const std::string& name,
-                          const std::string& file, const TensorInfo& expected, const char* role) {
+                          const std::string& file, const TensorInfo& expected_info, const char* role,
+                          std::optional<std::size_t> bounded_axis) {
   NpyArray array = ReadNpyFile(option, name, file);
   const TensorInfo found{array.shape, array.type};
+  TensorInfo expected = expected_info;
+  if (bounded_axis && found.shape.Rank() == expected.shape.Rank() &&
+      found.shape.Dims()[*bounded_axis] <= expected.shape.Dims()[*bounded_axis]) {
+    std::vector<std::int64_t> dims = expected.shape.Dims();
+    dims[*bounded_axis] = found.shape.Dims()[*bounded_axis];
+    expected.shape = TensorShape(dims);
+  }
   if (found != expected) {
     const char* what = found.type != expected.type ? "type" : "shape";
     throw ToolError(ExitCode::kBadInput,

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,12 @@ void RequireTensorName(const std::string& option, const std::string& name, const
 // ReadNpyFile: reads `file`, which must be a valid .npy (any type and shape), as tensor `name`.
 NpyArray ReadNpyFile(const std::string& option, const std::string& name, const std::string& file);
 // ReadTensorFile: reads `file`, which must be a valid .npy holding exactly `expected` (type and
-// shape; the message names both), as tensor `name`.
+// shape; the message names both), as tensor `name`. With `bounded_axis` (an output whose extent
+// there the run decides, onnx::ImportedModel::trimmed_outputs) the file's extent along that axis
+// may be anything up to expected's, and the tensor has the file's shape.
 HostTensor ReadTensorFile(const std::string& option, const std::string& name,
-                          const std::string& file, const TensorInfo& expected, const char* role);
+                          const std::string& file, const TensorInfo& expected, const char* role,
+                          std::optional<std::size_t> bounded_axis = std::nullopt);
 
 std::vector<NetworkInput> MakeInputs(const Network& network,
                                      const std::vector<std::string>& input_names,

@@ -8,6 +8,7 @@
 #include "profile_trace.hpp"
 #include "progress_line.hpp"
 #include "runtime_setup.hpp"
+#include "trimmed_outputs.hpp"
 
 #include <iostream>
 #include <memory>
@@ -34,8 +35,9 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
     return LoadedNetwork(*runtime, std::move(model.imported.model.network), MakeOptimizeOptions(command_line));
   }();
   // The reference outputs are checked against the network before the runs.
+  const std::vector<onnx::TrimmedOutput>& trimmed = model.imported.model.trimmed_outputs;
   const std::vector<ExpectedTensor> expected =
-      ReadExpectedOutputs(command_line.expected_files, network.signature());
+      ReadExpectedOutputs(command_line.expected_files, network.signature(), "--expected", trimmed);
   report.optimize_ms = network.optimize_ms();
   report.load_ms = network.load_ms();
   report.placement = network.TakePlacement();
@@ -49,6 +51,7 @@ RunReport RunModel(const CommandLine& command_line, bool show_progress) {
   settings.show_progress = show_progress;
   settings.profiling = !command_line.profile.empty() || !command_line.per_layer.empty();
   BenchmarkResult result = RunBenchmark(network, model.inputs, settings);
+  result.outputs = TrimOutputs(std::move(result.outputs), trimmed);  // the outputs ONNX defines
   report.latency = result.latency.Summarize(command_line.percentiles);
   report.latency_limit = CheckLatencyLimit(report.latency, command_line.max_latency_ms);
   report.interrupted = result.interrupted;

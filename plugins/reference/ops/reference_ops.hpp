@@ -79,6 +79,10 @@ std::unique_ptr<backend::IWorkload> CreateMatMulIntegerWorkload(const backend::I
 std::unique_ptr<backend::IWorkload> CreateConvolutionIntegerWorkload(const backend::ILayerView&);
 bool IsRecurrentSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateRecurrentWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateNonZeroWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateCompressWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateUniqueWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateNonMaxSuppressionWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

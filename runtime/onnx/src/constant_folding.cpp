@@ -5,6 +5,7 @@
 #include <backplane/backend/op_geometry.hpp>
 #include <backplane/backend/op_schema.hpp>
 #include <backplane/backend/reduction.hpp>
+#include <backplane/backend/data_dependent.hpp>
 #include <backplane/checked_size.hpp>
 #include <backplane/descriptors.hpp>
 #include <backplane/exception.hpp>
@@ -584,6 +585,114 @@ Dims ReshapeTarget(const Dims& input, const Dims& target) {
   std::string why;
   if (!backend::InferOutputs(layer, outputs, why)) Invalid(why);
   return outputs[0].shape.Dims();
+}
+
+// ---- Data-dependent extents -------------------------------------------------------------------
+
+namespace {
+
+// Whether element i of `x` is non-zero (NaN is; -0 is not).
+bool NonZeroAt(const ConstantTensor& x, std::size_t i) {
+  return VisitElementType(x.type(), [&](auto element) {
+    using T = decltype(element);
+    if constexpr (kIsFloat16Element<T>) {
+      return ConvertElement<float>(LoadElement<T>(x.data(), i)) != 0.0f;
+    } else {
+      return LoadElement<T>(x.data(), i) != T{};
+    }
+  });
+}
+
+// x's extents around `axis`, or (1, numel, 1) when absent.
+backend::AxisExtents ExtentsOf(const ConstantTensor& x, std::optional<std::int64_t> axis) {
+  if (axis) NormalizeAxis(*axis, x.shape().Rank());  // throws naming the axis and the rank
+  return backend::ExtentsOfSlices(x.shape(), axis.has_value(), axis.value_or(0));
+}
+
+// The slices `picked` of x along the extents' axis, in that order: x's shape with the axis'
+// length picked.size() (1-D when `axis` is absent).
+ConstantTensor PickSlices(const ConstantTensor& x, std::optional<std::int64_t> axis, const backend::AxisExtents& e,
+                          const Dims& picked) {
+  Dims out{static_cast<std::int64_t>(picked.size())};
+  if (axis) {
+    out = x.shape().Dims();
+    out[NormalizeAxis(*axis, out.size())] = static_cast<std::int64_t>(picked.size());
+  }
+  auto bytes = Allocate(out, x.type(), std::numeric_limits<std::uint64_t>::max());  // at most x's size
+  const std::size_t block = static_cast<std::size_t>(e.inner) * SizeOf(x.type());
+  std::uint8_t* target = bytes->data();
+  for (std::int64_t o = 0; o < e.outer; ++o) {
+    for (const std::int64_t i : picked) {
+      std::memcpy(target, x.data() + static_cast<std::size_t>(o * e.length + i) * block, block);
+      target += block;
+    }
+  }
+  return ConstantTensor({TensorShape(out), x.type()}, std::move(bytes));
+}
+
+// -1, 0 or 1 as slice a of x orders before, with or after slice b (lexicographic in C order,
+// element by element as backend::CompareUniqueElements orders them).
+template <typename T>
+int CompareSlices(const ConstantTensor& x, const backend::AxisExtents& e, std::int64_t a, std::int64_t b) {
+  for (std::int64_t o = 0; o < e.outer; ++o) {
+    for (std::int64_t k = 0; k < e.inner; ++k) {
+      const int order =
+          backend::CompareUniqueElements(LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + a) * e.inner + k)),
+                                         LoadElement<T>(x.data(), static_cast<std::size_t>((o * e.length + b) * e.inner + k)));
+      if (order != 0) return order;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+ConstantTensor NonZero(const ConstantTensor& x) {
+  const Dims& dims = x.shape().Dims();
+  if (dims.empty()) Invalid("NonZero needs an input of rank 1 or more, has a scalar");
+  const Dims strides = Strides(dims);
+  Dims positions;
+  for (std::size_t i = 0; i < x.NumElements(); ++i) {
+    if (NonZeroAt(x, i)) positions.push_back(static_cast<std::int64_t>(i));
+  }
+  Dims values(dims.size() * positions.size());
+  for (std::size_t r = 0; r < dims.size(); ++r) {
+    for (std::size_t j = 0; j < positions.size(); ++j) values[r * positions.size() + j] = positions[j] / strides[r] % dims[r];
+  }
+  return ConstantTensor::FromInt64(TensorShape{static_cast<std::int64_t>(dims.size()), static_cast<std::int64_t>(positions.size())}, values);
+}
+
+ConstantTensor Compress(const ConstantTensor& x, const ConstantTensor& condition, std::optional<std::int64_t> axis) {
+  if (condition.type() != DataType::kBool || condition.shape().Rank() != 1) {
+    Invalid("Compress condition must be a 1-D bool tensor, is " + std::string(ToString(condition.type())) + " " +
+            ToString(condition.shape()));
+  }
+  const backend::AxisExtents e = ExtentsOf(x, axis);
+  Dims picked;
+  for (std::int64_t i = 0; i < std::min<std::int64_t>(e.length, condition.shape().NumElements()); ++i) {
+    if (condition.data()[i]) picked.push_back(i);
+  }
+  return PickSlices(x, axis, e, picked);
+}
+
+std::vector<ConstantTensor> Unique(const ConstantTensor& x, bool sorted, std::optional<std::int64_t> axis) {
+  if (!IsArithmeticType(x.type())) {
+    throw Exception(ErrorCode::kUnsupported, std::string("Unique folds numbers, not ") + ToString(x.type()));
+  }
+  const backend::AxisExtents e = ExtentsOf(x, axis);
+  const auto compare = [&](std::int64_t a, std::int64_t b) {
+    return VisitElementType(x.type(), [&](auto element) {
+      if constexpr (kIsArithmeticElement<decltype(element)>) {
+        return CompareSlices<decltype(element)>(x, e, a, b);
+      } else {
+        return 0;  // not reached: numbers only
+      }
+    });
+  };
+  const backend::UniqueSlices unique = backend::GroupUniqueSlices(e.length, sorted, compare);
+  const TensorShape per_group{static_cast<std::int64_t>(unique.first.size())};
+  return {PickSlices(x, axis, e, unique.first), ConstantTensor::FromInt64(per_group, unique.first),
+          ConstantTensor::FromInt64(TensorShape{e.length}, unique.inverse), ConstantTensor::FromInt64(per_group, unique.counts)};
 }
 
 }  // namespace backplane::onnx::folding

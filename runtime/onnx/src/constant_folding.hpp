@@ -11,6 +11,7 @@
 #include <backplane/descriptors.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,16 @@ ConstantTensor Range(const ConstantTensor& start, const ConstantTensor& limit, c
                      std::uint64_t max_bytes);
 ConstantTensor ConstantOfShape(const std::vector<std::int64_t>& shape, const ConstantTensor& value,
                                std::uint64_t max_bytes);
+
+// Data-dependent extents, folded to ONNX's exact shapes (the network's layers for these ops
+// compute upper-bound shapes plus a count; the C header's BP_LAYER_NON_ZERO .. comments).
+// ONNX NonZero: the i64 indices [rank, count] of the non-zero elements in C order.
+ConstantTensor NonZero(const ConstantTensor& x);
+// ONNX Compress: `axis` absent (nullopt) reads x flattened.
+ConstantTensor Compress(const ConstantTensor& x, const ConstantTensor& condition, std::optional<std::int64_t> axis);
+// ONNX Unique of numbers: y, indices, inverse_indices, counts (numpy.unique; NaN after every
+// number and equal to NaN). Throws (kUnsupported) for bool.
+std::vector<ConstantTensor> Unique(const ConstantTensor& x, bool sorted, std::optional<std::int64_t> axis);
 
 // The output shape of ONNX Reshape of `input` to `target` (0 copies, -1 infers; allowzero=0).
 std::vector<std::int64_t> ReshapeTarget(const std::vector<std::int64_t>& input, const std::vector<std::int64_t>& target);

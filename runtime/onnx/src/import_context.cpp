@@ -94,6 +94,15 @@ void ImportContext::DefineSlot(const std::string& name, OutputSlot slot) {
   Define(name, std::move(value));
 }
 
+void ImportContext::DefineBoundedSlot(const std::string& name, OutputSlot slot, ValidExtent extent) {
+  Value value;
+  value.info = InferInfo(slot);
+  Charge(value.info, nullptr);
+  value.slot = slot;
+  value.extent = std::move(extent);
+  Define(name, std::move(value));
+}
+
 void ImportContext::DefineSkipped(const std::string& name) {
   Value value;
   value.state = Value::State::kSkipped;
@@ -239,6 +248,12 @@ const ::onnx::TensorProto* NodeContext::Tensor(const std::string& name) const {
 
 void NodeContext::SetOutput(std::size_t i, OutputSlot slot) {
   if (HasOutput(i)) context_.DefineSlot(node_.output(static_cast<int>(i)), slot);
+}
+
+void NodeContext::SetBoundedOutput(std::size_t i, OutputSlot slot, OutputSlot count, std::size_t axis) {
+  if (HasOutput(i)) {
+    context_.DefineBoundedSlot(node_.output(static_cast<int>(i)), slot, {count, axis, node_.op_type() + " '" + name_ + "'"});
+  }
 }
 
 bool NodeContext::FoldsInto(const TensorInfo& info) const {

@@ -40,6 +40,17 @@ class ValueNeededAtImport : public NodeUnsupported {
   std::string tensor_;
 };
 
+// A network tensor of an upper-bound shape (an output of NonZero, Compress, Unique or
+// NonMaxSuppression, whose extent depends on the input values): only its first `count` entries
+// along `axis` are valid, `count` being the value of the layer output `count` (i64 [1]). Such a
+// tensor may be a graph output (the importer lists it in ImportedModel::trimmed_outputs and
+// onnx::Session trims it); a node that reads one is refused (ImportContext::ReadsValidExtent).
+struct ValidExtent {
+  OutputSlot count;
+  std::size_t axis = 0;
+  std::string producer;  // "NonZero 'n'", for messages
+};
+
 // What an ONNX tensor name stands for during the import.
 struct Value {
   enum class State {
@@ -53,6 +64,7 @@ struct Value {
   std::optional<OutputSlot> slot;                   // in the network; constants get one lazily
   std::shared_ptr<const ConstantTensor> constant;   // the value, when known at import time
   std::string reason;                               // kUnavailable: why
+  std::optional<ValidExtent> extent;                // a bound-shaped tensor: its valid extent
 
   bool IsConstant() const { return constant != nullptr; }
 };
@@ -103,6 +115,8 @@ class ImportContext {
   void DefineConstant(const std::string& name, ConstantTensor constant);
   // A network tensor: its info is inferred (Network::GetOutputInfo) and size-checked.
   void DefineSlot(const std::string& name, OutputSlot slot);
+  // DefineSlot of a bound-shaped tensor whose valid extent `extent` says.
+  void DefineBoundedSlot(const std::string& name, OutputSlot slot, ValidExtent extent);
   void DefineSkipped(const std::string& name);
   // `name` stands for the same value as `existing` (Identity, Dropout): materializing either
   // materializes both.
@@ -181,6 +195,8 @@ class NodeContext {
   bool HasOutput(std::size_t i) const { return i < NumOutputs() && !node_.output(static_cast<int>(i)).empty(); }
   void SetOutput(std::size_t i, OutputSlot slot);
   void SetOutput(std::size_t i, ConstantTensor constant);
+  // Output i is the bound-shaped `slot`, valid up to the value of `count` along `axis`.
+  void SetBoundedOutput(std::size_t i, OutputSlot slot, OutputSlot count, std::size_t axis);
   // Output i is input `input` (Identity, Dropout, no-op reshapes).
   void SetOutputAlias(std::size_t i, std::size_t input);
   // For optional outputs the importer cannot produce (MaxPool's Indices, ...).

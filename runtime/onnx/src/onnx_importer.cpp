@@ -61,6 +61,7 @@ class Importer {
     result.inputs = inputs_;
     result.value_inputs.assign(value_inputs_.begin(), value_inputs_.end());
     for (const auto& output : graph_.output()) result.outputs.push_back(output.name());
+    result.trimmed_outputs = trimmed_;
     result.opset = opset_;
     result.producer = model_.producer_name();
     if (!model_.producer_version().empty()) result.producer += " " + model_.producer_version();
@@ -402,6 +403,7 @@ class Importer {
         return;
       }
     }
+    if (reason.empty()) reason = ReadsValidExtent(node);
     if (!reason.empty()) {
       Record(node, name, opset, reason);
       SkipOutputs(node);
@@ -440,6 +442,35 @@ class Importer {
     }
   }
 
+  // Why `node` cannot read its inputs when one is bound-shaped (ValidExtent), else empty. The one
+  // rule for data-dependent shapes inside the graph: they reach graph outputs only.
+  std::string ReadsValidExtent(const NodeProto& node) const {
+    for (const auto& input : node.input()) {
+      const Value* value = input.empty() ? nullptr : context_.Find(input);
+      if (value && value->extent) {
+        return "reads " + Quoted(input) + ", whose shape " + value->extent->producer +
+               " computes from the input values at run time: data-dependent shapes that feed other nodes are not "
+               "supported (only as graph outputs)";
+      }
+    }
+    return {};
+  }
+
+  // A bound-shaped graph output: the network output `name`, and its count as a network output
+  // of its own (one per count tensor, however many outputs it trims), recorded in `trimmed_`.
+  void AddTrimmedOutput(const std::string& name, const Value& value) {
+    network_.AddOutput(name, *value.slot);
+    const ValidExtent& extent = *value.extent;
+    const auto key = std::make_pair(extent.count.layer, extent.count.index);
+    auto found = count_outputs_.find(key);
+    if (found == count_outputs_.end()) {
+      const std::string count = context_.UniqueName(name + "/count");
+      network_.AddOutput(count, extent.count);
+      found = count_outputs_.emplace(key, count).first;
+    }
+    trimmed_.push_back({name, found->second, extent.axis});
+  }
+
   void AddOutputs() {
     std::set<std::string> inputs(inputs_.begin(), inputs_.end());
     for (const auto& output : graph_.output()) {
@@ -463,6 +494,10 @@ class Importer {
           declared != value->info.type) {
         Fail("graph output " + Quoted(name) + " is " + ToString(value->info.type) + " " + ToString(value->info.shape) +
              ", but the model declares " + OnnxTypeName(output.type().tensor_type().elem_type()));
+      }
+      if (value->extent) {
+        AddTrimmedOutput(name, *value);
+        continue;
       }
       try {
         network_.AddOutput(name, context_.Materialize(name));
@@ -495,6 +530,8 @@ class Importer {
   std::map<std::string, int> producer_;  // tensor -> the index of the node that computes it
   std::vector<UnsupportedNode> unsupported_;
   std::map<std::string, std::pair<std::string, std::string>> unavailable_producer_;  // output -> (op, node)
+  std::vector<TrimmedOutput> trimmed_;                                     // AddTrimmedOutput
+  std::map<std::pair<LayerId, std::uint32_t>, std::string> count_outputs_;  // count slot -> its output
 };
 
 }  // namespace

@@ -61,8 +61,10 @@ std::vector<DeclaredInput> DeclaredInputs(const ::onnx::GraphProto& graph, const
 // network when the last holder lets go (evicted and no run in progress). Thread-safe.
 class Specialization {
  public:
-  Specialization(Runtime& runtime, NetworkId id, ExecutionOptions execution, std::vector<std::string> network_inputs)
-      : runtime_(runtime), id_(id), execution_(execution), network_inputs_(std::move(network_inputs)) {
+  Specialization(Runtime& runtime, NetworkId id, ExecutionOptions execution, std::vector<std::string> network_inputs,
+                 std::vector<TrimmedOutput> trimmed)
+      : runtime_(runtime), id_(id), execution_(execution), network_inputs_(std::move(network_inputs)),
+        trimmed_(std::move(trimmed)) {
     for (const auto& output : runtime.GetNetworkSignature(id).outputs) output_infos_[output.name] = output.info;
   }
   ~Specialization() {
@@ -77,7 +79,13 @@ class Specialization {
 
   NetworkId id() const { return id_; }
 
-  std::vector<SessionOutput> Run(const std::vector<InputBinding>& inputs, const std::vector<std::string>& outputs) {
+  // Runs once; returns `outputs` (graph outputs) in that order, each bound-shaped one trimmed to
+  // its valid extent (the counts are bound as further outputs and dropped).
+  std::vector<SessionOutput> Run(const std::vector<InputBinding>& inputs, const std::vector<std::string>& graph_outputs) {
+    std::vector<std::string> outputs = graph_outputs;
+    for (const auto& trimmed : trimmed_) {
+      if (!std::count(outputs.begin(), outputs.end(), trimmed.count)) outputs.push_back(trimmed.count);
+    }
     // `inputs` binds every model input once (checked); the value inputs are constants of the
     // network, so it takes only the others.
     std::vector<InputBinding> bound;
@@ -98,6 +106,14 @@ class Specialization {
     std::unique_ptr<ExecutionContext> context = Borrow();
     context->Run(network_inputs_.size() < inputs.size() ? bound : inputs, bindings);
     Return(std::move(context));
+    for (const auto& trimmed : trimmed_) {
+      const auto at = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(outputs.begin(), outputs.end(), name) - outputs.begin());
+      };
+      SessionOutput& output = results[at(trimmed.output)];
+      TrimOutput(trimmed, output.info, output.data, results[at(trimmed.count)].data);
+    }
+    results.resize(graph_outputs.size());
     return results;
   }
 
@@ -122,6 +138,7 @@ class Specialization {
   const NetworkId id_;
   const ExecutionOptions execution_;
   const std::vector<std::string> network_inputs_;
+  const std::vector<TrimmedOutput> trimmed_;  // graph outputs of an upper-bound shape
   std::map<std::string, TensorInfo> output_infos_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<ExecutionContext>> idle_;
@@ -336,7 +353,7 @@ bool Session::Impl::AddValueInputs(const std::set<std::string>& values) {
 std::shared_ptr<Specialization> Session::Impl::Load(const ImportedModel& imported,
                                                     std::chrono::steady_clock::time_point start) {
   const NetworkId id = runtime.LoadNetwork(runtime.Optimize(imported.network, options.optimize));
-  auto made = std::make_shared<Specialization>(runtime, id, options.execution, imported.inputs);
+  auto made = std::make_shared<Specialization>(runtime, id, options.execution, imported.inputs, imported.trimmed_outputs);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::lock_guard<std::mutex> lock(mutex);
   ++stats.specializations_made;

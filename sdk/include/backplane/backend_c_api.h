@@ -175,9 +175,19 @@ typedef struct BpStatus {
 #define BP_LAYER_CONVOLUTION_INTEGER 38u /* ONNX ConvInteger, 1 to 3 spatial axes: BpConvolutionIntegerAttributes */
 /* Also added in Backend API 2.5: ONNX RNN, GRU and LSTM as one layer (time-major). */
 #define BP_LAYER_RECURRENT 39u /* a whole RNN / GRU / LSTM node over every time step: BpRecurrentAttributes */
+/* Added in Backend API 2.6: ops whose output extent depends on the input values (ONNX NonZero,
+ * Compress, Unique, NonMaxSuppression). Each has outputs of a static upper-bound shape plus a last
+ * output `count` (i64 [1]): how many entries along the bounded axis are valid (the first `count`;
+ * the rest are unspecified), as OpenVINO's NonMaxSuppression-5 pads selected_indices and returns
+ * valid_outputs. A consumer that needs ONNX's exact shape (onnx::Session for graph outputs) trims
+ * the bounded outputs to `count`; a count of 0 is a valid, empty result. */
+#define BP_LAYER_NON_ZERO 50u            /* x (numbers or bool) -> indices [rank, numel] i64 (bounded axis 1), count; no attributes */
+#define BP_LAYER_COMPRESS 51u            /* input, condition (bool [L]) -> output (bounded along axis), count: BpCompressAttributes */
+#define BP_LAYER_UNIQUE 52u              /* x -> y, indices, inverse_indices, counts, count: BpUniqueAttributes */
+#define BP_LAYER_NON_MAX_SUPPRESSION 53u /* boxes, scores, ... -> selected_indices [B*C*N, 3] i64 (bounded axis 0), count */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
- * one its type names (null for Input, Output, MatMul, Where and MatMulInteger). Arrays inside are valid as long as the
+ * one its type names (null for Input, Output, MatMul, Where, MatMulInteger and NonZero). Arrays inside are valid as long as the
  * BpLayer they came with. Semantics are op set v1's (backplane/descriptors.hpp). */
 
 typedef struct BpConvolution2dAttributes {
@@ -330,6 +340,45 @@ typedef struct BpRecurrentAttributes {
   uint32_t linear_before_reset; /* GRU: 0 or 1 */
   uint32_t input_forget;        /* LSTM: 0 or 1 (f = 1 - i) */
 } BpRecurrentAttributes;
+
+/* ONNX Compress: the slices of `input` along `axis` whose entry of `condition` (bool [L]) is true,
+ * in order (entries past min(L, the axis' length) select nothing); with has_axis 0 the input is
+ * read flattened and the output is 1-D. Output 0 has the input's type and shape but along the
+ * axis (or the flattened length) min(L, length) entries, of which the first `count` (output 1,
+ * i64 [1]) are valid. Added in Backend API 2.6. */
+typedef struct BpCompressAttributes {
+  uint32_t struct_size;
+  uint32_t has_axis; /* 0: flatten */
+  int32_t axis;      /* in [-rank, rank) when has_axis */
+} BpCompressAttributes;
+
+/* ONNX Unique of x (numbers) over the whole flattened tensor (has_axis 0) or over the slices along
+ * `axis`. Outputs: y (x's type; x's shape with the axis' length, or [numel] flattened, as the
+ * bound), indices (i64 [bound]: the first occurrence of each), inverse_indices (i64 [length]:
+ * each slice's position in y; not bounded), counts (i64 [bound]), count (i64 [1]: the unique
+ * slices, the valid extent of y along the axis and of indices and counts). sorted 1: ascending
+ * (slices compared lexicographically, NaN after every number and equal to NaN, as numpy.unique);
+ * 0: in the order of first occurrence. Added in Backend API 2.6. */
+typedef struct BpUniqueAttributes {
+  uint32_t struct_size;
+  uint32_t sorted;   /* 0 or 1 */
+  uint32_t has_axis; /* 0: flatten */
+  int32_t axis;      /* in [-rank, rank) when has_axis */
+} BpUniqueAttributes;
+
+/* ONNX NonMaxSuppression: inputs boxes [B, N, 4] and scores [B, C, N] (f32), then optional
+ * max_output_boxes_per_class (i64, one value; absent: 0, nothing selected), iou_threshold and
+ * score_threshold (f32, one value each; absent: 0 and no threshold), read at run time. Per batch
+ * and class, boxes in descending score order (ties: the lower box index first, as ONNX Runtime),
+ * those with score > score_threshold, each kept when its IoU with every box kept before is at most
+ * iou_threshold, at most max_output_boxes_per_class. Output selected_indices [B*C*N, 3] (i64:
+ * batch, class, box) of which the first `count` (output 1, i64 [1]) rows are valid, batch-major
+ * then class, each class' boxes in the order kept. center_point_box 0: a box is [y1, x1, y2, x2]
+ * (any two opposite corners); 1: [x_center, y_center, width, height]. Added in Backend API 2.6. */
+typedef struct BpNonMaxSuppressionAttributes {
+  uint32_t struct_size;
+  uint32_t center_point_box; /* 0 or 1 */
+} BpNonMaxSuppressionAttributes;
 
 #define BP_ACTIVATION_RELU 0u
 #define BP_ACTIVATION_CLIP 1u

@@ -64,6 +64,13 @@ struct WhereDescriptor final : LayerDescriptor {
   static constexpr LayerType kType = LayerType::kWhere;
 };
 
+// ONNX NonZero (op set v2, Backend API 2.6): input x (numbers or bool, rank 1 or more); outputs
+// the i64 indices [rank, numel] of the non-zero elements in C order, of which the first `count`
+// columns are valid, and count (i64 [1]). No attributes.
+struct NonZeroDescriptor final : LayerDescriptor {
+  static constexpr LayerType kType = LayerType::kNonZero;
+};
+
 // A constant tensor (weights, shapes). The data is shared and immutable.
 struct ConstantDescriptor final : LayerDescriptor {
   static constexpr LayerType kType = LayerType::kConstant;

@@ -67,12 +67,34 @@ class BACKPLANE_ONNX_API UnsupportedModelError : public Exception {
   std::vector<UnsupportedNode> nodes_;
 };
 
+// A graph output whose extent depends on the input values (NonZero, Compress, Unique,
+// NonMaxSuppression): the network computes it in an upper-bound shape, and the network output
+// `count` (i64 [1], not a graph output) says how many entries along `axis` are valid. Its
+// consumer (onnx::Session) keeps the first `count` along `axis`: the output ONNX defines.
+struct TrimmedOutput {
+  std::string output;  // a graph output (in ImportedModel::outputs)
+  std::string count;   // a network output of its own
+  std::size_t axis = 0;
+};
+
+// Keeps the valid part of the bound-shaped output `trimmed.output` (`info`, dense `data`): the
+// first `count` entries along trimmed.axis, `count` read from `count_data` (the bytes of
+// trimmed.count, i64 [1]). The one rule for it: onnx::Session applies it to every run, tools that
+// run an ImportedModel's network themselves (sdk-run) call it too. Throws Exception (kInternal)
+// when the count is outside [0, the bound] (a backend broke the layer's contract) or `data` or
+// `count_data` do not fit `info` and i64 [1].
+BACKPLANE_ONNX_API void TrimOutput(const TrimmedOutput& trimmed, TensorInfo& info, std::vector<std::uint8_t>& data,
+                                   const std::vector<std::uint8_t>& count_data);
+
 struct ImportedModel {
   Network network;
   std::vector<std::string> inputs;   // graph inputs that are not initializers, in model order,
                                      // but those given by ImportOptions::input_values
   std::vector<std::string> value_inputs;  // those given by ImportOptions::input_values, sorted
   std::vector<std::string> outputs;  // graph outputs, in model order
+  // The graph outputs computed in an upper-bound shape, each with the network output that holds
+  // its valid extent (after `outputs` among the network's outputs). Empty for most models.
+  std::vector<TrimmedOutput> trimmed_outputs;
   std::int64_t opset = 0;            // of the default ("" / "ai.onnx") domain
   std::string producer;              // producer_name + " " + producer_version
 };

@@ -81,7 +81,10 @@ class BACKPLANE_ONNX_API Session {
   const std::vector<std::string>& OutputNames() const;
 
   // Runs once: every input bound once by name, of the model's type, with a shape the model
-  // allows. Returns the outputs in model order. Throws Exception (kInvalidArgument) naming the
+  // allows. Returns the outputs in model order, each with the shape ONNX defines: an output
+  // whose extent depends on the input values (NonZero, Compress, Unique, NonMaxSuppression),
+  // which the network computes in an upper-bound shape, is trimmed to its valid part
+  // (ImportedModel::trimmed_outputs; it may have no elements). Throws Exception (kInvalidArgument) naming the
   // input, the dimension and both values for a binding the model contradicts (a fixed
   // dimension, a rank, a type, one symbolic dimension given two values), having loaded
   // nothing; as ImportModel and Runtime::Optimize/LoadNetwork when a new shape cannot be
