@@ -59,8 +59,8 @@ extern "C" {
 
 /* The Backend API version this header declares. History: 1.x were C++ interfaces (refused since
  * 2.0); 2.0 is this C boundary; 2.1 added BpWorkloadTable.get_info (what runs a workload, for
- * profiles); 2.2 to 2.6 add op set v2's values and layer types; 2.6 also adds BpBackendTable.get_devices
- * (docs/backend-authors.md). */
+ * profiles); 2.2 to 2.6 add op set v2's values and layer types; 2.6 also adds
+ * BpBackendTable.get_devices (docs/backend-authors.md). */
 #define BP_BACKEND_API_MAJOR 2u
 #define BP_BACKEND_API_MINOR 6u
 
