@@ -16,6 +16,7 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "Resize",         "ConvolutionTranspose", "TopK",             "CumSum",
     "ScatterElements", "GatherNd",      "ConvolutionNd",      "PoolingNd",
     "GridSample",     "MatMulInteger",    "ConvolutionInteger", "Recurrent",
+    "Dft",            "Lrn",              "Det",
 };
 }  // namespace
 

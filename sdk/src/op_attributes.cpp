@@ -221,6 +221,7 @@ const void* CAttributes::Set(LayerType type, const LayerDescriptor* descriptor) 
     case LayerType::kMatMul:
     case LayerType::kWhere:
     case LayerType::kMatMulInteger:
+    case LayerType::kDet:
     case LayerType::kCount:
       return nullptr;
     case LayerType::kConstant: {
@@ -268,6 +269,8 @@ std::unique_ptr<LayerDescriptor> DescriptorFromC(std::uint32_t type, const void*
       return std::make_unique<WhereDescriptor>();
     case BP_LAYER_MAT_MUL_INTEGER:
       return std::make_unique<MatMulIntegerDescriptor>();
+    case BP_LAYER_DET:
+      return std::make_unique<DetDescriptor>();
     case BP_LAYER_CONSTANT: {
       const auto& a = Read<BpConstantAttributes>(type, attributes, "BpConstantAttributes");
       auto d = std::make_unique<ConstantDescriptor>();

@@ -16,7 +16,7 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 36> kOps{{
+const std::array<OpKernel, 39> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload},
@@ -53,6 +53,9 @@ const std::array<OpKernel, 36> kOps{{
     {LayerType::kMatMulInteger, backend::NoOwnLimits, CreateMatMulIntegerWorkload},  // the schema's i8 / u8 rule
     {LayerType::kConvolutionInteger, backend::NoOwnLimits, CreateConvolutionIntegerWorkload},
     {LayerType::kRecurrent, IsRecurrentSupported, CreateRecurrentWorkload},
+    {LayerType::kDft, IsDftSupported, CreateDftWorkload},
+    {LayerType::kLrn, IsLrnSupported, CreateLrnWorkload},
+    {LayerType::kDet, IsDetSupported, CreateDetWorkload},
 }};
 }  // namespace
 

@@ -53,6 +53,9 @@ enum class LayerType : std::uint32_t {
   kMatMulInteger,
   kConvolutionInteger,
   kRecurrent,
+  kDft,
+  kLrn,
+  kDet,
   kCount  // not a layer: the number of layer types above
 };
 

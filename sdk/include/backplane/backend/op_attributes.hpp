@@ -82,8 +82,11 @@ BACKPLANE_DETAIL_SAME(BP_LAYER_GRID_SAMPLE, LayerType::kGridSample);
 BACKPLANE_DETAIL_SAME(BP_LAYER_MAT_MUL_INTEGER, LayerType::kMatMulInteger);
 BACKPLANE_DETAIL_SAME(BP_LAYER_CONVOLUTION_INTEGER, LayerType::kConvolutionInteger);
 BACKPLANE_DETAIL_SAME(BP_LAYER_RECURRENT, LayerType::kRecurrent);
+BACKPLANE_DETAIL_SAME(BP_LAYER_DFT, LayerType::kDft);
+BACKPLANE_DETAIL_SAME(BP_LAYER_LRN, LayerType::kLrn);
+BACKPLANE_DETAIL_SAME(BP_LAYER_DET, LayerType::kDet);
 // Every C++ layer type has a BP_LAYER_* value (a new type needs one here and in the C header).
-BACKPLANE_DETAIL_SAME(BP_LAYER_RECURRENT + 1u, LayerType::kCount);
+BACKPLANE_DETAIL_SAME(BP_LAYER_DET + 1u, LayerType::kCount);
 
 BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_F32, DataType::kFloat32);
 BACKPLANE_DETAIL_SAME(BP_DATA_TYPE_F16, DataType::kFloat16);
@@ -124,7 +127,7 @@ static_assert(BP_LOG_EXECUTE + 1u == static_cast<std::uint32_t>(kLogCategoryCoun
 // The number of values of each enumeration, for range checks of values that come from the
 // other side.
 inline constexpr std::uint32_t kBpDataTypeCount = BP_DATA_TYPE_F64 + 1u;
-inline constexpr std::uint32_t kBpLayerTypeCount = BP_LAYER_RECURRENT + 1u;
+inline constexpr std::uint32_t kBpLayerTypeCount = BP_LAYER_DET + 1u;
 inline constexpr std::uint32_t kBpDeviceKindCount = BP_DEVICE_ACCELERATOR + 1u;
 inline constexpr std::uint32_t kBpLogLevelCount = BP_LOG_ERROR + 1u;
 inline constexpr std::uint32_t kBpLogCategoryCount = BP_LOG_EXECUTE + 1u;
