@@ -15,6 +15,7 @@ ConverterTable BuildTable() {
   AddComposedConverters(table);
   AddRecurrentConverters(table);
   AddEinsumConverters(table);
+  AddSignalConverters(table);
   return table;
 }
 
