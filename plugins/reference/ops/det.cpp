@@ -62,13 +62,6 @@ class DetWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsDetSupported(const backend::ILayerView& layer, std::string& reason) {
-  const DataType type = layer.GetInputInfo(0).type;
-  if (IsFloatingPointType(type)) return true;
-  reason = std::string("CpuRef's Det takes floating-point types, not ") + ToString(type);
-  return false;
-}
-
 std::unique_ptr<backend::IWorkload> CreateDetWorkload(const backend::ILayerView& layer) {
   const TensorInfo& x = layer.GetInputInfo(0);
   const std::int64_t m = x.shape.Dims().back();

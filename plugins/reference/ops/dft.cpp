@@ -132,13 +132,6 @@ class DftWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsDftSupported(const backend::ILayerView& layer, std::string& reason) {
-  const DataType type = layer.GetInputInfo(0).type;
-  if (IsFloatingPointType(type)) return true;
-  reason = std::string("CpuRef's DFT takes floating-point types, not ") + ToString(type);
-  return false;
-}
-
 std::unique_ptr<backend::IWorkload> CreateDftWorkload(const backend::ILayerView& layer) {
   const TensorInfo& x = layer.GetInputInfo(0);
   return MakeForFloatingPointType<DftWorkload>(x.type, x.shape, DescriptorOf<DftDescriptor>(layer),

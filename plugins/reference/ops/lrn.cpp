@@ -58,13 +58,6 @@ class LrnWorkload final : public backend::IWorkload {
 
 }  // namespace
 
-bool IsLrnSupported(const backend::ILayerView& layer, std::string& reason) {
-  const DataType type = layer.GetInputInfo(0).type;
-  if (IsFloatingPointType(type)) return true;
-  reason = std::string("CpuRef's LRN takes floating-point types, not ") + ToString(type);
-  return false;
-}
-
 std::unique_ptr<backend::IWorkload> CreateLrnWorkload(const backend::ILayerView& layer) {
   const TensorInfo& x = layer.GetInputInfo(0);
   return MakeForFloatingPointType<LrnWorkload>(x.type, x.shape, DescriptorOf<LrnDescriptor>(layer));

@@ -53,9 +53,9 @@ const std::array<OpKernel, 39> kOps{{
     {LayerType::kMatMulInteger, backend::NoOwnLimits, CreateMatMulIntegerWorkload},  // the schema's i8 / u8 rule
     {LayerType::kConvolutionInteger, backend::NoOwnLimits, CreateConvolutionIntegerWorkload},
     {LayerType::kRecurrent, IsRecurrentSupported, CreateRecurrentWorkload},
-    {LayerType::kDft, IsDftSupported, CreateDftWorkload},
-    {LayerType::kLrn, IsLrnSupported, CreateLrnWorkload},
-    {LayerType::kDet, IsDetSupported, CreateDetWorkload},
+    {LayerType::kDft, backend::NoOwnLimits, CreateDftWorkload},  // the schema's floating-point rule
+    {LayerType::kLrn, backend::NoOwnLimits, CreateLrnWorkload},
+    {LayerType::kDet, backend::NoOwnLimits, CreateDetWorkload},
 }};
 }  // namespace
 

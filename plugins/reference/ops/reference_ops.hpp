@@ -79,11 +79,8 @@ std::unique_ptr<backend::IWorkload> CreateMatMulIntegerWorkload(const backend::I
 std::unique_ptr<backend::IWorkload> CreateConvolutionIntegerWorkload(const backend::ILayerView&);
 bool IsRecurrentSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateRecurrentWorkload(const backend::ILayerView&);
-bool IsDftSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateDftWorkload(const backend::ILayerView&);
-bool IsLrnSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateLrnWorkload(const backend::ILayerView&);
-bool IsDetSupported(const backend::ILayerView&, std::string& reason);
 std::unique_ptr<backend::IWorkload> CreateDetWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);

@@ -1,8 +1,10 @@
 // Dft, Lrn and Det on CpuRef against values computed independently in the test: a direct
 // O(n^2) DFT in long double over the definition (radix-2, mixed-radix and prime lengths; real and
 // complex input; cut, padded, onesided and inverse), LRN's formula written out per element, and
-// determinants worked out by hand.
+// determinants worked out by hand; f16 through the same double arithmetic.
 #include "op_test_harness.hpp"
+
+#include <backplane/element_types.hpp>
 
 #include <doctest/doctest.h>
 
@@ -147,4 +149,25 @@ TEST_CASE("Det: 2x2, 3x3 with a row swap, singular and batched") {
   y = RunOp(d, {HostTensor::F32({3, 2, 2}, {1, 2, 2, 4, 3, 0, 0, 3, 0, 1, 1, 0})},
             {TensorInfo{TensorShape{3}, DataType::kFloat32}});
   CHECK(y[0].As<float>() == std::vector<float>{0.0f, 9.0f, -1.0f});
+}
+
+TEST_CASE("Det and Dft on f16: computed in double, rounded once") {
+  using backplane::Half;
+  std::vector<Half> matrix;
+  for (const float v : {1.5f, 2.0f, 3.0f, 4.0f}) matrix.push_back(Half{backplane::FloatToHalf(v)});
+  auto y = RunOp(DetDescriptor{}, {HostTensor::From(TensorShape{2, 2}, matrix, DataType::kFloat16)},
+                 {TensorInfo{TensorShape{}, DataType::kFloat16}});
+  CHECK(backplane::HalfToFloat(y[0].As<Half>()[0].bits) == 0.0f);  // 1.5 * 4 - 2 * 3
+  matrix[0] = Half{backplane::FloatToHalf(1.0f)};
+  y = RunOp(DetDescriptor{}, {HostTensor::From(TensorShape{2, 2}, matrix, DataType::kFloat16)},
+            {TensorInfo{TensorShape{}, DataType::kFloat16}});
+  CHECK(backplane::HalfToFloat(y[0].As<Half>()[0].bits) == -2.0f);
+  const DftDescriptor d;  // [1, 4, 1]: 1, 2, 3, 4 -> 10, -2 + 2j, -2, -2 - 2j
+  std::vector<Half> ramp;
+  for (const float v : {1.0f, 2.0f, 3.0f, 4.0f}) ramp.push_back(Half{backplane::FloatToHalf(v)});
+  const auto spectrum = RunOp(d, {HostTensor::From(TensorShape{1, 4, 1}, ramp, DataType::kFloat16)},
+                              {TensorInfo{TensorShape{1, 4, 2}, DataType::kFloat16}})[0].As<Half>();
+  std::vector<float> values;
+  for (const Half h : spectrum) values.push_back(backplane::HalfToFloat(h.bits));
+  CHECK(values == std::vector<float>{10, 0, -2, 2, -2, 0, -2, -2});
 }

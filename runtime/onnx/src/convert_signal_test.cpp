@@ -22,13 +22,6 @@ using backplane::TensorShape;
 using backplane::onnx::UnsupportedModelError;
 using namespace backplane::onnx::testing;
 
-void AddInt64Initializer(::onnx::GraphProto& graph, const std::string& name, std::int64_t value) {
-  auto* tensor = graph.add_initializer();
-  tensor->set_name(name);
-  tensor->set_data_type(::onnx::TensorProto::INT64);
-  tensor->add_int64_data(value);
-}
-
 std::vector<float> Ramp(std::int64_t n, float scale) {
   std::vector<float> values;
   for (std::int64_t k = 0; k < n; ++k) values.push_back(std::sin(0.7f * static_cast<float>(k)) * scale + 0.25f);
@@ -109,10 +102,7 @@ TEST_CASE("signal import: STFT with a window is its frames, windowed, transforme
 TEST_CASE("signal import: STFT of a complex signal with frame_length, both sides; DFT-20's axis and dft_length inputs") {
   ::onnx::NodeProto* node = nullptr;
   auto stft = OneNode(17, "STFT", {"signal", "frame_step", "", "frame_length"}, {"y"}, node);
-  auto* onesided = node->add_attribute();
-  onesided->set_name("onesided");
-  onesided->set_type(::onnx::AttributeProto::INT);
-  onesided->set_i(0);
+  AddInt(*node, "onesided", 0);
   SetTensorType(*stft.mutable_graph()->add_input(), "signal", ::onnx::TensorProto::FLOAT, {1, 9, 2});
   AddInt64Initializer(*stft.mutable_graph(), "frame_step", 3);
   AddInt64Initializer(*stft.mutable_graph(), "frame_length", 5);
@@ -153,18 +143,12 @@ TEST_CASE("signal import: STFT of a complex signal with frame_length, both sides
 TEST_CASE("signal import: model errors name what is wrong") {
   ::onnx::NodeProto* node = nullptr;
   auto dft = OneNode(17, "DFT", {"x"}, {"y"}, node);
-  auto* onesided = node->add_attribute();
-  onesided->set_name("onesided");
-  onesided->set_type(::onnx::AttributeProto::INT);
-  onesided->set_i(1);
+  AddInt(*node, "onesided", 1);
   SetTensorType(*dft.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 8, 2});
   CHECK(ErrorOf(dft).find("onesided output needs a real signal (a trailing axis of 1)") != std::string::npos);
 
   auto axis = OneNode(17, "DFT", {"x"}, {"y"}, node);
-  auto* attribute = node->add_attribute();
-  attribute->set_name("axis");
-  attribute->set_type(::onnx::AttributeProto::INT);
-  attribute->set_i(2);
+  AddInt(*node, "axis", 2);
   SetTensorType(*axis.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 8, 1});
   CHECK(ErrorOf(axis).find("axis 2 is out of range [-3, -2] or [0, 1] for input [1,8,1]") != std::string::npos);
 
