@@ -223,6 +223,18 @@ inline dnnl::softmax_forward::primitive_desc Softmax(const engine& eng, const me
 #endif
 }
 
+// LRN across channels: dst = src / (k + alpha / local_size * sum of src^2 over channels
+// c - (local_size - 1) / 2 .. c + (local_size - 1) / 2) ^ beta (an odd local_size is symmetric).
+inline dnnl::lrn_forward::primitive_desc Lrn(const engine& eng, const memory::desc& data, memory::dim local_size,
+                                             float alpha, float beta, float k, const primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return {eng, kInference, algorithm::lrn_across_channels, data, data, local_size, alpha, beta, k, attr};
+#else
+  return {dnnl::lrn_forward::desc(kInference, algorithm::lrn_across_channels, data, local_size, alpha, beta, k), attr,
+          eng};
+#endif
+}
+
 // The memory descriptors of one RNN primitive (an empty src_iter / src_iter_c: a zero state; an
 // empty weights_peephole: none).
 struct RnnDescs {

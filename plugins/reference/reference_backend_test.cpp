@@ -69,7 +69,8 @@ const std::vector<LayerType> kOpSet = {
     LayerType::kTopK,          LayerType::kCumSum,             LayerType::kScatterElements,
     LayerType::kGatherNd,      LayerType::kConvolutionNd,      LayerType::kPoolingNd,
     LayerType::kGridSample,    LayerType::kMatMulInteger,      LayerType::kConvolutionInteger,
-    LayerType::kRecurrent,     LayerType::kNonZero,            LayerType::kCompress,
+    LayerType::kRecurrent,     LayerType::kDft,                LayerType::kLrn,
+    LayerType::kDet,           LayerType::kNonZero,            LayerType::kCompress,
     LayerType::kUnique,        LayerType::kNonMaxSuppression};
 
 }  // namespace

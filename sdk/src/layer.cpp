@@ -16,7 +16,7 @@ constexpr std::array<const char*, static_cast<std::size_t>(LayerType::kCount)> k
     "Resize",         "ConvolutionTranspose", "TopK",             "CumSum",
     "ScatterElements", "GatherNd",      "ConvolutionNd",      "PoolingNd",
     "GridSample",     "MatMulInteger",    "ConvolutionInteger", "Recurrent",
-    nullptr,          nullptr,            nullptr,              nullptr,  // 40-49: Backend API 2.6's
+    "Dft",            "Lrn",              "Det",              nullptr,  // 43-49: Backend API 2.6's
     nullptr,          nullptr,            nullptr,              nullptr,  // other additions, merged
     nullptr,          nullptr,                                            // apart
     "NonZero",        "Compress",         "Unique",             "NonMaxSuppression",

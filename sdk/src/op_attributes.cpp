@@ -222,6 +222,7 @@ const void* CAttributes::Set(LayerType type, const LayerDescriptor* descriptor) 
     case LayerType::kWhere:
     case LayerType::kMatMulInteger:
     case LayerType::kNonZero:
+    case LayerType::kDet:
     case LayerType::kCount:
       return nullptr;
     case LayerType::kConstant: {
@@ -271,6 +272,8 @@ std::unique_ptr<LayerDescriptor> DescriptorFromC(std::uint32_t type, const void*
       return std::make_unique<MatMulIntegerDescriptor>();
     case BP_LAYER_NON_ZERO:
       return std::make_unique<NonZeroDescriptor>();
+    case BP_LAYER_DET:
+      return std::make_unique<DetDescriptor>();
     case BP_LAYER_CONSTANT: {
       const auto& a = Read<BpConstantAttributes>(type, attributes, "BpConstantAttributes");
       auto d = std::make_unique<ConstantDescriptor>();

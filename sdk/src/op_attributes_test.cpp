@@ -303,6 +303,27 @@ TEST_CASE("op attributes: descriptors with arrays round-trip as copies") {
   CHECK(recurrent_back->linear_before_reset);
   CHECK_FALSE(recurrent_back->input_forget);
 
+  DftDescriptor dft;
+  dft.axis = 2;
+  dft.length = 12;
+  dft.onesided = true;
+  auto dft_back = RoundTrip(dft);
+  CHECK(dft_back->axis == 2);
+  CHECK(dft_back->length == 12);
+  CHECK_FALSE(dft_back->inverse);
+  CHECK(dft_back->onesided);
+
+  LrnDescriptor lrn;
+  lrn.size = 5;
+  lrn.alpha = 0.5f;
+  lrn.beta = 0.25f;
+  lrn.bias = 2.0f;
+  auto lrn_back = RoundTrip(lrn);
+  CHECK(lrn_back->size == 5);
+  CHECK(lrn_back->alpha == 0.5f);
+  CHECK(lrn_back->beta == 0.25f);
+  CHECK(lrn_back->bias == 2.0f);
+
   PadDescriptor pad;
   pad.pads = {0, 1, 2, 3};
   pad.mode = PadMode::kReflect;
@@ -332,6 +353,9 @@ TEST_CASE("op attributes: types without attributes, null descriptors and PreComp
   CHECK(dynamic_cast<const MatMulDescriptor*>(DescriptorFromC(BP_LAYER_MAT_MUL, nullptr).get()) != nullptr);
   CHECK(dynamic_cast<const MatMulIntegerDescriptor*>(DescriptorFromC(BP_LAYER_MAT_MUL_INTEGER, nullptr).get()) !=
         nullptr);
+  DetDescriptor det;
+  CHECK(attributes.Set(LayerType::kDet, &det) == nullptr);
+  CHECK(dynamic_cast<const DetDescriptor*>(DescriptorFromC(BP_LAYER_DET, nullptr).get()) != nullptr);
   NonZeroDescriptor nonzero;
   CHECK(attributes.Set(LayerType::kNonZero, &nonzero) == nullptr);
   CHECK(dynamic_cast<const NonZeroDescriptor*>(DescriptorFromC(BP_LAYER_NON_ZERO, nullptr).get()) != nullptr);

@@ -1037,6 +1037,55 @@ std::vector<TensorInfo> NonMaxSuppression(const Rules& r) {
   RequireOptionalScalar(r, 4, DataType::kFloat32, "score_threshold");
   const std::int64_t bound = r.Mul(r.Mul(boxes[0], scores[1]), boxes[1]);
   return {{TensorShape{bound, 3}, DataType::kInt64}, kCountOutput};
+// ONNX DFT (the C header's BpDftAttributes comment): [..., N, ..., 1 or 2] -> [..., bins, ..., 2].
+std::vector<TensorInfo> Dft(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<DftDescriptor>();
+  const Dims& x = r.Shape(0);
+  const DataType type = r.In(0).type;
+  if (!IsFloatingPointType(type)) Rules::Fail(std::string("input must be floating-point, is ") + ToString(type));
+  if (x.size() < 2 || (x.back() != 1 && x.back() != 2)) {
+    Rules::Fail("input must have rank 2 or more and a trailing axis of 1 (real) or 2 (complex), has shape " + r.InText(0));
+  }
+  if (d.axis < 0 || static_cast<std::size_t>(d.axis) + 1 >= x.size()) {
+    Rules::Fail("axis " + std::to_string(d.axis) + " is out of range [0, " + std::to_string(x.size() - 2) +
+                "] for input " + r.InText(0) + " (the trailing axis holds the real and imaginary parts)");
+  }
+  if (d.length < 0) Rules::Fail("length " + std::to_string(d.length) + " must be positive, or 0 for the axis' length");
+  const std::int64_t length = d.length == 0 ? x[static_cast<std::size_t>(d.axis)] : d.length;
+  if (length < 1) Rules::Fail("the transform of axis " + std::to_string(d.axis) + " of input " + r.InText(0) + " has no points");
+  if (d.onesided && x.back() != 1) Rules::Fail("onesided takes a real input (a trailing axis of 1), has shape " + r.InText(0));
+  if (d.onesided && d.inverse) Rules::Fail("onesided is not defined for the inverse transform");
+  Dims out = x;
+  out[static_cast<std::size_t>(d.axis)] = d.onesided ? length / 2 + 1 : length;
+  out.back() = 2;
+  return {{TensorShape(out), type}};
+}
+
+// ONNX LRN (the C header's BpLrnAttributes comment): the input's shape and type.
+std::vector<TensorInfo> Lrn(const Rules& r) {
+  r.Arity(1, 1);
+  const auto& d = r.Descriptor<LrnDescriptor>();
+  if (r.Shape(0).size() < 3) Rules::Fail("input must have rank 3 or more ([N, C, D1, ...]), has shape " + r.InText(0));
+  if (!IsFloatingPointType(r.In(0).type)) Rules::Fail(std::string("input must be floating-point, is ") + ToString(r.In(0).type));
+  if (d.size < 1) Rules::Fail("size must be 1 or more, is 0");
+  if (!std::isfinite(d.alpha) || !std::isfinite(d.beta) || !std::isfinite(d.bias)) {
+    Rules::Fail("alpha, beta and bias must be finite, are " + std::to_string(d.alpha) + ", " + std::to_string(d.beta) +
+                " and " + std::to_string(d.bias));
+  }
+  return {r.In(0)};
+}
+
+// ONNX Det: [..., M, M] -> [...].
+std::vector<TensorInfo> Det(const Rules& r) {
+  r.Arity(1, 1);
+  r.Descriptor<DetDescriptor>();
+  const Dims& x = r.Shape(0);
+  if (!IsFloatingPointType(r.In(0).type)) Rules::Fail(std::string("input must be floating-point, is ") + ToString(r.In(0).type));
+  if (x.size() < 2 || x[x.size() - 1] != x[x.size() - 2]) {
+    Rules::Fail("input must be square matrices [..., M, M], has shape " + r.InText(0));
+  }
+  return {{TensorShape(Dims(x.begin(), x.end() - 2)), r.In(0).type}};
 }
 
 // Layers whose outputs are given, not inferred: returned as the layer has them.
@@ -1096,6 +1145,9 @@ std::vector<TensorInfo> Infer(const ILayerView& layer) {
     case LayerType::kCompress: return Compress(r);
     case LayerType::kUnique: return Unique(r);
     case LayerType::kNonMaxSuppression: return NonMaxSuppression(r);
+    case LayerType::kDft: return Dft(r);
+    case LayerType::kLrn: return Lrn(r);
+    case LayerType::kDet: return Det(r);
     case LayerType::kCount: break;
   }
   Rules::Fail("unknown layer type " + std::to_string(static_cast<std::uint32_t>(layer.GetType())));

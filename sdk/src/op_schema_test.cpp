@@ -531,4 +531,41 @@ TEST_CASE("op schema: data-dependent ops have upper-bound outputs and an i64 [1]
   CHECK(Refusal(nms, {F32({2, 5, 4}), F32({2, 3, 4})}, 2) == "boxes [2,5,4] and scores [2,3,4] must be [B, N, 4] and [B, C, N]");
   CHECK(Refusal(nms, {F32({1, 5, 4}), F32({1, 1, 5}), F32({1})}, 2) ==
         "max_output_boxes_per_class (input 2) must be one i64 value, is f32 [1]");
+TEST_CASE("op schema: Dft shapes, lengths, onesided and refusals") {
+  DftDescriptor d;  // axis 1, the axis' length
+  CHECK(Infer(d, {F32({1, 10, 10, 1})})[0] == F32({1, 10, 10, 2}));
+  d.axis = 2;
+  d.length = 16;  // zero-padded
+  d.onesided = true;
+  CHECK(Infer(d, {F32({1, 10, 10, 1})})[0] == F32({1, 10, 9, 2}));
+  d.length = 4;  // cut
+  d.onesided = false;
+  CHECK(Infer(d, {F32({1, 10, 10, 2})})[0] == F32({1, 10, 4, 2}));
+  CHECK(Refusal(d, {F32({3, 7, 1})}) ==
+        "axis 2 is out of range [0, 1] for input [3,7,1] (the trailing axis holds the real and imaginary parts)");
+  d.axis = 0;
+  CHECK(Refusal(d, {F32({3, 7, 3})}) ==
+        "input must have rank 2 or more and a trailing axis of 1 (real) or 2 (complex), has shape [3,7,3]");
+  CHECK(Refusal(d, {{TensorShape{3, 1}, DataType::kInt32}}) == "input must be floating-point, is i32");
+  d.onesided = true;
+  CHECK(Refusal(d, {F32({3, 2})}) == "onesided takes a real input (a trailing axis of 1), has shape [3,2]");
+  d.inverse = true;
+  CHECK(Refusal(d, {F32({3, 1})}) == "onesided is not defined for the inverse transform");
+  d.onesided = false;
+  d.length = -1;
+  CHECK(Refusal(d, {F32({3, 1})}) == "length -1 must be positive, or 0 for the axis' length");
+}
+
+TEST_CASE("op schema: Lrn and Det shapes and refusals") {
+  LrnDescriptor lrn;
+  lrn.size = 3;
+  CHECK(Infer(lrn, {F32({5, 5, 5, 5})})[0] == F32({5, 5, 5, 5}));
+  CHECK(Refusal(lrn, {F32({5, 5})}) == "input must have rank 3 or more ([N, C, D1, ...]), has shape [5,5]");
+  lrn.size = 0;
+  CHECK(Refusal(lrn, {F32({1, 2, 3})}) == "size must be 1 or more, is 0");
+  const DetDescriptor det;
+  CHECK(Infer(det, {F32({3, 2, 2})})[0] == F32({3}));
+  CHECK(Infer(det, {F32({4, 4})})[0] == F32(TensorShape{}));
+  CHECK(Refusal(det, {F32({3, 2})}) == "input must be square matrices [..., M, M], has shape [3,2]");
+  CHECK(Refusal(det, {{TensorShape{2, 2}, DataType::kInt64}}) == "input must be floating-point, is i64");
 }

@@ -822,7 +822,7 @@ def bad_models(folder):
     save_model_unchecked(folder, "bad_external_data", model)
 
     # Two unsupported nodes (one unnamed) around a supported one, and a node of another domain.
-    nodes = [helper.make_node("Det", ["x"], ["e"], name="det1"),
+    nodes = [helper.make_node("LpNormalization", ["x"], ["e"], name="lpnorm1"),
              helper.make_node("Relu", ["e"], ["r"], name="relu1"),
              helper.make_node("Multinomial", ["r"], ["y", "indices"]),  # not in op set v2 (an unknown op's arity is not checked)
              helper.make_node("Relu", ["x"], ["z"], name="relu2")]

@@ -1,5 +1,5 @@
-// BatchNormalization (inference, constant statistics) and LayerNormalization (over the
-// trailing dimensions from `axis`, constant scale and bias).
+// BatchNormalization (inference, constant statistics), LayerNormalization (over the trailing
+// dimensions from `axis`, constant scale and bias) and Lrn (across channels, odd sizes).
 #include "onednn_ops.hpp"
 
 #include "primitive_workload.hpp"
@@ -85,6 +85,38 @@ std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const OpSpe
     return workload;
   } catch (const dnnl::error& error) {
     ThrowCreateError(spec.name, std::string("layer normalization: ") + error.what());
+  }
+}
+
+// oneDNN's window is c - (size - 1) / 2 .. c + (size - 1) / 2, ONNX's the same for an odd size
+// only (an even one reaches one channel further up): even sizes stay with CpuRef.
+bool IsLrnSupported(const backend::ILayerView& layer, std::string& reason) {
+  if (!AllFloat32(layer, reason)) return false;
+  const auto rank = layer.GetInputInfo(0).shape.Rank();
+  if (rank < 3 || rank > 5) {
+    reason = "rank " + std::to_string(rank) + " (3 to 5 supported)";
+    return false;
+  }
+  const auto size = static_cast<const LrnDescriptor&>(*layer.GetDescriptor()).size;
+  if (size % 2 == 0) {
+    reason = "size " + std::to_string(size) + " is even (oneDNN's window is symmetric, ONNX's reaches one channel further)";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<backend::IWorkload> CreateLrnWorkload(const OpSpec& spec, const ExecutionSettingsPtr& execution) {
+  const auto& d = static_cast<const LrnDescriptor&>(*spec.descriptor);
+  const memory::desc data = PlainDesc(DimsOf(spec.output));
+  try {
+    auto pd = compat::Lrn(execution->engine, data, d.size, d.alpha, d.beta, d.bias, execution->Attr());
+    auto workload = std::make_unique<PrimitiveWorkload>(spec.name, execution);
+    workload->SetPrimitive(dnnl::lrn_forward(pd), pd.scratchpad_desc());
+    workload->AddInput(DNNL_ARG_SRC, spec.inputs[0].index, spec.inputs[0].info, data, pd.src_desc());
+    workload->SetOutput(DNNL_ARG_DST, 0, spec.output, data, pd.dst_desc());
+    return workload;
+  } catch (const dnnl::error& error) {
+    ThrowCreateError(spec.name, std::string("LRN: ") + error.what());
   }
 }
 

@@ -96,6 +96,8 @@ bool IsSoftmaxSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateSoftmaxWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsBatchNormalizationSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateBatchNormalizationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
+bool IsLrnSupported(const backend::ILayerView&, std::string&);
+std::unique_ptr<backend::IWorkload> CreateLrnWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsLayerNormalizationSupported(const backend::ILayerView&, std::string&);
 std::unique_ptr<backend::IWorkload> CreateLayerNormalizationWorkload(const OpSpec&, const ExecutionSettingsPtr&);
 bool IsConcatSupported(const backend::ILayerView&, std::string&);

@@ -11,7 +11,7 @@ namespace {
 using backend::LayerType;
 
 // Type, support check, create, takes post-ops, threads fixed at creation (OpKernel).
-const std::array<OpKernel, 22> kOps{{
+const std::array<OpKernel, 23> kOps{{
     {LayerType::kConvolution2d, IsF32WithConstantWeights, CreateConvolution2dWorkload, true, true},
     {LayerType::kFullyConnected, IsFullyConnectedSupported, CreateFullyConnectedWorkload, true, true},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload, true, true},
@@ -34,6 +34,7 @@ const std::array<OpKernel, 22> kOps{{
     {LayerType::kConvolutionNd, IsF32WithConstantWeights, CreateConvolutionNdWorkload, true, true},
     {LayerType::kPoolingNd, IsPoolingNdSupported, CreatePoolingNdWorkload, false, true},
     {LayerType::kRecurrent, IsRecurrentSupported, CreateRecurrentWorkload, false, true},
+    {LayerType::kLrn, IsLrnSupported, CreateLrnWorkload, false, true},
 }};
 }  // namespace
 

@@ -464,6 +464,28 @@ TEST_CASE("ops: Softmax, BatchNormalization and LayerNormalization match CpuRef"
   }
 }
 
+TEST_CASE("ops: Lrn of odd sizes over ranks 3 to 5 matches CpuRef, and an even size falls back with a reason") {
+  auto runtime = MakeRuntime();
+  LrnDescriptor d;
+  d.alpha = 0.2f;
+  d.beta = 0.75f;
+  d.bias = 2.0f;
+  for (const std::uint32_t size : {1u, 3u, 5u}) {
+    d.size = size;
+    for (const TensorShape& shape : {TensorShape{2, 7, 9}, TensorShape{2, 20, 5, 5}, TensorShape{1, 6, 3, 4, 2}}) {
+      CAPTURE(size);
+      CAPTURE(ToString(shape));
+      CheckOp(*runtime, OneLayer(d, shape), -3.0f, 3.0f);
+    }
+  }
+  d.size = 4;
+  const Network even = OneLayer(d, {2, 7, 3, 3});
+  const Outcome outcome = CheckAgainstReference(*runtime, even, InputsFor(*runtime, even));
+  std::string reason;
+  CHECK(BackendOf(outcome, "op", &reason) == "CpuRef");
+  CHECK(reason.find("size 4 is even") != std::string::npos);
+}
+
 TEST_CASE("ops: Softmax along the last axis matches CpuRef at any row length, with masked entries") {
   // On AVX-512 CPUs our row kernel (attention's softmax): full vectors, tails, exponents that
   // underflow, and -inf from an additive mask.

@@ -16,7 +16,7 @@ using backend::LayerType;
 // outputs of these ops input 0's type, so they are f32 too.
 constexpr backend::LayerCheck AllFloat32 = backend::AllFloat32<kReferenceBackendId>;
 
-const std::array<OpKernel, 40> kOps{{
+const std::array<OpKernel, 43> kOps{{
     {LayerType::kConvolution2d, AllFloat32, CreateConvolution2dWorkload},
     {LayerType::kFullyConnected, AllFloat32, CreateFullyConnectedWorkload},
     {LayerType::kMatMul, IsMatMulSupported, CreateMatMulWorkload},
@@ -57,6 +57,9 @@ const std::array<OpKernel, 40> kOps{{
     {LayerType::kCompress, backend::NoOwnLimits, CreateCompressWorkload},  // every type
     {LayerType::kUnique, backend::NoOwnLimits, CreateUniqueWorkload},  // the schema's numbers
     {LayerType::kNonMaxSuppression, backend::NoOwnLimits, CreateNonMaxSuppressionWorkload},  // the schema's f32
+    {LayerType::kDft, backend::NoOwnLimits, CreateDftWorkload},  // the schema's floating-point rule
+    {LayerType::kLrn, backend::NoOwnLimits, CreateLrnWorkload},
+    {LayerType::kDet, backend::NoOwnLimits, CreateDetWorkload},
 }};
 }  // namespace
 

@@ -83,6 +83,9 @@ std::unique_ptr<backend::IWorkload> CreateNonZeroWorkload(const backend::ILayerV
 std::unique_ptr<backend::IWorkload> CreateCompressWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateUniqueWorkload(const backend::ILayerView&);
 std::unique_ptr<backend::IWorkload> CreateNonMaxSuppressionWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateDftWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateLrnWorkload(const backend::ILayerView&);
+std::unique_ptr<backend::IWorkload> CreateDetWorkload(const backend::ILayerView&);
 bool IsElementwiseBinarySupported(const backend::ILayerView&, std::string&);
 bool IsElementwiseUnarySupported(const backend::ILayerView&, std::string&);
 bool IsPadSupported(const backend::ILayerView&, std::string&);

@@ -470,6 +470,19 @@ void ConvertReduce(NodeContext& node) {
   node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
 }
 
+// LRN across channels: size is required (ONNX gives it no default).
+void ConvertLrn(NodeContext& node) {
+  if (!node.HasAttribute("size")) node.Invalid("attribute 'size' is required");
+  LrnDescriptor descriptor;
+  descriptor.size = ToU32(node, node.Int("size", 0), "size");
+  descriptor.alpha = node.Float("alpha", 0.0001f);
+  descriptor.beta = node.Float("beta", 0.75f);
+  descriptor.bias = node.Float("bias", 1.0f);
+  node.SetOutput(0, node.Add(descriptor, {node.Slot(0)}));
+}
+
+void ConvertDet(NodeContext& node) { node.SetOutput(0, node.Add(DetDescriptor{}, {node.Slot(0)})); }
+
 }  // namespace
 
 void AddNnConverters(ConverterTable& table) {
@@ -483,6 +496,8 @@ void AddNnConverters(ConverterTable& table) {
   table["MatMul"] = {ConvertMatMul, 2, 2, 1};
   table["BatchNormalization"] = {ConvertBatchNormalization, 5, 5, 5};  // 5 outputs before opset 9
   table["LayerNormalization"] = {ConvertLayerNormalization, 2, 3, 3};
+  table["LRN"] = {ConvertLrn, 1, 1, 1};
+  table["Det"] = {ConvertDet, 1, 1, 1};
   table["Softmax"] = {ConvertSoftmax, 1, 1, 1};
   table["LogSoftmax"] = {ConvertLogSoftmax, 1, 1, 1};
   table["ArgMax"] = {ConvertArgMinMax<ArgOperation::kMax>, 1, 1, 1};

@@ -64,13 +64,6 @@ void AddFloat(::onnx::NodeProto& node, const std::string& name, float value) {
   attribute->set_f(value);
 }
 
-void AddInt(::onnx::NodeProto& node, const std::string& name, std::int64_t value) {
-  auto* attribute = node.add_attribute();
-  attribute->set_name(name);
-  attribute->set_type(::onnx::AttributeProto::INT);
-  attribute->set_i(value);
-}
-
 void AddStrings(::onnx::NodeProto& node, const std::string& name, const std::vector<std::string>& values) {
   auto* attribute = node.add_attribute();
   attribute->set_name(name);

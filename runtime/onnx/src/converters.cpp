@@ -16,6 +16,7 @@ ConverterTable BuildTable() {
   AddRecurrentConverters(table);
   AddEinsumConverters(table);
   AddDataDependentConverters(table);
+  AddSignalConverters(table);
   return table;
 }
 

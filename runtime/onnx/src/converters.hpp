@@ -48,6 +48,7 @@ void AddQuantizationConverters(ConverterTable& table); // QuantizeLinear, Dequan
 void AddRecurrentConverters(ConverterTable& table);    // RNN, GRU, LSTM unrolled over the time steps
 void AddEinsumConverters(ConverterTable& table);       // Einsum as Transpose, Reshape, MatMul and Reduce
 void AddDataDependentConverters(ConverterTable& table);  // NonZero, Compress, Unique, NonMaxSuppression
+void AddSignalConverters(ConverterTable& table);       // windows, MelWeightMatrix (folded), DFT, STFT
 
 // LayerNormalization's optional outputs 1 (Mean) and 2 (InvStdDev) of input 0 over the axes from
 // `axis` (validated by the caller) to the last, kept as 1s, in f32 (stash_type 1), composed from

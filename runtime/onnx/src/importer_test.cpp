@@ -254,15 +254,15 @@ TEST_CASE("every unsupported node is listed at once, with type, name, opset and 
   const auto error = Thrown<UnsupportedModelError>([] { ImportModel(DataPath("bad_unsupported_ops.onnx")); });
   CHECK(error.code() == ErrorCode::kUnsupported);
   REQUIRE(error.nodes().size() == 2);
-  CHECK(error.nodes()[0].op_type == "Det");
-  CHECK(error.nodes()[0].node_name == "det1");
+  CHECK(error.nodes()[0].op_type == "LpNormalization");
+  CHECK(error.nodes()[0].node_name == "lpnorm1");
   CHECK(error.nodes()[0].opset == 13);
   CHECK(error.nodes()[0].reason == "not in op set v2");
   CHECK(error.nodes()[1].op_type == "Multinomial");
   CHECK(error.nodes()[1].node_name == "#2");  // unnamed: its index
   const std::string message = error.what();
   CHECK(Contains(message, "bad_unsupported_ops.onnx: the model has 2 unsupported nodes"));
-  CHECK(Contains(message, "Det 'det1' (opset 13): not in op set v2"));
+  CHECK(Contains(message, "LpNormalization 'lpnorm1' (opset 13): not in op set v2"));
   CHECK(Contains(message, "Multinomial '#2' (opset 13): not in op set v2"));
 }
 

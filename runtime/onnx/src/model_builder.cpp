@@ -9,6 +9,13 @@ void AddInts(::onnx::NodeProto& node, const std::string& name, std::vector<std::
   for (const auto value : values) attribute->add_ints(value);
 }
 
+void AddInt(::onnx::NodeProto& node, const std::string& name, std::int64_t value) {
+  auto* attribute = node.add_attribute();
+  attribute->set_name(name);
+  attribute->set_type(::onnx::AttributeProto::INT);
+  attribute->set_i(value);
+}
+
 void AddString(::onnx::NodeProto& node, const std::string& name, const std::string& value) {
   auto* attribute = node.add_attribute();
   attribute->set_name(name);
@@ -54,6 +61,13 @@ void AddFloatInitializer(::onnx::GraphProto& graph, const std::string& name, con
   tensor->set_data_type(::onnx::TensorProto::FLOAT);
   for (const auto d : dims) tensor->add_dims(d);
   for (const auto v : values) tensor->add_float_data(v);
+}
+
+void AddInt64Initializer(::onnx::GraphProto& graph, const std::string& name, std::int64_t value) {
+  auto* tensor = graph.add_initializer();
+  tensor->set_name(name);
+  tensor->set_data_type(::onnx::TensorProto::INT64);
+  tensor->add_int64_data(value);
 }
 
 std::map<std::string, NpyArray> Run(const ::onnx::ModelProto& model, const std::map<std::string, NpyArray>& inputs) {

@@ -14,6 +14,7 @@
 namespace backplane::onnx::testing {
 
 void AddInts(::onnx::NodeProto& node, const std::string& name, std::vector<std::int64_t> values);
+void AddInt(::onnx::NodeProto& node, const std::string& name, std::int64_t value);
 void AddString(::onnx::NodeProto& node, const std::string& name, const std::string& value);
 
 // ImportModelFromMemory of the serialized model, named "m.onnx".
@@ -30,6 +31,8 @@ void SetTensorType(::onnx::ValueInfoProto& value, const std::string& name, int e
 
 void AddFloatInitializer(::onnx::GraphProto& graph, const std::string& name, const std::vector<std::int64_t>& dims,
                          const std::vector<float>& values);
+// A rank-0 INT64 initializer.
+void AddInt64Initializer(::onnx::GraphProto& graph, const std::string& name, std::int64_t value);
 
 template <typename T>
 NpyArray Array(DataType type, const TensorShape& shape, const std::vector<T>& values) {

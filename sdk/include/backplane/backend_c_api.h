@@ -175,6 +175,11 @@ typedef struct BpStatus {
 #define BP_LAYER_CONVOLUTION_INTEGER 38u /* ONNX ConvInteger, 1 to 3 spatial axes: BpConvolutionIntegerAttributes */
 /* Also added in Backend API 2.5: ONNX RNN, GRU and LSTM as one layer (time-major). */
 #define BP_LAYER_RECURRENT 39u /* a whole RNN / GRU / LSTM node over every time step: BpRecurrentAttributes */
+/* Added in Backend API 2.6: signal processing and normalization (ONNX DFT, LRN, Det). */
+#define BP_LAYER_DFT 40u /* ONNX DFT along one axis, real or complex as a trailing axis of 1 or 2: BpDftAttributes */
+#define BP_LAYER_LRN 41u /* ONNX LRN across channels: BpLrnAttributes */
+#define BP_LAYER_DET 42u /* ONNX Det: the determinants of [..., M, M]; no attributes */
+
 /* Added in Backend API 2.6: ops whose output extent depends on the input values (ONNX NonZero,
  * Compress, Unique, NonMaxSuppression). Each has outputs of a static upper-bound shape plus a last
  * output `count` (i64 [1]): how many entries along the bounded axis are valid (the first `count`;
@@ -187,7 +192,7 @@ typedef struct BpStatus {
 #define BP_LAYER_NON_MAX_SUPPRESSION 53u /* boxes, scores, ... -> selected_indices [B*C*N, 3] i64 (bounded axis 0), count */
 
 /* Attributes: one struct per layer type that has parameters; BpLayer::attributes points to the
- * one its type names (null for Input, Output, MatMul, Where, MatMulInteger and NonZero). Arrays inside are valid as long as the
+ * one its type names (null for Input, Output, MatMul, Where, MatMulInteger, Det and NonZero). Arrays inside are valid as long as the
  * BpLayer they came with. Semantics are op set v1's (backplane/descriptors.hpp). */
 
 typedef struct BpConvolution2dAttributes {
@@ -379,6 +384,30 @@ typedef struct BpNonMaxSuppressionAttributes {
   uint32_t struct_size;
   uint32_t center_point_box; /* 0 or 1 */
 } BpNonMaxSuppressionAttributes;
+/* ONNX DFT (opset 17's form) of input 0 [..., N, ..., 1 or 2] (real, or complex as real and imaginary
+ * parts in a trailing axis) along `axis` (0 .. rank - 2, not the trailing one): the signal of that
+ * axis cut or zero-padded to `length` points (0: its own length N), y[k] = sum_n x[n] e^(-2 pi j k n /
+ * length), or with inverse the inverse transform divided by length (the sign +). onesided: only bins
+ * 0 .. length / 2 (real input only, not with inverse). Output [..., bins, ..., 2] of input 0's
+ * floating-point type: bins = length, or length / 2 + 1 onesided. Added in Backend API 2.6. */
+typedef struct BpDftAttributes {
+  uint32_t struct_size;
+  int32_t axis;       /* 0 .. rank - 2 */
+  int64_t length;     /* > 0, or 0: the axis' length */
+  uint32_t inverse;   /* 0 or 1 */
+  uint32_t onesided;  /* 0 or 1 */
+} BpDftAttributes;
+
+/* ONNX LRN of input 0 [N, C, D1, ...] (rank 3 or more, floating-point): y = x / (bias + alpha / size *
+ * sum of x^2 over channels c - floor((size - 1) / 2) .. c + ceil((size - 1) / 2) that exist) ^ beta.
+ * Added in Backend API 2.6. */
+typedef struct BpLrnAttributes {
+  uint32_t struct_size;
+  uint32_t size;  /* >= 1 */
+  float alpha;
+  float beta;
+  float bias;
+} BpLrnAttributes;
 
 #define BP_ACTIVATION_RELU 0u
 #define BP_ACTIVATION_CLIP 1u

@@ -58,6 +58,12 @@ struct MatMulIntegerDescriptor final : LayerDescriptor {
   static constexpr LayerType kType = LayerType::kMatMulInteger;
 };
 
+// The determinant of each square matrix of input 0 [..., M, M] (floating-point; op set v2, ONNX
+// Det): output [...] of its type. No attributes.
+struct DetDescriptor final : LayerDescriptor {
+  static constexpr LayerType kType = LayerType::kDet;
+};
+
 // numpy.where(cond, x, y) (op set v2): inputs cond (bool), x and y (one type), broadcast
 // together; the output has x's type. No attributes.
 struct WhereDescriptor final : LayerDescriptor {

@@ -53,7 +53,10 @@ enum class LayerType : std::uint32_t {
   kMatMulInteger,
   kConvolutionInteger,
   kRecurrent,
-  // 40 to 49: Backend API 2.6's other layer types (the signal and misc additions, merged apart).
+  kDft,
+  kLrn,
+  kDet,
+  // 43 to 49: Backend API 2.6's other layer types (the misc additions, merged apart).
   // Data-dependent extents (Backend API 2.6): bound-shaped outputs plus a count output.
   kNonZero = 50,
   kCompress,
