@@ -99,7 +99,7 @@ TEST_CASE("signal import: STFT with a window is its frames, windowed, transforme
   CheckClose(Floats(y), expected);
 }
 
-TEST_CASE("signal import: STFT of a complex signal with frame_length, both sides; DFT-20's axis and dft_length inputs") {
+TEST_CASE("signal import: STFT of a complex signal with frame_length, both sides, and DFT-20 with axis and dft_length inputs") {
   ::onnx::NodeProto* node = nullptr;
   auto stft = OneNode(17, "STFT", {"signal", "frame_step", "", "frame_length"}, {"y"}, node);
   AddInt(*node, "onesided", 0);
