@@ -1037,6 +1037,8 @@ std::vector<TensorInfo> NonMaxSuppression(const Rules& r) {
   RequireOptionalScalar(r, 4, DataType::kFloat32, "score_threshold");
   const std::int64_t bound = r.Mul(r.Mul(boxes[0], scores[1]), boxes[1]);
   return {{TensorShape{bound, 3}, DataType::kInt64}, kCountOutput};
+}
+
 // ONNX DFT (the C header's BpDftAttributes comment): [..., N, ..., 1 or 2] -> [..., bins, ..., 2].
 std::vector<TensorInfo> Dft(const Rules& r) {
   r.Arity(1, 1);

@@ -531,6 +531,8 @@ TEST_CASE("op schema: data-dependent ops have upper-bound outputs and an i64 [1]
   CHECK(Refusal(nms, {F32({2, 5, 4}), F32({2, 3, 4})}, 2) == "boxes [2,5,4] and scores [2,3,4] must be [B, N, 4] and [B, C, N]");
   CHECK(Refusal(nms, {F32({1, 5, 4}), F32({1, 1, 5}), F32({1})}, 2) ==
         "max_output_boxes_per_class (input 2) must be one i64 value, is f32 [1]");
+}
+
 TEST_CASE("op schema: Dft shapes, lengths, onesided and refusals") {
   DftDescriptor d;  // axis 1, the axis' length
   CHECK(Infer(d, {F32({1, 10, 10, 1})})[0] == F32({1, 10, 10, 2}));
