@@ -53,13 +53,13 @@ const std::array<OpKernel, 43> kOps{{
     {LayerType::kMatMulInteger, backend::NoOwnLimits, CreateMatMulIntegerWorkload},  // the schema's i8 / u8 rule
     {LayerType::kConvolutionInteger, backend::NoOwnLimits, CreateConvolutionIntegerWorkload},
     {LayerType::kRecurrent, IsRecurrentSupported, CreateRecurrentWorkload},
+    {LayerType::kDft, backend::NoOwnLimits, CreateDftWorkload},  // the schema's floating-point rule
+    {LayerType::kLrn, backend::NoOwnLimits, CreateLrnWorkload},
+    {LayerType::kDet, backend::NoOwnLimits, CreateDetWorkload},
     {LayerType::kNonZero, backend::NoOwnLimits, CreateNonZeroWorkload},  // every type
     {LayerType::kCompress, backend::NoOwnLimits, CreateCompressWorkload},  // every type
     {LayerType::kUnique, backend::NoOwnLimits, CreateUniqueWorkload},  // the schema's numbers
     {LayerType::kNonMaxSuppression, backend::NoOwnLimits, CreateNonMaxSuppressionWorkload},  // the schema's f32
-    {LayerType::kDft, backend::NoOwnLimits, CreateDftWorkload},  // the schema's floating-point rule
-    {LayerType::kLrn, backend::NoOwnLimits, CreateLrnWorkload},
-    {LayerType::kDet, backend::NoOwnLimits, CreateDetWorkload},
 }};
 }  // namespace
 
