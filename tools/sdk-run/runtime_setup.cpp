@@ -4,7 +4,6 @@
 
 #include <backplane/path_text.hpp>
 
-#include <algorithm>
 #include <filesystem>
 #include <optional>
 
